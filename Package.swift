@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+// kiosk: an offline, full-screen slideshow player for Linux (DRM/KMS + GBM + EGL + GLES).
+import PackageDescription
+
+/// One system-library module per C library the product uses; each is imported by exactly one Swift target.
+let cModules: [Target] = [
+    .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm",
+                   providers: [.apt(["libdrm-dev"])]),
+    .systemLibrary(name: "CGBM", path: "Sources/CGBM", pkgConfig: "gbm",
+                   providers: [.apt(["libgbm-dev"])]),
+    .systemLibrary(name: "CEGL", path: "Sources/CEGL", pkgConfig: "egl",
+                   providers: [.apt(["libegl-dev", "libgles-dev"])]),
+    .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
+                   providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev",
+                                     "libswscale-dev", "libswresample-dev"])]),
+    .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
+                   providers: [.apt(["libasound2-dev"])]),
+    .systemLibrary(name: "CLibinput", path: "Sources/CLibinput", pkgConfig: "libinput",
+                   providers: [.apt(["libinput-dev", "libudev-dev"])]),
+    .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
+                   providers: [.apt(["libwebp-dev"])]),
+    .systemLibrary(name: "CGif", path: "Sources/CGif",
+                   providers: [.apt(["libgif-dev"])]),
+]
+
+let package = Package(
+    name: "kiosk",
+    products: [
+        .executable(name: "kiosk", targets: ["kiosk"]),
+    ],
+    targets: cModules + [
+        // Pure Swift: media model, playlist, slideshow scheduler, view maths, config, clocks. No C imports.
+        .target(name: "KioskCore"),
+        // Decoders and encoders: ffmpeg, libwebp, giflib. The only place those C modules are imported.
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg", "CWebP", "CGif"]),
+        // EGL context, GL resources and shader passes. The only place EGL/GLES is imported.
+        .target(name: "KioskRender", dependencies: ["KioskCore", "CEGL"],
+                exclude: []),
+        // Outputs: headless (FBO read-back) and DRM/KMS. The only place libdrm and GBM are imported.
+        .target(name: "KioskOutput", dependencies: ["KioskCore", "KioskRender", "CDRM", "CGBM"]),
+        // The player: wires clock, slideshow, decoders, renderer and output.
+        .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput"]),
+        .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskPlayer"]),
+        .testTarget(name: "KioskTests",
+                    dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer"]),
+    ]
+)

@@ -1,0 +1,67 @@
+import Foundation
+
+/// How much the player says on standard error.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    /// Failures only.
+    case error = 0
+    /// Failures and skipped items.
+    case warn
+    /// Plus milestones (output chosen, first frame).
+    case info
+    /// Everything.
+    case debug
+
+    /// The flag spelling.
+    public var name: String { ["error", "warn", "info", "debug"][rawValue] }
+
+    /// Parses a flag value.
+    public init?(name: String) {
+        guard let l = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = l
+    }
+
+    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// One-line log messages to standard error, `kiosk: level: message`. Thread-safe.
+public final class Log: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _level: LogLevel
+    private var sink: (String) -> Void
+
+    /// The process-wide log the CLI configures. Parts take a `Log` to write to; tests may pass their own.
+    public static let shared = Log(level: .warn)
+
+    /// Creates a log that writes lines to `sink` (standard error by default).
+    public init(level: LogLevel, sink: (@Sendable (String) -> Void)? = nil) {
+        _level = level
+        self.sink = sink ?? { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }
+
+    /// The current threshold.
+    public var level: LogLevel {
+        get { lock.lock(); defer { lock.unlock() }; return _level }
+        set { lock.lock(); _level = newValue; lock.unlock() }
+    }
+
+    /// Replaces where lines go (for tests).
+    public func redirect(_ to: @escaping @Sendable (String) -> Void) {
+        lock.lock(); sink = to; lock.unlock()
+    }
+
+    /// Writes `message` if `level` passes the threshold.
+    public func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        lock.lock(); defer { lock.unlock() }
+        guard level <= _level else { return }
+        sink("kiosk: \(level.name): \(message())")
+    }
+
+    /// Logs an error.
+    public func error(_ m: @autoclosure () -> String) { write(.error, m()) }
+    /// Logs a warning.
+    public func warn(_ m: @autoclosure () -> String) { write(.warn, m()) }
+    /// Logs a milestone.
+    public func info(_ m: @autoclosure () -> String) { write(.info, m()) }
+    /// Logs detail.
+    public func debug(_ m: @autoclosure () -> String) { write(.debug, m()) }
+}
