@@ -1,0 +1,43 @@
+import Foundation
+
+/// A source of time in seconds. The slideshow, animations and video read time only from a clock.
+public protocol Clock: AnyObject, Sendable {
+    /// Seconds since the clock started.
+    var now: Double { get }
+}
+
+/// Real monotonic time, for `kiosk play`.
+public final class MonotonicClock: Clock {
+    private let start = ContinuousClock.now
+
+    /// Starts at zero now.
+    public init() {}
+
+    /// Seconds since creation.
+    public var now: Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+}
+
+/// Time that moves only when told, for `kiosk record` and tests: exact and faster than real time.
+public final class VirtualClock: Clock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var t: Double
+
+    /// Starts at `start` seconds.
+    public init(start: Double = 0) { t = start }
+
+    /// The current virtual time.
+    public var now: Double { lock.lock(); defer { lock.unlock() }; return t }
+
+    /// Moves time forward by `seconds` (never backward).
+    public func advance(by seconds: Double) {
+        lock.lock(); t += max(0, seconds); lock.unlock()
+    }
+
+    /// Sets time to `seconds` if that is later than now.
+    public func set(_ seconds: Double) {
+        lock.lock(); t = max(t, seconds); lock.unlock()
+    }
+}

@@ -1,0 +1,88 @@
+/// Everything a slideshow needs to know that is not in the files: built from the command line.
+public struct PlayerConfig: Sendable {
+    /// Slideshow settings (duration, loop, shuffle, transition).
+    public var slideshow = SlideshowOptions()
+    /// Fit mode for flat items.
+    public var fit: FitMode = .contain
+    /// Letterbox colour.
+    public var background: RGBColor = .black
+    /// Canvas size (the headless canvas, the recording, or the mode's size on a display).
+    public var size = PixelSize(width: 1920, height: 1080)
+    /// Ken Burns motion on stills, if on.
+    public var kenBurns: KenBurns?
+    /// Seconds a decode may take before the item is given up.
+    public var decodeTimeout: Double = 20
+
+    /// Defaults.
+    public init() {}
+}
+
+/// The option tables of the `kiosk` commands and how they become a `PlayerConfig`.
+public enum CommandSpecs {
+    /// Options shared by `play` and `record`: the slideshow and how it looks.
+    public static let slideshow: [OptionSpec] = [
+        OptionSpec("duration", .number(0.05...86_400), metavar: "S", "seconds per still (default 5)"),
+        OptionSpec("shuffle", .flag, "random order, new each pass, no immediate repeats"),
+        OptionSpec("seed", .integer(0...Int.max), metavar: "N", "seed for --shuffle and --ken-burns (default 1)"),
+        OptionSpec("loop", .flag, "start again after the last item (default)"),
+        OptionSpec("no-loop", .flag, "stop after the last item"),
+        OptionSpec("transition", .choice(TransitionKind.allCases.map(\.rawValue)), "how items change (default crossfade)"),
+        OptionSpec("transition-time", .number(0...60), metavar: "S", "seconds a transition takes (default 1)"),
+        OptionSpec("fit", .choice(FitMode.allCases.map(\.rawValue)), "how pictures fit the screen (default contain)"),
+        OptionSpec("background", .color, metavar: "'#RRGGBB'", "letterbox colour (default #000000)"),
+        OptionSpec("ken-burns", .flag, "slow zoom and pan across stills"),
+        OptionSpec("decode-timeout", .number(0.1...600), metavar: "S", "give up a decode after S seconds (default 20)"),
+        OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
+    ]
+
+    /// `kiosk play` options.
+    public static let play: [OptionSpec] = slideshow + [
+        OptionSpec("output", .choice(["headless"]), "where to show (default headless)"),
+        OptionSpec("size", .size, metavar: "WxH", "headless canvas size (default 1920x1080)"),
+        OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
+    ]
+
+    /// `kiosk record` options.
+    public static let record: [OptionSpec] = slideshow + [
+        OptionSpec("output", .text, metavar: "OUT.mp4|OUT.y4m", "the video file to write (required)"),
+        OptionSpec("size", .size, metavar: "WxH", "frame size (default 1920x1080)"),
+        OptionSpec("fps", .integer(1...240), metavar: "N", "frames per second (default 30)"),
+        OptionSpec("length", .number(0...1e6), metavar: "S", "stop after S seconds (default: the playlist once with --no-loop, else 60)"),
+    ]
+
+    /// `kiosk snapshot` options.
+    public static let snapshot: [OptionSpec] = [
+        OptionSpec("output", .text, metavar: "OUT.png", "the PNG to write (required)"),
+        OptionSpec("size", .size, metavar: "WxH", "picture size (default 1920x1080)"),
+        OptionSpec("at", .number(0...1e7), metavar: "SECONDS", "time into the item (animations: which frame)"),
+        OptionSpec("fit", .choice(FitMode.allCases.map(\.rawValue)), "how the picture fits (default contain)"),
+        OptionSpec("background", .color, metavar: "'#RRGGBB'", "letterbox colour (default #000000)"),
+        OptionSpec("zoom", .number(1...4), metavar: "Z", "zoom 1..4 (default 1)"),
+        OptionSpec("center", .point, metavar: "X,Y", "picture point at the centre, 0..1 each (default 0.5,0.5)"),
+        OptionSpec("duration", .number(0.05...86_400), metavar: "S", "slot length used to time animations (default 5)"),
+        OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
+    ]
+
+    /// `kiosk probe` options.
+    public static let probe: [OptionSpec] = [
+        OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
+    ]
+
+    /// Builds a config from parsed `play`/`record`/`snapshot` options.
+    public static func config(from o: ParsedOptions) throws -> PlayerConfig {
+        var c = PlayerConfig()
+        if let d = o.number("duration") { c.slideshow.duration = d }
+        if o.has("loop") && o.has("no-loop") { throw UsageError("--loop and --no-loop contradict each other") }
+        if o.has("no-loop") { c.slideshow.loop = false }
+        c.slideshow.shuffle = o.has("shuffle")
+        if let s = o.integer("seed") { c.slideshow.seed = UInt64(s) }
+        if let t = o.string("transition"), let k = TransitionKind(rawValue: t) { c.slideshow.transition = k }
+        if let t = o.number("transition-time") { c.slideshow.transitionTime = t }
+        if let f = o.string("fit"), let m = FitMode(rawValue: f) { c.fit = m }
+        if let b = o.color("background") { c.background = b }
+        if let s = o.size("size") { c.size = s }
+        if o.has("ken-burns") { c.kenBurns = KenBurns(seed: c.slideshow.seed) }
+        if let t = o.number("decode-timeout") { c.decodeTimeout = t }
+        return c
+    }
+}
