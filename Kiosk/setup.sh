@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages kiosk builds, runs and tests with (sudo when not root), and checks Swift.
+set -euo pipefail
+packages=(
+  pkg-config
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
+  libdrm-dev libgbm-dev libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+  libasound2-dev libinput-dev libudev-dev libwebp-dev libgif-dev
+  ffmpeg glslang-tools python3
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "kiosk setup: installing ${missing[*]}" >&2
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if ! command -v swift >/dev/null 2>&1; then
+  if [ -x /opt/swift/usr/bin/swift ]; then
+    echo "kiosk setup: Swift is at /opt/swift/usr/bin; add it to PATH" >&2
+  else
+    echo "kiosk setup: Swift 6 is not installed: get the toolchain for Debian 12 from swift.org and put it on PATH" >&2
+    exit 1
+  fi
+fi

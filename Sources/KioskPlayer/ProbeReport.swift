@@ -1,0 +1,58 @@
+import KioskCore
+
+/// `kiosk probe` output: one JSON object per line, fields in a fixed order.
+public enum ProbeReport {
+    /// The JSON line for a file that was read.
+    public static func line(_ info: MediaInfo) -> String {
+        var fields: [(String, String)] = [
+            ("path", quote(info.path)),
+            ("kind", quote(info.kind.rawValue)),
+            ("width", String(info.width)),
+            ("height", String(info.height)),
+            ("frames", String(info.frames)),
+        ]
+        fields.append(("duration", info.duration.map(number) ?? "null"))
+        fields.append(("loops", String(info.loops)))
+        fields.append(("orientation", String(info.orientation)))
+        return object(fields)
+    }
+
+    /// The JSON line for a file that could not be read.
+    public static func line(path: String, error: String) -> String {
+        object([("path", quote(path)), ("error", quote(error))])
+    }
+
+    private static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { "\(quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// A number with at most 6 decimals and no exponent.
+    static func number(_ d: Double) -> String {
+        guard d.isFinite else { return "null" }
+        let rounded = (d * 1_000_000).rounded() / 1_000_000
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+        return String(rounded)
+    }
+
+    /// A JSON string literal.
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let h = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
