@@ -41,6 +41,8 @@ let package = Package(
         // The player: wires clock, slideshow, decoders, renderer and output.
         .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput"]),
         .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskPlayer"]),
+        // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
+        .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskPlayer"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer"]),
     ]

@@ -1,1 +1,8 @@
-print("kiosk")
+// The `kiosk` command: parses options and wires the parts. Exit codes: 0 ok, 1 runtime failure, 2 usage error.
+import Foundation
+import KioskCore
+import KioskPlayer
+
+let log = Log.shared
+let arguments = Array(CommandLine.arguments.dropFirst())
+exit(CommandLineTool(log: log).run(arguments))

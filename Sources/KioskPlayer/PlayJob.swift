@@ -1,0 +1,93 @@
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskOutput
+import KioskRender
+
+/// The commands' work, built from parts: `play`, `record`, `snapshot` and `probe`.
+public enum PlayJob {
+    /// Plays in real time on the headless canvas until the end (`--no-loop`), `length`, or a stop.
+    public static func play(items: [PlaylistItem], config: PlayerConfig, length: Double?, log: Log,
+                            shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?) throws -> PlayReport {
+        let output = try HeadlessOutput(size: config.size, pacing: 60)
+        log.info("output: \(output.name) \(config.size) (\(output.context.renderer))")
+        let player = try Player(items: items, config: config, output: output, clock: MonotonicClock(), log: log,
+                                waitForDecodes: false)
+        player.onFirstFrame = onFirstFrame
+        return try player.run(length: length, shouldStop: shouldStop)
+    }
+
+    /// Records the slideshow into `output` at `fps` on a virtual clock. Without `length`, it records one pass
+    /// of the playlist (or until the end with `--no-loop`).
+    public static func record(items: [PlaylistItem], config: PlayerConfig, output path: String, fps: Int,
+                              length: Double?, log: Log) throws -> PlayReport {
+        var config = config
+        if length == nil { config.slideshow.loop = false }
+        let clock = VirtualClock()
+        let output = try RecordingOutput(path: path, size: config.size, fps: fps, clock: clock)
+        log.info("recording \(config.size) at \(fps) fps with \(output.codecName) to \(path)")
+        let player = try Player(items: items, config: config, output: output, clock: clock, log: log, waitForDecodes: true)
+        let report = try player.run(length: length)
+        try output.finish()
+        return report
+    }
+
+    /// Renders one frame of one item at `at` seconds into a PNG of exactly `config.size`.
+    public static func snapshot(input: String, output path: String, config: PlayerConfig, at: Double,
+                                view: FlatView, log: Log) throws {
+        let image = try snapshotImage(input: input, config: config, at: at, view: view, log: log)
+        try PNGWriter.write(image, to: path)
+    }
+
+    /// The pixels `snapshot` writes.
+    public static func snapshotImage(input: String, config: PlayerConfig, at: Double, view: FlatView, log: Log) throws -> RGBAImage {
+        let canvas = config.size
+        let decoded = try decodeBounded(input, timeout: config.decodeTimeout) { picture in
+            FlatView.decodeSize(picture: picture, canvas: canvas, fit: view.fit, maxZoom: view.zoom)
+        }
+        let output = try HeadlessOutput(size: canvas, pacing: nil)
+        let renderer = try Renderer(context: output.context)
+        let timing = decoded.picture.timing
+        let frame = timing.frameIndex(at: at, slotDuration: config.slideshow.duration)
+        let texture = try Texture(context: output.context, image: SceneComposer.image(of: decoded.picture, frame: frame))
+        let transform = view.transform(picture: texture.size, canvas: canvas)
+        try renderer.draw(RenderFrame(background: config.background,
+                                  layers: [RenderLayer(texture: texture, pass: FlatPass(transform: transform), opacity: 1)]),
+                      into: output.target, rotation: .none)
+        return try output.readPixels()
+    }
+
+    /// Decodes one file on a background thread, giving up after `timeout` seconds.
+    static func decodeBounded(_ path: String, timeout: Double,
+                              targetSize: @escaping @Sendable (PixelSize) -> PixelSize) throws -> DecodedItem {
+        let box = ErrorBox()
+        let capturing = DecodeCache(items: [PlaylistItem(path: path)], timeout: timeout, log: Log(level: .error, sink: { _ in }),
+                                    decode: { p in
+                                        do { return try MediaFile.decode(p, targetSize: targetSize) } catch { box.set(error); throw error }
+                                    })
+        capturing.wait(for: 0)
+        if let item = capturing.item(0) { return item }
+        if let e = box.get() { throw e }
+        throw MediaError(path: path, reason: "decode took longer than \(timeout) s")
+    }
+
+    /// One `probe` line, and whether the file failed.
+    public static func probeLine(_ path: String) -> (json: String, failed: Bool) {
+        do {
+            return (ProbeReport.line(try MediaFile.probe(path)), false)
+        } catch let e as MediaError {
+            return (ProbeReport.line(path: path, error: e.reason), true)
+        } catch {
+            return (ProbeReport.line(path: path, error: "\(error)"), true)
+        }
+    }
+}
+
+/// Holds the error a background decode threw.
+final class ErrorBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: Error?
+    func set(_ e: Error) { lock.lock(); error = e; lock.unlock() }
+    func get() -> Error? { lock.lock(); defer { lock.unlock() }; return error }
+}
+

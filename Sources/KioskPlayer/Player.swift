@@ -1,0 +1,120 @@
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskOutput
+import KioskRender
+
+/// Why a run of the player failed.
+public struct PlayerError: Error, CustomStringConvertible, Sendable {
+    /// One line.
+    public var description: String
+    /// Creates an error.
+    public init(_ description: String) { self.description = description }
+}
+
+/// How a run of the player ended.
+public struct PlayReport: Sendable {
+    /// Frames presented.
+    public var framesPresented: Int
+    /// Slots shown (items, counting repeats).
+    public var slotsShown: Int
+    /// The clock's time at the end.
+    public var endTime: Double
+}
+
+/// The player: each frame it asks the slideshow what is on screen at the clock's time, makes sure the
+/// pictures are decoded (ahead of time, on background threads), draws the scene and presents it.
+public final class Player {
+    private let config: PlayerConfig
+    private let output: Output
+    private let clock: Clock
+    private let log: Log
+    private let show: Slideshow
+    private let cache: DecodeCache
+    private let renderer: Renderer
+    private let composer: SceneComposer
+    /// With a virtual clock the player waits for decodes instead of holding the current item, so the result
+    /// is the same however fast the machine is.
+    private let waitForDecodes: Bool
+
+    /// Called once, right after the first frame has been presented.
+    public var onFirstFrame: (() -> Void)?
+
+    /// Builds a player over `items` drawing into `output` on `clock`.
+    public init(items: [PlaylistItem], config: PlayerConfig, output: Output, clock: Clock, log: Log,
+                waitForDecodes: Bool, decode: DecodeCache.Decode? = nil) throws {
+        self.config = config
+        self.output = output
+        self.clock = clock
+        self.log = log
+        self.waitForDecodes = waitForDecodes
+        show = Slideshow(items: items, options: config.slideshow)
+        cache = DecodeCache(items: items, timeout: config.decodeTimeout, log: log,
+                            decode: decode ?? Player.decoder(for: config))
+        renderer = try Renderer(context: output.context)
+        composer = SceneComposer(config: config, context: output.context)
+    }
+
+    /// The decoder for a config: pictures are decoded straight to the size they take on the canvas.
+    public static func decoder(for config: PlayerConfig) -> DecodeCache.Decode {
+        let canvas = config.size
+        let fit = config.fit
+        let maxZoom = config.kenBurns?.maxZoom ?? 1
+        return { path in
+            try MediaFile.decode(path, targetSize: { FlatView.decodeSize(picture: $0, canvas: canvas, fit: fit, maxZoom: maxZoom) })
+        }
+    }
+
+    /// The slideshow being played (for events: next, previous, pause).
+    public var slideshow: Slideshow { show }
+
+    /// Plays until the playlist ends (`--no-loop`), `length` seconds pass, or `shouldStop` says so.
+    /// Throws when nothing in the playlist can be shown.
+    public func run(length: Double?, shouldStop: () -> Bool = { false }) throws -> PlayReport {
+        var presented = 0
+        var slots = 0
+        var lastKey: SceneComposer.VisualKey?
+        var lastSequence = -1
+        defer { composer.releaseAll() }
+        while !shouldStop() {
+            let t = clock.now
+            if let length, t >= length { break }
+            if waitForDecodes {
+                if let c = show.currentIndex { cache.wait(for: c) }
+                if let u = show.upcoming { cache.wait(for: u) }
+            }
+            if let u = show.upcoming { cache.request(u) }
+            guard let scene = show.update(at: t, availability: cache.availability) else {
+                if show.isFinished { break }
+                output.idle()  // the first picture is still decoding
+                continue
+            }
+            if scene.current.sequence != lastSequence {
+                lastSequence = scene.current.sequence
+                slots += 1
+                log.info("showing \(show.items[scene.current.index].path) at \(String(format: "%.3f", t)) s")
+            }
+            var keep: Set<Int> = [scene.current.index]
+            if let o = scene.outgoing { keep.insert(o.index) }
+            if let u = show.upcoming { keep.insert(u) }
+            cache.evict(keeping: keep)
+            guard let (frame, key) = try composer.frame(for: scene, cache: cache) else {
+                output.idle()
+                continue
+            }
+            if key == lastKey && !output.needsEveryFrame {
+                output.idle()
+                continue
+            }
+            try renderer.draw(frame, into: output.target, rotation: output.rotation)
+            _ = try output.present()
+            lastKey = key
+            presented += 1
+            if presented == 1 { onFirstFrame?() }
+        }
+        if slots == 0 {
+            throw PlayerError("nothing playable: every item in the playlist was skipped")
+        }
+        return PlayReport(framesPresented: presented, slotsShown: slots, endTime: clock.now)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import KioskCore
+import KioskPlayer
+
+/// A benchmark failure.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// The benchmark's steps. Each measurement that needs a clean process (peak RSS, start-up) runs as a child.
+struct Bench {
+    private let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+
+    private func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// Peak resident set of this process in MiB (VmHWM).
+    static func peakRSSMiB() -> Double {
+        guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = s.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kb = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return -1 }
+        return kb / 1024
+    }
+
+    @discardableResult
+    private func run(_ exe: String, _ args: [String], env: [String: String] = [:]) throws -> (out: String, err: String, seconds: Double) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = args
+        var e = ProcessInfo.processInfo.environment
+        for (k, v) in env { e[k] = v }
+        p.environment = e
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        let t0 = now()
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let r = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let t = now() - t0
+        guard p.terminationStatus == 0 else {
+            throw BenchError("\(exe) \(args.joined(separator: " ")) exited \(p.terminationStatus): \(String(decoding: r, as: UTF8.self).suffix(300))")
+        }
+        return (String(decoding: o, as: UTF8.self), String(decoding: r, as: UTF8.self), t)
+    }
+
+    private func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
+
+    /// Decodes one file to about `size` in this process; prints `ms rssMiB`.
+    func decodeChild(_ path: String, size: PixelSize) throws {
+        let t0 = now()
+        let item = try PlayJob.decodeForBenchmark(path, canvas: size)
+        let ms = (now() - t0) * 1000
+        print(String(format: "%.2f %.1f %@", ms, Self.peakRSSMiB(), item.description))
+    }
+
+    /// Shows `count` stills from `dir` through the headless pipeline as fast as it goes; prints `stills/s rss`.
+    func stillsChild(_ dir: String, size: PixelSize, count: Int) throws {
+        let r = try PlayJob.stillsThroughput(folder: dir, canvas: size, count: count)
+        print(String(format: "%.2f %.1f", r, Self.peakRSSMiB()))
+    }
+
+    /// The whole benchmark.
+    func all(kiosk: String?) throws {
+        let kioskExe = kiosk ?? URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("kiosk").path
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let ffmpeg = "/usr/bin/ffmpeg"
+        let soft = ["LIBGL_ALWAYS_SOFTWARE": "1"]
+        print("kiosk benchmark on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(Date())")
+
+        // 1. 24-megapixel JPEG to 1920x1080.
+        let big = tmp.appendingPathComponent("big.jpg").path
+        try run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=6000x4000,gblur=sigma=2", "-frames:v", "1", "-q:v", "3", big])
+        var ffTimes: [Double] = [], kTimes: [Double] = [], kRSS: [Double] = []
+        for _ in 0..<5 {
+            ffTimes.append(try run(ffmpeg, ["-v", "error", "-i", big, "-vf", "scale=1920:1080", "-f", "null", "-"]).seconds)
+            let r = try run(me, ["decode", big, "1920x1080"])
+            let parts = r.out.split(separator: " ")
+            kTimes.append(r.seconds)
+            if parts.count > 1, let rss = Double(parts[1]) { kRSS.append(rss) }
+        }
+        let ff = median(ffTimes), k = median(kTimes)
+        print(String(format: "24 MP JPEG -> 1920x1080: kiosk %.0f ms (whole process), ffmpeg -vf scale %.0f ms, ratio %.2f; kiosk peak RSS %.1f MiB",
+                     k * 1000, ff * 1000, k / ff, kRSS.max() ?? -1))
+
+        // 2. Start to first frame of a still (headless).
+        let still = tmp.appendingPathComponent("still.jpg").path
+        try run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1920x1080", "-frames:v", "1", still])
+        var firsts: [Double] = [], walls: [Double] = []
+        for _ in 0..<5 {
+            let r = try run(kioskExe, ["play", still, "--length", "0.2", "--log-level", "info"], env: soft)
+            if let line = r.err.split(separator: "\n").first(where: { $0.contains("first frame presented") }),
+               let ms = line.split(separator: " ").first(where: { Double($0) != nil }).flatMap({ Double($0) }) {
+                firsts.append(ms)
+            }
+            walls.append(r.seconds)
+        }
+        print(String(format: "first frame of a 1080p still: %.0f ms after process start (median of %d)",
+                     firsts.isEmpty ? -1 : median(firsts), firsts.count))
+
+        // 3. Stills per second through the headless pipeline.
+        let dir = tmp.appendingPathComponent("stills").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for i in 0..<8 {
+            try run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1920x1080", "-vf", "hue=h=\(i * 40)",
+                             "-frames:v", "1", dir + "/s\(i).jpg"])
+        }
+        let s = try run(me, ["stills", dir, "1920x1080", "40"], env: soft).out.split(separator: " ")
+        let ffStill = try run(ffmpeg, ["-v", "error", "-i", dir + "/s%d.jpg", "-frames:v", "8", "-f", "null", "-"]).seconds
+        print(String(format: "stills through the headless pipeline at 1920x1080: %@ stills/s (decode + upload + draw), peak RSS %@ MiB; ffmpeg decodes the same JPEGs at %.1f/s",
+                     String(s.first ?? "?"), String(s.dropFirst().first ?? "?"), 8 / ffStill))
+    }
+}

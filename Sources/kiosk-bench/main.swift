@@ -1,0 +1,25 @@
+// kiosk-bench: the benchmark (not a timed test). Prints figures for this machine, each against ffmpeg measured
+// in the same run where there is an ffmpeg equivalent. Run through Kiosk/bench.sh (release build).
+import Foundation
+import KioskCore
+import KioskPlayer
+
+let args = Array(CommandLine.arguments.dropFirst())
+let bench = Bench()
+do {
+    switch args.first {
+    case "decode":  // child process: one decode, prints ms and peak RSS
+        guard args.count >= 3, let size = PixelSize(parsing: args[2]) else { throw BenchError("usage: kiosk-bench decode FILE WxH") }
+        try bench.decodeChild(args[1], size: size)
+    case "stills":  // child process: stills per second through the headless pipeline
+        guard args.count >= 4, let size = PixelSize(parsing: args[2]), let n = Int(args[3]) else {
+            throw BenchError("usage: kiosk-bench stills DIR WxH COUNT")
+        }
+        try bench.stillsChild(args[1], size: size, count: n)
+    default:
+        try bench.all(kiosk: args.first)
+    }
+} catch {
+    FileHandle.standardError.write(Data("kiosk-bench: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,50 @@
+import Foundation
+import KioskCore
+import KioskPlayer
+
+/// The `kiosk` subcommands.
+struct CommandLineTool {
+    let log: Log
+
+    static let summary = """
+    usage: kiosk COMMAND [OPTIONS] [PATH ...]
+
+    An offline, full-screen slideshow player for Linux.
+
+    commands:
+      play [PATH ...]          play files, folders and .m3u playlists (no path: the built-in demo)
+      record [PATH ...]        render the slideshow into a video file on a virtual clock
+      snapshot INPUT           render one frame of one item into a PNG
+      probe FILE ...           describe files as JSON lines
+
+    Run 'kiosk COMMAND --help' for a command's options.
+    """
+
+    /// Runs the command line and returns the exit status.
+    func run(_ args: [String]) -> Int32 {
+        guard let command = args.first else {
+            FileHandle.standardError.write(Data((Self.summary + "\n").utf8))
+            return 2
+        }
+        let rest = Array(args.dropFirst())
+        do {
+            switch command {
+            case "--help", "-h", "help":
+                print(Self.summary)
+                return 0
+            case "play": return try Commands(log: log).play(rest)
+            case "record": return try Commands(log: log).record(rest)
+            case "snapshot": return try Commands(log: log).snapshot(rest)
+            case "probe": return try Commands(log: log).probe(rest)
+            default:
+                throw UsageError("unknown command '\(command)' (commands: play, record, snapshot, probe)")
+            }
+        } catch let e as UsageError {
+            FileHandle.standardError.write(Data("kiosk: \(e.message)\n".utf8))
+            return 2
+        } catch {
+            log.error("\(error)")
+            return 1
+        }
+    }
+}

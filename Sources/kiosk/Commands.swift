@@ -1,0 +1,91 @@
+import Foundation
+import KioskCore
+import KioskPlayer
+
+/// The four commands: each parses its table, builds the parts and runs them.
+struct Commands {
+    let log: Log
+
+    private func parse(_ args: [String], _ specs: [OptionSpec], command: String, usage: String, summary: String) throws -> ParsedOptions? {
+        if args.contains("--help") || args.contains("-h") {
+            print(OptionParser.help(usage: usage, summary: summary, specs: specs), terminator: "")
+            return nil
+        }
+        let o = try ParsedOptions.parse(args, specs: specs, command: command)
+        if let l = o.string("log-level"), let level = LogLevel(name: l) { log.level = level }
+        return o
+    }
+
+    private func playlist(_ paths: [String]) throws -> [PlaylistItem] {
+        var paths = paths
+        if paths.isEmpty {
+            guard let demo = DemoPlaylist.locate() else {
+                throw PlayerError("the built-in demo playlist was not found (set KIOSK_DEMO to Kiosk/demo/demo.m3u)")
+            }
+            log.info("no path given: playing the built-in demo \(demo)")
+            paths = [demo]
+        }
+        let items = PlaylistLoader(log: log).load(paths)
+        guard !items.isEmpty else { throw PlayerError("nothing to play: no media files in \(paths.joined(separator: " "))") }
+        return items
+    }
+
+    func play(_ args: [String]) throws -> Int32 {
+        guard let o = try parse(args, CommandSpecs.play, command: "play", usage: "kiosk play [OPTIONS] [PATH ...]",
+                                summary: "Plays files, folders (recursive, by name) and .m3u playlists full screen.\nWith no path it plays the built-in demo.") else { return 0 }
+        let config = try CommandSpecs.config(from: o)
+        let items = try playlist(o.positional)
+        let stop = StopSignal.install()
+        let report = try PlayJob.play(items: items, config: config, length: o.number("length"), log: log,
+                                      shouldStop: { stop.requested },
+                                      onFirstFrame: { [log] in log.info("first frame presented \(ProcessClock.millisecondsSinceStart()) ms after process start") })
+        log.info("played \(report.slotsShown) items, \(report.framesPresented) frames")
+        return 0
+    }
+
+    func record(_ args: [String]) throws -> Int32 {
+        guard let o = try parse(args, CommandSpecs.record, command: "record",
+                                usage: "kiosk record [PATH ...] --output OUT.mp4|OUT.y4m [--size WxH] [--fps N] [--length S] [play options]",
+                                summary: "Renders the slideshow offscreen on a virtual clock, exactly timed and faster than real time,\nand encodes it (H.264 if available, else MPEG-4; .y4m writes raw frames).") else { return 0 }
+        guard let out = o.string("output") else { throw UsageError("record: --output OUT.mp4|OUT.y4m is required") }
+        let ext = (out as NSString).pathExtension.lowercased()
+        guard ["mp4", "mkv", "mov", "y4m"].contains(ext) else {
+            throw UsageError("--output: '\(out)' must end in .mp4, .mkv, .mov or .y4m")
+        }
+        let config = try CommandSpecs.config(from: o)
+        let items = try playlist(o.positional)
+        let fps = o.integer("fps") ?? 30
+        let report = try PlayJob.record(items: items, config: config, output: out, fps: fps, length: o.number("length"), log: log)
+        log.info("recorded \(report.framesPresented) frames (\(String(format: "%.3f", Double(report.framesPresented) / Double(fps))) s) to \(out)")
+        return 0
+    }
+
+    func snapshot(_ args: [String]) throws -> Int32 {
+        guard let o = try parse(args, CommandSpecs.snapshot, command: "snapshot",
+                                usage: "kiosk snapshot INPUT --output OUT.png --size WxH [--at S] [--fit MODE] [--zoom Z] [--center X,Y]",
+                                summary: "Renders one frame of one item through the same GL pipeline as play, into a PNG of exactly WxH.") else { return 0 }
+        guard o.positional.count == 1, let input = o.positional.first else {
+            throw UsageError("snapshot: give exactly one INPUT file (got \(o.positional.count))")
+        }
+        guard let out = o.string("output") else { throw UsageError("snapshot: --output OUT.png is required") }
+        var config = try CommandSpecs.config(from: o)
+        config.slideshow.transition = .none
+        try PlayJob.snapshot(input: input, output: out, config: config, at: o.number("at") ?? 0,
+                             view: FlatView(fit: config.fit, zoom: o.number("zoom") ?? 1, center: o.point("center") ?? .center),
+                             log: log)
+        return 0
+    }
+
+    func probe(_ args: [String]) throws -> Int32 {
+        guard let o = try parse(args, CommandSpecs.probe, command: "probe", usage: "kiosk probe FILE ...",
+                                summary: "Prints one JSON object per file: path, kind, width, height, frames, duration, loops,\norientation, or error. Exits 1 if any file had an error.") else { return 0 }
+        guard !o.positional.isEmpty else { throw UsageError("probe: give at least one FILE") }
+        var failed = false
+        for path in o.positional {
+            let line = PlayJob.probeLine(path)
+            failed = failed || line.failed
+            print(line.json)
+        }
+        return failed ? 1 : 0
+    }
+}
