@@ -35,6 +35,8 @@ public enum GifDecoder {
 
     /// Decodes every frame to a composed straight-alpha RGBA canvas at the file's canvas size.
     public static func decode(path: String) throws -> DecodedItem {
+        // A pass without pixels first: the size limits then refuse a huge animation before any canvas exists.
+        _ = try GifScan(path: path, compose: false)
         let scan = try GifScan(path: path, compose: true)
         let info = scan.info
         if info.kind == .image, let first = scan.frames.first {
@@ -114,7 +116,7 @@ private struct GifScan {
             throw MediaError(path: path, reason: "corrupt GIF: canvas is \(width)x\(height)")
         }
         guard width <= GifDecoder.maxCanvasSide, height <= GifDecoder.maxCanvasSide else {
-            throw MediaError(path: path, reason: "animation too large: canvas \(width)x\(height)")
+            throw MediaError(path: path, reason: "animation too large: GIF canvas \(width)x\(height)")
         }
         canvas = PixelSize(width: width, height: height)
         var composer = compose ? GifComposer(canvas: canvas) : nil
@@ -140,7 +142,7 @@ private struct GifScan {
                 let composedBytes = (delays.count + 1) * width * height * 4
                 guard Int(desc.Width) <= GifDecoder.maxCanvasSide, Int(desc.Height) <= GifDecoder.maxCanvasSide,
                       composedBytes <= GifDecoder.maxDecodedBytes, decodedPixels <= GifDecoder.maxDecodedBytes else {
-                    throw MediaError(path: path, reason: "animation too large: \(delays.count + 1) frames of \(canvas)")
+                    throw MediaError(path: path, reason: "animation too large: GIF of \(delays.count + 1) frames at \(canvas)")
                 }
                 if compose {
                     let indices = try readIndices(gif, desc: desc)

@@ -108,7 +108,7 @@ public enum WebPDecoder {
         }
         guard width <= maxCanvasSide, height <= maxCanvasSide,
               frames <= maxDecodedBytes / (width * height * 4) else {
-            throw MediaError(path: path, reason: "animation too large: \(frames) frames of \(width)x\(height)")
+            throw MediaError(path: path, reason: "animation too large: WebP of \(frames) frames at \(width)x\(height)")
         }
     }
 
