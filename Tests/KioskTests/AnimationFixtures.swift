@@ -40,9 +40,11 @@ enum AnimationFixtures {
     }
 
     /// ffmpeg's own decode of `path` as RGBA frames of `width`×`height` (every frame, no rate conversion).
-    static func ffmpegFrames(_ path: String, width: Int, height: Int) throws -> [[UInt8]] {
+    /// `options` go before the output format (for example `-sws_flags` for YUV sources).
+    static func ffmpegFrames(_ path: String, width: Int, height: Int, options: [String] = []) throws -> [[UInt8]] {
         let raw = try run("/usr/bin/ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i", path,
-                                               "-fps_mode", "passthrough", "-pix_fmt", "rgba", "-f", "rawvideo", "-"])
+                                               "-fps_mode", "passthrough"] + options
+                                               + ["-pix_fmt", "rgba", "-f", "rawvideo", "-"])
         let frameBytes = width * height * 4
         let bytes = [UInt8](raw)
         return stride(from: 0, to: bytes.count - frameBytes + 1, by: frameBytes).map {
