@@ -158,6 +158,30 @@ final class GifDecoderTests: XCTestCase {
         }
     }
 
+    func testFirstFrameTransparencyAndMissingTrailer() throws {
+        let dir = try F.tempDir(self)
+        var gif = TinyGif(width: 3, height: 2, palette: [(0, 0, 0), (10, 20, 30)], repeatCount: nil)
+        // A 2x1 frame at the top-left with its second pixel transparent: the rest of the canvas stays clear.
+        gif.frames = [TinyGif.Frame(width: 2, height: 1, indices: [1, 0], transparent: 0)]
+        let bytes = gif.bytes()
+        XCTAssertEqual(bytes.last, 0x3B)
+        // Without the trailer (as many files in the wild end) the frame still decodes.
+        let path = try F.write(Array(bytes.dropLast()), "notrailer.gif", in: dir)
+        guard case .still(let image) = try GifDecoder.decode(path: path).picture else {
+            return XCTFail("expected a still")
+        }
+        XCTAssertEqual(image.size, PixelSize(width: 3, height: 2))
+        XCTAssertEqual(pixel(image, 0, 0), [10, 20, 30, 255])
+        for (x, y) in [(1, 0), (2, 0), (0, 1), (1, 1), (2, 1)] {
+            XCTAssertEqual(pixel(image, x, y), [0, 0, 0, 0], "\(x),\(y)")
+        }
+        // Cut inside the frame's data it is an error.
+        let cut = try F.write(Array(bytes.dropLast(3)), "cut.gif", in: dir)
+        XCTAssertThrowsError(try GifDecoder.decode(path: cut)) { error in
+            XCTAssertEqual((error as? MediaError)?.path, cut)
+        }
+    }
+
     func testInterlacedStill() throws {
         let dir = try F.tempDir(self)
         let palette: [(UInt8, UInt8, UInt8)] = (0..<16).map { (i: Int) -> (UInt8, UInt8, UInt8) in
