@@ -5,7 +5,7 @@ import PackagePlugin
 
 @main
 struct ShaderEmbed: BuildToolPlugin {
-    /// One build command: shader-embed OUTPUT.swift SHADER... ; rebuilt whenever a shader file changes.
+    /// One build command: shader-embed OUTPUT.swift SHADER_DIR ; rebuilt whenever a shader file changes.
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         let shaderDir = context.package.directoryURL.appending(path: "Shaders")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: shaderDir.path)) ?? []
@@ -15,8 +15,9 @@ struct ShaderEmbed: BuildToolPlugin {
         let tool = try context.tool(named: "shader-embed")
         return [.buildCommand(displayName: "Embedding \(shaders.count) shaders from Shaders/",
                               executable: tool.url,
-                              arguments: [output.path] + shaders.map(\.path),
-                              inputFiles: shaders,
+                              arguments: [output.path, shaderDir.path],
+                              // The folder too, so adding or removing a shader reruns the tool.
+                              inputFiles: [shaderDir] + shaders,
                               outputFiles: [output])]
     }
 }
