@@ -14,10 +14,18 @@ public final class Program {
 
     /// Compiles and links `vertexShader` and `fragmentShader` (file names in Shaders/, e.g. `flat.frag`).
     /// The error names the file and carries the driver's info log.
-    public init(context: GLContext, vertexShader: String, fragmentShader: String) throws {
-        let vs = try Program.compile(file: vertexShader, type: GL_VERTEX_SHADER)
+    public convenience init(context: GLContext, vertexShader: String, fragmentShader: String) throws {
+        try self.init(context: context,
+                      vertex: (vertexShader, try ShaderLibrary.source(named: vertexShader)),
+                      fragment: (fragmentShader, try ShaderLibrary.source(named: fragmentShader)))
+    }
+
+    /// Compiles and links sources given with the file names used in messages.
+    init(context: GLContext, vertex: (file: String, source: String), fragment: (file: String, source: String)) throws {
+        let vertexShader = vertex.file, fragmentShader = fragment.file
+        let vs = try Program.compile(file: vertex.file, source: vertex.source, type: GL_VERTEX_SHADER)
         defer { glDeleteShader(vs) }
-        let fs = try Program.compile(file: fragmentShader, type: GL_FRAGMENT_SHADER)
+        let fs = try Program.compile(file: fragment.file, source: fragment.source, type: GL_FRAGMENT_SHADER)
         defer { glDeleteShader(fs) }
         let program = glCreateProgram()
         guard program != 0 else { throw RenderError(call: "glCreateProgram", reason: "returned 0") }
@@ -71,8 +79,7 @@ public final class Program {
     }
 
     /// Compiles one shader file; the error names the file and carries the info log.
-    private static func compile(file: String, type: Int32) throws -> GLuint {
-        let source = try ShaderLibrary.source(named: file)
+    private static func compile(file: String, source: String, type: Int32) throws -> GLuint {
         let shader = glCreateShader(GLenum(type))
         guard shader != 0 else { throw RenderError(call: "glCreateShader(\(file))", reason: "returned 0") }
         source.withCString { text in
