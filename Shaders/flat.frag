@@ -1,6 +1,6 @@
 #version 300 es
 // A flat picture placed on the canvas: picture uv = canvas uv * u_uvScale + u_uvOffset.
-// Outside the picture: the background. Inside: the picture (straight alpha) over the background.
+// Outside the picture: the background. Inside: the picture (premultiplied alpha) over the background.
 // The result is opaque, then blended into the target with the layer's opacity (u_opacity).
 precision highp float;
 
@@ -18,7 +18,7 @@ void main() {
     vec3 rgb = u_background;
     if (all(greaterThanEqual(p, vec2(0.0))) && all(lessThanEqual(p, vec2(1.0)))) {
         vec4 c = texture(u_picture, p);
-        rgb = mix(u_background, c.rgb, c.a);
+        rgb = c.rgb + u_background * (1.0 - c.a);
     }
     fragColor = vec4(rgb, u_opacity);
 }

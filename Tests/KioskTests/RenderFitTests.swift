@@ -47,6 +47,15 @@ final class RenderFitTests: RenderTestCase {
         assertClose(RenderTestSupport.pixel(faded, 3, 3), [64, 0, 191, 255])
     }
 
+    func testFilteringDoesNotBleedTheColourOfTransparentPixels() throws {
+        // Opaque red next to fully transparent green: between them there must be red over background, no green.
+        let picture = RGBAImage(size: PixelSize(width: 2, height: 1), pixels: [255, 0, 0, 255, 0, 255, 0, 0])
+        let out = try render([(picture, FlatPass(transform: .identity), 1)], screen: PixelSize(width: 8, height: 1))
+        for x in 0..<8 { XCTAssertEqual(RenderTestSupport.pixel(out, x, 0)[1], 0, "x = \(x)") }
+        XCTAssertEqual(RenderTestSupport.pixel(out, 0, 0), [255, 0, 0, 255])
+        XCTAssertEqual(RenderTestSupport.pixel(out, 7, 0), [0, 0, 0, 255])
+    }
+
     func testCrossfadeAtHalfGivesTheMidValueEverywhereBarsIncluded() throws {
         let canvas = PixelSize(width: 64, height: 64)
         let wide = RGBAImage(size: PixelSize(width: 64, height: 32), fill: (0, 0, 0, 255))
