@@ -34,8 +34,14 @@ let package = Package(
         // Decoders and encoders: ffmpeg, libwebp, giflib. The only place those C modules are imported.
         .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg", "CWebP", "CGif"]),
         // EGL context, GL resources and shader passes. The only place EGL/GLES is imported.
+        // Shaders/*.vert|*.frag are embedded into it at build time by the ShaderEmbed plugin.
         .target(name: "KioskRender", dependencies: ["KioskCore", "CEGL"],
-                exclude: []),
+                plugins: ["ShaderEmbed"]),
+        // Build tool: turns shader files into a Swift dictionary `embeddedShaders` (file name -> source).
+        .executableTarget(name: "shader-embed", path: "Sources/shader-embed"),
+        // Build-tool plugin running shader-embed over the top-level Shaders/ folder.
+        .plugin(name: "ShaderEmbed", capability: .buildTool(), dependencies: ["shader-embed"],
+                path: "Plugins/ShaderEmbed"),
         // Outputs: headless (FBO read-back) and DRM/KMS. The only place libdrm and GBM are imported.
         .target(name: "KioskOutput", dependencies: ["KioskCore", "KioskRender", "CDRM", "CGBM"]),
         // The player: wires clock, slideshow, decoders, renderer and output.

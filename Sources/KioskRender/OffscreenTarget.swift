@@ -1,0 +1,59 @@
+/// An offscreen framebuffer with an RGBA8 colour texture, read back as an RGBAImage (headless output, snapshots).
+import CEGL
+import KioskCore
+
+/// A framebuffer object and its colour texture. Create, use and drop it on the render thread only.
+public final class OffscreenTarget: RenderTarget {
+    /// The context the names belong to.
+    let context: GLContext
+    /// The colour attachment (nearest filtering: it is sampled 1:1 by the final pass).
+    let texture: Texture
+    /// The GL framebuffer name.
+    public let framebufferName: UInt32
+    /// Its size in pixels.
+    public var size: PixelSize { texture.size }
+
+    /// A framebuffer of `size` pixels.
+    public init(context: GLContext, size: PixelSize) throws {
+        let texture = try Texture(context: context, size: size, filter: GL_NEAREST)
+        var fbo: GLuint = 0
+        glGenFramebuffers(1, &fbo)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fbo)
+        glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D),
+                               texture.name, 0)
+        let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
+        guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+            glDeleteFramebuffers(1, &fbo)
+            throw RenderError(call: "glCheckFramebufferStatus(\(size))",
+                              reason: "incomplete framebuffer 0x\(String(status, radix: 16))")
+        }
+        self.context = context
+        self.texture = texture
+        self.framebufferName = fbo
+    }
+
+    deinit {
+        context.ensureCurrent()
+        var fbo = framebufferName
+        glDeleteFramebuffers(1, &fbo)
+    }
+
+    /// Reads the pixels back, rows top-down (GL returns them bottom-up).
+    public func readPixels() throws -> RGBAImage {
+        let w = size.width, h = size.height, stride = w * 4
+        var bottomUp = [UInt8](repeating: 0, count: stride * h)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebufferName)
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        bottomUp.withUnsafeMutableBytes { bytes in
+            glReadPixels(0, 0, GLsizei(w), GLsizei(h), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        }
+        if let error = context.glErrorCheck("glReadPixels(\(size))") { throw error }
+        var topDown = [UInt8](repeating: 0, count: stride * h)
+        for row in 0..<h {
+            let from = (h - 1 - row) * stride
+            topDown.replaceSubrange(row * stride..<(row + 1) * stride, with: bottomUp[from..<from + stride])
+        }
+        return RGBAImage(size: size, pixels: topDown)
+    }
+}

@@ -1,0 +1,86 @@
+/// Draws a RenderFrame: clear to the background, each layer with its pass blended by its opacity, then, when the
+/// output is rotated, the final pass turning the canvas onto the target.
+import CEGL
+import KioskCore
+
+/// The frame renderer. Create, use and drop it on the render thread only.
+public final class Renderer {
+    /// The GL context.
+    public let context: GLContext
+    /// Programs by fragment shader file name, built on first use.
+    private var programs: [String: Program] = [:]
+    /// The canvas drawn before rotation (kept while its size stays the same).
+    private var canvas: OffscreenTarget?
+
+    /// A renderer on `context` (which must be current on this thread).
+    public init(context: GLContext) throws {
+        self.context = context
+        glDisable(GLenum(GL_DEPTH_TEST))
+        glDisable(GLenum(GL_CULL_FACE))
+        if let error = context.glErrorCheck("Renderer.init") { throw error }
+    }
+
+    /// The program for a fragment shader (with the full-screen vertex shader), compiled once.
+    func program(fragmentShader: String) throws -> Program {
+        if let made = programs[fragmentShader] { return made }
+        let made = try Program(context: context, vertexShader: PassRegistry.vertexShader,
+                               fragmentShader: fragmentShader)
+        programs[fragmentShader] = made
+        return made
+    }
+
+    /// Draws `frame` into `target`. With a rotation the frame is drawn on a canvas of the rotated size first.
+    public func draw(_ frame: RenderFrame, into target: RenderTarget, rotation: Rotation = .none) throws {
+        if rotation == .none {
+            try drawCanvas(frame, into: target)
+        } else {
+            let size = rotation.canvasSize(forScreen: target.size)
+            let canvas = try canvasTarget(size: size)
+            try drawCanvas(frame, into: canvas)
+            try drawFinal(canvas, into: target, rotation: rotation)
+        }
+        if let error = context.glErrorCheck("Renderer.draw") { throw error }
+    }
+
+    /// The offscreen canvas of `size`, reused while the size stays the same.
+    private func canvasTarget(size: PixelSize) throws -> OffscreenTarget {
+        if let canvas, canvas.size == size { return canvas }
+        canvas = nil
+        let made = try OffscreenTarget(context: context, size: size)
+        canvas = made
+        return made
+    }
+
+    /// Clears to the background and blends each layer in.
+    private func drawCanvas(_ frame: RenderFrame, into target: RenderTarget) throws {
+        target.bind()
+        let bg = frame.background
+        glClearColor(GLfloat(bg.red), GLfloat(bg.green), GLfloat(bg.blue), 1)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        glEnable(GLenum(GL_BLEND))
+        glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA),
+                            GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        for layer in frame.layers {
+            let program = try program(fragmentShader: type(of: layer.pass).fragmentShader)
+            program.use()
+            layer.texture.bind(unit: 0)
+            program.set("u_picture", int: 0)
+            program.set("u_background", bg.red, bg.green, bg.blue)
+            program.set("u_opacity", min(max(layer.opacity, 0), 1))
+            layer.pass.setUniforms(program, context: PassContext(canvas: target.size, picture: layer.texture.size))
+            glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        }
+        glDisable(GLenum(GL_BLEND))
+    }
+
+    /// Draws the canvas onto the target turned by `rotation`.
+    private func drawFinal(_ canvas: OffscreenTarget, into target: RenderTarget, rotation: Rotation) throws {
+        let program = try program(fragmentShader: PassRegistry.finalShader)
+        target.bind()
+        program.use()
+        canvas.texture.bind(unit: 0)
+        program.set("u_canvas", int: 0)
+        program.set("u_screenToCanvas", mat3: rotation.screenToCanvasMatrix)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    }
+}

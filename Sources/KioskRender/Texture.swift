@@ -1,0 +1,102 @@
+/// A GL texture holding one RGBA8 picture; the only owner of its GL name.
+import CEGL
+import KioskCore
+
+/// An RGBA8 texture (linear filtering, clamped to edge), stored with premultiplied alpha so that filtering never
+/// bleeds the colour of transparent pixels. Create, update and drop it on the render thread only.
+public final class Texture {
+    /// The context the name belongs to (kept alive while the texture lives).
+    let context: GLContext
+    /// The GL texture name.
+    let name: GLuint
+    /// The size of the storage.
+    public private(set) var size: PixelSize
+
+    /// A texture holding `image` (straight alpha, as decoded).
+    public convenience init(context: GLContext, image: RGBAImage) throws {
+        try self.init(context: context, size: image.size, filter: GL_LINEAR, image: image)
+    }
+
+    /// A texture of `size` with the given min/mag filter (GL_LINEAR or GL_NEAREST), filled from `image` when given
+    /// (its size must then be `size`), else uninitialised.
+    init(context: GLContext, size: PixelSize, filter: Int32, image: RGBAImage? = nil) throws {
+        guard size.width > 0, size.height > 0 else {
+            throw RenderError(call: "glTexImage2D", reason: "empty texture size \(size)")
+        }
+        var name: GLuint = 0
+        glGenTextures(1, &name)
+        guard name != 0 else { throw RenderError(call: "glGenTextures", reason: "no texture name returned") }
+        self.context = context
+        self.name = name
+        self.size = size
+        glBindTexture(GLenum(GL_TEXTURE_2D), name)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filter)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filter)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        if let image, image.size == size {
+            try upload(image, allocating: true)
+        } else {
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(size.width), GLsizei(size.height), 0,
+                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+            if let error = context.glErrorCheck("glTexImage2D(\(size))") { throw error }
+        }
+    }
+
+    deinit {
+        context.ensureCurrent()
+        var n = name
+        glDeleteTextures(1, &n)
+    }
+
+    /// Replaces the picture (straight alpha, as decoded); the storage is reused when the size is unchanged.
+    public func update(with image: RGBAImage) throws {
+        glBindTexture(GLenum(GL_TEXTURE_2D), name)
+        try upload(image, allocating: image.size != size)
+    }
+
+    /// Uploads `image` premultiplied into the bound texture: a new allocation, or into the existing storage.
+    private func upload(_ image: RGBAImage, allocating: Bool) throws {
+        let w = GLsizei(image.size.width), h = GLsizei(image.size.height)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        Texture.premultiplied(image.pixels).withUnsafeBytes { bytes in
+            if allocating {
+                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, w, h, 0, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
+                             bytes.baseAddress)
+            } else {
+                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, w, h, GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
+                                bytes.baseAddress)
+            }
+        }
+        size = image.size
+        if let error = context.glErrorCheck("Texture upload \(image.size)") { throw error }
+    }
+
+    /// RGBA with colour multiplied by alpha; the same array (no copy) when every pixel is opaque.
+    static func premultiplied(_ pixels: [UInt8]) -> [UInt8] {
+        let opaque = pixels.withUnsafeBufferPointer { bytes in
+            // Alpha is the highest byte of each little-endian 32-bit pixel: AND them all together.
+            bytes.withMemoryRebound(to: UInt32.self) { words in
+                var all: UInt32 = 0xFF00_0000
+                for v in words { all &= v }
+                return all & 0xFF00_0000 == 0xFF00_0000
+            }
+        }
+        if opaque { return pixels }
+        var out = pixels
+        out.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: p.count, by: 4) {
+                let a = UInt32(p[i + 3])
+                if a == 255 { continue }
+                for c in 0..<3 { p[i + c] = UInt8((UInt32(p[i + c]) * a + 127) / 255) }
+            }
+        }
+        return out
+    }
+
+    /// Binds the texture to texture unit `unit`.
+    func bind(unit: Int) {
+        glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
+        glBindTexture(GLenum(GL_TEXTURE_2D), name)
+    }
+}

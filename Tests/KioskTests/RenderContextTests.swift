@@ -1,0 +1,82 @@
+// The headless context comes up on llvmpipe, and every shader compiles with the driver and with glslangValidator.
+import Foundation
+import KioskCore
+@testable import KioskRender
+import XCTest
+
+final class RenderContextTests: RenderTestCase {
+    func testHeadlessContextIsLlvmpipeGLES3() throws {
+        let gl = try gl()
+        XCTAssertTrue(gl.renderer.contains("llvmpipe"), gl.renderer)
+        XCTAssertTrue(gl.version.hasPrefix("OpenGL ES 3"), gl.version)
+        XCTAssertFalse(gl.vendor.isEmpty)
+    }
+
+    func testEveryRegisteredShaderCompilesWithTheDriver() throws {
+        let gl = try gl()
+        let fragments = PassRegistry.all.map { $0.fragmentShader } + [PassRegistry.finalShader]
+        for fragment in fragments {
+            XCTAssertNoThrow(try Program(context: gl, vertexShader: PassRegistry.vertexShader,
+                                         fragmentShader: fragment), fragment)
+        }
+    }
+
+    func testEveryShaderFileIsEmbeddedAndValidByGlslang() throws {
+        let dir = RenderTestSupport.shaderDirectory
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            .filter { $0.hasSuffix(".vert") || $0.hasSuffix(".frag") }.sorted()
+        XCTAssertEqual(files, ShaderLibrary.names, "Shaders/ and the embedded shaders differ")
+        for file in files {
+            let onDisk = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            XCTAssertEqual(try ShaderLibrary.source(named: file), onDisk, "\(file) embedded copy is stale")
+        }
+        let validator = "/usr/bin/glslangValidator"
+        guard FileManager.default.isExecutableFile(atPath: validator) else {
+            throw XCTSkip("glslangValidator not installed")
+        }
+        for file in files {
+            let stage = file.hasSuffix(".vert") ? "vert" : "frag"
+            let result = try RenderTestSupport.run(validator, ["-S", stage, dir.appendingPathComponent(file).path])
+            XCTAssertEqual(result.status, 0, "\(file): \(result.output)")
+        }
+    }
+
+    func testMissingShaderErrorNamesTheFile() throws {
+        let gl = try gl()
+        XCTAssertThrowsError(try Program(context: gl, vertexShader: "fullscreen.vert", fragmentShader: "nope.frag")) {
+            let text = "\($0)"
+            XCTAssertTrue(text.contains("nope.frag"), text)
+            XCTAssertFalse(text.contains("\n"), text)
+        }
+    }
+
+    func testCompileErrorNamesTheFileAndCarriesTheLog() throws {
+        let gl = try gl()
+        let vertex = ("fullscreen.vert", try ShaderLibrary.source(named: "fullscreen.vert"))
+        let broken = ("broken.frag", "#version 300 es\nprecision highp float;\nout vec4 c;\nvoid main() { c = nope; }\n")
+        XCTAssertThrowsError(try Program(context: gl, vertex: vertex, fragment: broken)) {
+            let text = "\($0)"
+            XCTAssertTrue(text.hasPrefix("compile broken.frag: "), text)
+            XCTAssertTrue(text.contains("nope"), text)
+            XCTAssertFalse(text.contains("\n"), text)
+        }
+    }
+
+    func testRenderErrorIsOneLine() {
+        let error = RenderError(call: "compile x.frag", reason: "0:3(1): error: a\n0:4(2): error: b\n")
+        XCTAssertEqual(error.description, "compile x.frag: 0:3(1): error: a; 0:4(2): error: b")
+    }
+
+    func testTextureUpdateReusesStorageAndResizes() throws {
+        let gl = try gl()
+        let a = RenderTestSupport.noisePicture(size: PixelSize(width: 8, height: 4))
+        let texture = try Texture(context: gl, image: a)
+        let name = texture.name
+        try texture.update(with: RenderTestSupport.noisePicture(size: a.size, seed: 2))
+        XCTAssertEqual(texture.name, name)
+        try texture.update(with: RenderTestSupport.noisePicture(size: PixelSize(width: 3, height: 5)))
+        XCTAssertEqual(texture.size, PixelSize(width: 3, height: 5))
+        XCTAssertThrowsError(try Texture(context: gl, image: RGBAImage(size: PixelSize(width: 0, height: 0),
+                                                                        pixels: [])))
+    }
+}
