@@ -38,17 +38,15 @@ public enum FFmpegImageDecoder {
         let size = try FileBytes.size(path)
         if size == 0 { throw MediaError(path: path, reason: "empty file") }
         let head = try FileBytes.read(path, count: headBytes)
+        let tail = size <= head.count ? head
+            : try FileBytes.read(path, offset: size - TruncationCheck.tailBytes, count: TruncationCheck.tailBytes)
         var jpeg: JPEGStructure?
         if JPEGStructure.isJPEG(head) {
-            if size <= head.count {
-                jpeg = JPEGStructure(bytes: head)
-            } else {
-                var j = JPEGStructure(bytes: head)
-                let tail = try FileBytes.read(path, offset: size - 65536, count: 65536)
-                j.hasEnd = zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
-                jpeg = j
-            }
+            var j = JPEGStructure(bytes: head)
+            if size > head.count { j.hasEnd = zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 } }
+            jpeg = j
         }
+        try TruncationCheck.check(path: path, head: head, tail: tail, fileSize: size, jpeg: jpeg)
         let format = try FormatSniffer.format(path: path, head: head)
         let input = try FFmpegInput(path: path, format: format, timeLimit: timeLimit, findStreamInfo: jpeg == nil)
         return Opened(input: input, head: head, fileSize: size, jpeg: jpeg)
@@ -176,7 +174,6 @@ public enum FFmpegImageDecoder {
         let storedTarget = orientation.swapsAxes ? wanted.transposed : wanted
         var options: [String: String] = [:]
         if let jpeg = file.jpeg {
-            guard jpeg.hasEnd else { throw MediaError(path: path, reason: "\(what): no end-of-image marker") }
             let k = lowresFactor(stored: orientation.swapsAxes ? info.size.transposed : info.size, target: storedTarget)
             if k > 0 { options["lowres"] = String(k) }
         }

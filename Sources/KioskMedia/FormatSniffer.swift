@@ -1,8 +1,8 @@
 import CFFmpeg
 import KioskCore
 
-/// Picks the demuxer for a file from its first bytes, refusing weak guesses (random bytes that look a little
-/// like MP3, or a `.txt` that only the `tty` demuxer would take by its extension).
+/// Picks the demuxer for a file from its first bytes, refusing guesses from the file name alone (random bytes
+/// named `.jpg`, a `.txt` that only the `tty` demuxer would take) and weak content matches.
 enum FormatSniffer {
     /// Demuxers that accept almost anything and are never a picture or a clip here.
     private static let refused: Set<String> = ["tty", "bin", "xbin", "adf", "idf", "data"]
@@ -20,7 +20,7 @@ enum FormatSniffer {
                 return av_probe_input_format3(&pd, 1, &score)
             }
         }
-        guard let format = found, score > AVPROBE_SCORE_MAX / 4,
+        guard let format = found, score > AVPROBE_SCORE_EXTENSION,
               let cname = format.pointee.name, !refused.contains(String(cString: cname)) else {
             throw MediaError(path: path, reason: "unsupported format")
         }

@@ -4,10 +4,10 @@ import KioskCore
 /// Encodes RGBA frames at a constant frame rate into a video file for `kiosk record`.
 ///
 /// The container follows the extension: `.mp4`/`.mkv`/`.mov` get H.264 (libx264, veryfast, crf 20) when that
-/// encoder exists, else MPEG-4 part 2 (q 3); `.y4m` gets raw YUV 4:2:0. Frame n has pts n in time base 1/fps, so
+/// encoder exists, else MPEG-4 part 2 (q 3); `.y4m` gets raw YUV 4:2:0 (`wrapped_avframe`). Frame n has pts n in time base 1/fps, so
 /// the file lasts exactly frames/fps. Owns its ffmpeg contexts; use it from one thread.
 public final class VideoEncoder {
-    /// The encoder in use (`libx264`, `mpeg4` or `rawvideo`).
+    /// The encoder in use (`libx264`, `mpeg4`, or `wrapped_avframe` for raw `.y4m`).
     public let codecName: String
     private let path: String
     private let size: PixelSize
@@ -51,7 +51,8 @@ public final class VideoEncoder {
         }
         let encoder: UnsafePointer<AVCodec>
         if muxer == "yuv4mpegpipe" {
-            guard let raw = avcodec_find_encoder(AV_CODEC_ID_RAWVIDEO) else { throw bail("no rawvideo encoder") }
+            // ffmpeg 5.1's yuv4mpegpipe muxer takes frames wrapped whole (raw yuv420p planes), not rawvideo packets.
+            guard let raw = avcodec_find_encoder(AV_CODEC_ID_WRAPPED_AVFRAME) else { throw bail("no wrapped_avframe encoder") }
             encoder = raw
         } else if let x264 = avcodec_find_encoder_by_name("libx264") {
             encoder = x264
