@@ -173,7 +173,7 @@ public enum FFmpegImageDecoder {
         let wanted = clamp(targetSize(info.size), to: info.size)
         let storedTarget = orientation.swapsAxes ? wanted.transposed : wanted
         var options: [String: String] = [:]
-        if let jpeg = file.jpeg {
+        if file.jpeg != nil {  // mjpeg decodes at 1/2, 1/4 or 1/8 size directly
             let k = lowresFactor(stored: orientation.swapsAxes ? info.size.transposed : info.size, target: storedTarget)
             if k > 0 { options["lowres"] = String(k) }
         }

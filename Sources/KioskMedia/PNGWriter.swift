@@ -1,5 +1,5 @@
 import CFFmpeg
-import Foundation
+import Glibc
 import KioskCore
 
 /// Writes RGBA pictures as PNG through libavcodec's png encoder.
@@ -12,8 +12,14 @@ public enum PNGWriter {
     /// Writes `image` as a PNG file at `path`.
     public static func write(_ image: RGBAImage, to path: String) throws {
         let bytes = try encode(image, name: path)
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw MediaError(path: path, reason: "cannot write PNG: \(String(cString: strerror(errno)))")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw MediaError(path: path, reason: "cannot create PNG: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buf in Glibc.write(fd, buf.baseAddress.map { $0 + written }, bytes.count - written) }
+            guard n > 0 else { throw MediaError(path: path, reason: "cannot write PNG: \(String(cString: strerror(errno)))") }
+            written += n
         }
     }
 
