@@ -15,3 +15,7 @@ static inline int kiosk_averror_eof(void) { return AVERROR_EOF; }
 static inline int kiosk_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int64_t kiosk_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline AVRational kiosk_time_base_q(void) { return AV_TIME_BASE_Q; }
+static inline int kiosk_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int kiosk_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
+static inline int kiosk_codec_flag_qscale(void) { return AV_CODEC_FLAG_QSCALE; }
+static inline int kiosk_qp2lambda(void) { return FF_QP2LAMBDA; }

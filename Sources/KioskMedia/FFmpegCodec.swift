@@ -1,0 +1,71 @@
+import CFFmpeg
+import KioskCore
+
+/// An opened decoder for one stream of an `FFmpegInput`. Owns its `AVCodecContext`, packet and frame.
+final class FFmpegCodec {
+    /// The decoder context.
+    let context: UnsafeMutablePointer<AVCodecContext>
+    /// The frame `receive()` fills.
+    let frame: UnsafeMutablePointer<AVFrame>
+    /// The decoder's name, for errors.
+    let name: String
+    private let path: String
+
+    /// Opens the decoder for `stream`, with private `options` (such as `lowres`).
+    init(path: String, stream: UnsafeMutablePointer<AVStream>, options: [String: String] = [:]) throws {
+        self.path = path
+        guard let par = stream.pointee.codecpar, let codec = avcodec_find_decoder(par.pointee.codec_id) else {
+            throw MediaError(path: path, reason: "unsupported format: no decoder")
+        }
+        name = codec.pointee.name.map { String(cString: $0) } ?? "decoder"
+        guard let ctx = avcodec_alloc_context3(codec) else {
+            throw MediaError(path: path, reason: "avcodec_alloc_context3 failed")
+        }
+        var c: UnsafeMutablePointer<AVCodecContext>? = ctx
+        var rc = avcodec_parameters_to_context(ctx, par)
+        if rc < 0 {
+            avcodec_free_context(&c)
+            throw MediaError(path: path, reason: "avcodec_parameters_to_context: \(FFmpegLibrary.errorText(rc))")
+        }
+        ctx.pointee.pkt_timebase = stream.pointee.time_base
+        ctx.pointee.thread_count = 1
+        var dict: OpaquePointer? = nil
+        for (k, v) in options { av_dict_set(&dict, k, v, 0) }
+        rc = avcodec_open2(ctx, codec, &dict)
+        av_dict_free(&dict)
+        if rc < 0 {
+            avcodec_free_context(&c)
+            throw MediaError(path: path, reason: "cannot open \(name) decoder: \(FFmpegLibrary.errorText(rc))")
+        }
+        guard let f = av_frame_alloc() else {
+            avcodec_free_context(&c)
+            throw MediaError(path: path, reason: "av_frame_alloc failed")
+        }
+        context = ctx
+        frame = f
+    }
+
+    deinit {
+        var f: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&f)
+        var c: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&c)
+    }
+
+    /// Sends a packet (nil flushes). Throws with `what` naming the kind of file on a decode error.
+    func send(_ packet: UnsafeMutablePointer<AVPacket>?, what: String) throws {
+        let rc = avcodec_send_packet(context, packet)
+        if rc < 0 && rc != kiosk_averror_eagain() && rc != kiosk_averror_eof() {
+            throw MediaError(path: path, reason: "\(what): \(FFmpegLibrary.errorText(rc))")
+        }
+    }
+
+    /// Receives the next frame into `frame`; false when the decoder needs input or is drained.
+    func receive(what: String) throws -> Bool {
+        av_frame_unref(frame)
+        let rc = avcodec_receive_frame(context, frame)
+        if rc == kiosk_averror_eagain() || rc == kiosk_averror_eof() { return false }
+        if rc < 0 { throw MediaError(path: path, reason: "\(what): \(FFmpegLibrary.errorText(rc))") }
+        return true
+    }
+}

@@ -1,0 +1,218 @@
+import CFFmpeg
+import KioskCore
+
+/// Stills (JPEG, PNG, BMP, TIFF) and APNG animations through libavformat/libavcodec; also describes video and
+/// audio files for `kiosk probe` (their playback is not decoded here).
+public enum FFmpegImageDecoder {
+    /// Seconds a probe or decode may take before it is abandoned.
+    public static let timeLimit = 20.0
+    /// Most frames an animation may have; more is treated as a corrupt file.
+    public static let maxAnimationFrames = 10_000
+    /// Bytes of the file's head read for format sniffing and header parsing.
+    static let headBytes = 1 << 20
+
+    /// An opened file: its container, head bytes, and what the JPEG header says when it is a JPEG.
+    private struct Opened {
+        let input: FFmpegInput
+        let head: [UInt8]
+        let fileSize: Int
+        let jpeg: JPEGStructure?
+
+        /// Whether the container holds a picture (not a clip).
+        var isPicture: Bool {
+            let name = input.formatName
+            return name == "image2" || name == "apng" || name.hasSuffix("_pipe")
+        }
+
+        /// The first video stream that is not an attached cover picture.
+        var videoStream: UnsafeMutablePointer<AVStream>? {
+            input.streams.first { s in
+                guard let par = s.pointee.codecpar else { return false }
+                return par.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+                    && s.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+            }
+        }
+    }
+
+    private static func open(_ path: String) throws -> Opened {
+        let size = try FileBytes.size(path)
+        if size == 0 { throw MediaError(path: path, reason: "empty file") }
+        let head = try FileBytes.read(path, count: headBytes)
+        let tail = size <= head.count ? head
+            : try FileBytes.read(path, offset: size - TruncationCheck.tailBytes, count: TruncationCheck.tailBytes)
+        var jpeg: JPEGStructure?
+        if JPEGStructure.isJPEG(head) {
+            var j = JPEGStructure(bytes: head)
+            if size > head.count { j.hasEnd = zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 } }
+            jpeg = j
+        }
+        try TruncationCheck.check(path: path, head: head, tail: tail, fileSize: size, jpeg: jpeg)
+        let format = try FormatSniffer.format(path: path, head: head)
+        let input = try FFmpegInput(path: path, format: format, timeLimit: timeLimit, findStreamInfo: jpeg == nil)
+        return Opened(input: input, head: head, fileSize: size, jpeg: jpeg)
+    }
+
+    /// The kind of picture a codec decodes, for error messages ("truncated or corrupt PNG").
+    private static func label(_ stream: UnsafeMutablePointer<AVStream>) -> String {
+        switch stream.pointee.codecpar?.pointee.codec_id {
+        case AV_CODEC_ID_MJPEG: return "JPEG"
+        case AV_CODEC_ID_PNG: return "PNG"
+        case AV_CODEC_ID_APNG: return "APNG"
+        case AV_CODEC_ID_BMP: return "BMP"
+        case AV_CODEC_ID_TIFF: return "TIFF"
+        default:
+            let id = stream.pointee.codecpar?.pointee.codec_id ?? AV_CODEC_ID_NONE
+            return avcodec_get_name(id).map { String(cString: $0).uppercased() } ?? "picture"
+        }
+    }
+
+    /// Describes a file: kind, displayed size, frames, duration, loops and orientation.
+    public static func probe(path: String) throws -> MediaInfo {
+        let file = try open(path)
+        if file.isPicture {
+            guard let stream = file.videoStream, let par = stream.pointee.codecpar else {
+                throw MediaError(path: path, reason: "unsupported format: no picture stream")
+            }
+            let what = "truncated or corrupt \(label(stream))"
+            if let jpeg = file.jpeg {
+                guard let stored = jpeg.storedSize, stored.width > 0, stored.height > 0 else {
+                    throw MediaError(path: path, reason: "\(what): no frame header")
+                }
+                let shown = (Orientation(rawValue: jpeg.orientation) ?? .up).displayedSize(of: stored)
+                return MediaInfo(path: path, kind: .image, width: shown.width, height: shown.height, frames: 1,
+                                 duration: nil, loops: 1, orientation: jpeg.orientation)
+            }
+            let w = Int(par.pointee.width), h = Int(par.pointee.height)
+            guard w > 0, h > 0 else { throw MediaError(path: path, reason: "\(what): no picture size") }
+            if file.input.formatName == "apng" {
+                let durations = try packetDurations(file, stream: stream, what: what)
+                let plays = PNGChunks.animationPlays(file.head) ?? 0
+                let frames = durations.count
+                return MediaInfo(path: path, kind: frames > 1 ? .animation : .image, width: w, height: h,
+                                 frames: frames, duration: frames > 1 ? durations.reduce(0, +) : nil,
+                                 loops: frames > 1 ? plays : 1, orientation: 1)
+            }
+            return MediaInfo(path: path, kind: .image, width: w, height: h, frames: 1, duration: nil, loops: 1,
+                             orientation: 1)
+        }
+        return try clipInfo(file)
+    }
+
+    /// Video or audio: sizes, frame count and duration from the container.
+    private static func clipInfo(_ file: Opened) throws -> MediaInfo {
+        let path = file.input.path
+        let duration = file.input.durationSeconds
+        if let stream = file.videoStream, let par = stream.pointee.codecpar {
+            var size = PixelSize(width: Int(par.pointee.width), height: Int(par.pointee.height))
+            var orientation = Orientation.up
+            if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) {
+                let angle = av_display_rotation_get(UnsafeRawPointer(matrix).assumingMemoryBound(to: Int32.self))
+                if angle.isFinite {
+                    switch Int((angle / 90).rounded()) & 3 {
+                    case 3: orientation = .right   // -90: turn clockwise to show
+                    case 1: orientation = .left
+                    case 2: orientation = .down
+                    default: orientation = .up
+                    }
+                }
+            }
+            size = orientation.displayedSize(of: size)
+            var frames = Int(stream.pointee.nb_frames)
+            if frames <= 0, let d = duration {
+                let rate = stream.pointee.avg_frame_rate
+                if rate.num > 0 && rate.den > 0 { frames = Int((d * Double(rate.num) / Double(rate.den)).rounded()) }
+            }
+            return MediaInfo(path: path, kind: .video, width: size.width, height: size.height, frames: max(frames, 0),
+                             duration: duration, loops: 1, orientation: orientation.rawValue)
+        }
+        let hasAudio = file.input.streams.contains { $0.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
+        guard hasAudio else { throw MediaError(path: path, reason: "unsupported format: no picture, video or audio stream") }
+        return MediaInfo(path: path, kind: .audio, width: 0, height: 0, frames: 0, duration: duration, loops: 1,
+                         orientation: 1)
+    }
+
+    /// Seconds of each packet of `stream`, in order (one packet per APNG frame).
+    private static func packetDurations(_ file: Opened, stream: UnsafeMutablePointer<AVStream>,
+                                        what: String) throws -> [Double] {
+        guard let packet = av_packet_alloc() else { throw MediaError(path: file.input.path, reason: "av_packet_alloc failed") }
+        defer { var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p) }
+        let tb = stream.pointee.time_base
+        var out: [Double] = []
+        while try file.input.read(into: packet, what: what) {
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == stream.pointee.index else { continue }
+            out.append(Double(packet.pointee.duration) * Double(tb.num) / Double(tb.den))
+            if out.count > maxAnimationFrames { throw MediaError(path: file.input.path, reason: "\(what): over \(maxAnimationFrames) frames") }
+            if file.input.pastDeadline { throw MediaError(path: file.input.path, reason: "\(what): decoding took too long") }
+        }
+        return out
+    }
+
+    /// `wanted` clamped to 1...`full` in each axis.
+    static func clamp(_ wanted: PixelSize, to full: PixelSize) -> PixelSize {
+        PixelSize(width: min(max(1, wanted.width), full.width), height: min(max(1, wanted.height), full.height))
+    }
+
+    /// The largest JPEG `lowres` factor k (1...3) with stored / 2^k >= target in both axes; 0 for none.
+    static func lowresFactor(stored: PixelSize, target: PixelSize) -> Int {
+        var k = 0
+        while k < 3 && stored.width >> (k + 1) >= target.width && stored.height >> (k + 1) >= target.height { k += 1 }
+        return k
+    }
+
+    /// Decodes a still or an APNG, oriented and scaled to `targetSize(displayed full size)` (never larger).
+    public static func decode(path: String, targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem {
+        let info = try probe(path: path)
+        guard info.kind == .image || info.kind == .animation else {
+            throw MediaError(path: path, reason: "not a picture (\(info.kind.rawValue))")
+        }
+        let file = try open(path)
+        guard let stream = file.videoStream else { throw MediaError(path: path, reason: "unsupported format: no picture stream") }
+        let what = "truncated or corrupt \(label(stream))"
+        let orientation = Orientation(rawValue: info.orientation) ?? .up
+        let wanted = clamp(targetSize(info.size), to: info.size)
+        let storedTarget = orientation.swapsAxes ? wanted.transposed : wanted
+        var options: [String: String] = [:]
+        if file.jpeg != nil {  // mjpeg decodes at 1/2, 1/4 or 1/8 size directly
+            let k = lowresFactor(stored: orientation.swapsAxes ? info.size.transposed : info.size, target: storedTarget)
+            if k > 0 { options["lowres"] = String(k) }
+        }
+        let codec = try FFmpegCodec(path: path, stream: stream, options: options)
+        guard let packet = av_packet_alloc() else { throw MediaError(path: path, reason: "av_packet_alloc failed") }
+        defer { var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p) }
+        let tb = stream.pointee.time_base
+        let animated = info.kind == .animation
+        var frames: [AnimationFrame] = []
+        var durations: [Double] = []
+        var draining = false
+        decoding: while true {
+            if file.input.pastDeadline { throw MediaError(path: path, reason: "\(what): decoding took too long") }
+            if !draining {
+                if try file.input.read(into: packet, what: what) {
+                    defer { av_packet_unref(packet) }
+                    guard packet.pointee.stream_index == stream.pointee.index else { continue }
+                    durations.append(Double(packet.pointee.duration) * Double(tb.num) / Double(tb.den))
+                    try codec.send(packet, what: what)
+                } else {
+                    draining = true
+                    try codec.send(nil, what: what)
+                }
+            }
+            var got = false
+            while try codec.receive(what: what) {
+                got = true
+                let image = orientation.apply(to: try PixelConversion.toRGBA(path: path, frame: codec.frame, target: storedTarget))
+                let duration = frames.count < durations.count ? durations[frames.count] : 0.1
+                frames.append(AnimationFrame(image: image, duration: duration))
+                if !animated { break decoding }
+                if frames.count > maxAnimationFrames { throw MediaError(path: path, reason: "\(what): over \(maxAnimationFrames) frames") }
+            }
+            if draining && !got { break }
+        }
+        guard let first = frames.first else { throw MediaError(path: path, reason: "\(what): no picture decoded") }
+        if animated {
+            return DecodedItem(info: info, picture: .animation(frames: frames, loops: info.loops))
+        }
+        return DecodedItem(info: info, picture: .still(first.image))
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import KioskCore
+
+/// Reads parts of a file as bytes, with MediaErrors naming the file.
+enum FileBytes {
+    /// The file's size in bytes; throws "no such file" / "is a directory".
+    static func size(_ path: String) throws -> Int {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw MediaError(path: path, reason: "no such file")
+        }
+        if isDirectory.boolValue { throw MediaError(path: path, reason: "is a directory") }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = attributes[.size] as? NSNumber else {
+            throw MediaError(path: path, reason: "cannot read file attributes")
+        }
+        return size.intValue
+    }
+
+    /// Up to `count` bytes starting at `offset`.
+    static func read(_ path: String, offset: Int = 0, count: Int) throws -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw MediaError(path: path, reason: "cannot open for reading")
+        }
+        defer { try? handle.close() }
+        do {
+            try handle.seek(toOffset: UInt64(max(0, offset)))
+            let data = try handle.read(upToCount: count) ?? Data()
+            return [UInt8](data)
+        } catch {
+            throw MediaError(path: path, reason: "read failed: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import CFFmpeg
+import Glibc
+import KioskCore
+
+/// Writes RGBA pictures as PNG through libavcodec's png encoder.
+public enum PNGWriter {
+    /// The PNG file bytes of `image` (RGBA, 8 bits a channel).
+    public static func encode(_ image: RGBAImage) throws -> [UInt8] {
+        try encode(image, name: "PNG encode")
+    }
+
+    /// Writes `image` as a PNG file at `path`.
+    public static func write(_ image: RGBAImage, to path: String) throws {
+        let bytes = try encode(image, name: path)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw MediaError(path: path, reason: "cannot create PNG: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { buf in Glibc.write(fd, buf.baseAddress.map { $0 + written }, bytes.count - written) }
+            guard n > 0 else { throw MediaError(path: path, reason: "cannot write PNG: \(String(cString: strerror(errno)))") }
+            written += n
+        }
+    }
+
+    private static func encode(_ image: RGBAImage, name: String) throws -> [UInt8] {
+        _ = FFmpegLibrary.quiet
+        func fail(_ why: String) -> MediaError { MediaError(path: name, reason: "PNG encoder: \(why)") }
+        guard image.size.width > 0, image.size.height > 0 else { throw fail("empty picture") }
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG) else { throw fail("no png encoder") }
+        guard let ctx = avcodec_alloc_context3(codec) else { throw fail("avcodec_alloc_context3 failed") }
+        var c: UnsafeMutablePointer<AVCodecContext>? = ctx
+        defer { avcodec_free_context(&c) }
+        ctx.pointee.width = Int32(image.size.width)
+        ctx.pointee.height = Int32(image.size.height)
+        ctx.pointee.pix_fmt = AV_PIX_FMT_RGBA
+        ctx.pointee.time_base = AVRational(num: 1, den: 1)
+        var rc = avcodec_open2(ctx, codec, nil)
+        guard rc >= 0 else { throw fail("avcodec_open2: \(FFmpegLibrary.errorText(rc))") }
+        let frame = try RGBAFrame(image, name: name)
+        guard let packet = av_packet_alloc() else { throw fail("av_packet_alloc failed") }
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&p) }
+        rc = avcodec_send_frame(ctx, frame.frame)
+        guard rc >= 0 else { throw fail("avcodec_send_frame: \(FFmpegLibrary.errorText(rc))") }
+        rc = avcodec_receive_packet(ctx, packet)
+        guard rc >= 0, let data = packet.pointee.data else { throw fail("avcodec_receive_packet: \(FFmpegLibrary.errorText(rc))") }
+        return [UInt8](UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
+    }
+}
+
+/// An `AVFrame` owning a copy of an RGBA picture, for encoders.
+final class RGBAFrame {
+    /// The frame.
+    let frame: UnsafeMutablePointer<AVFrame>
+
+    /// Copies `image` into a new frame; `name` labels errors.
+    init(_ image: RGBAImage, name: String) throws {
+        guard let f = av_frame_alloc() else { throw MediaError(path: name, reason: "av_frame_alloc failed") }
+        frame = f
+        f.pointee.width = Int32(image.size.width)
+        f.pointee.height = Int32(image.size.height)
+        f.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        let rc = av_frame_get_buffer(f, 0)
+        guard rc >= 0, let dst = f.pointee.data.0 else {
+            throw MediaError(path: name, reason: "av_frame_get_buffer: \(FFmpegLibrary.errorText(rc))")
+        }
+        let stride = Int(f.pointee.linesize.0), row = image.size.width * 4
+        image.pixels.withUnsafeBytes { src in
+            guard let base = src.baseAddress else { return }
+            for y in 0..<image.size.height {
+                (dst + y * stride).update(from: (base + y * row).assumingMemoryBound(to: UInt8.self), count: row)
+            }
+        }
+    }
+
+    deinit {
+        var f: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&f)
+    }
+}

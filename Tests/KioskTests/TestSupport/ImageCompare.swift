@@ -1,0 +1,24 @@
+import Foundation
+import KioskCore
+
+/// Picture comparisons for tests: PSNR over RGB(A) bytes.
+enum ImageCompare {
+    /// Peak signal-to-noise ratio in dB between two equal-length byte buffers (infinity when identical).
+    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        precondition(a.count == b.count && !a.isEmpty, "psnr: buffers differ in size")
+        var sum = 0.0
+        for i in 0..<a.count {
+            let d = Double(a[i]) - Double(b[i])
+            sum += d * d
+        }
+        let mse = sum / Double(a.count)
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+
+    /// PSNR between two pictures of the same size; -infinity when sizes differ.
+    static func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+        guard a.size == b.size else { return -.infinity }
+        return psnr(a.pixels, b.pixels)
+    }
+}
+
