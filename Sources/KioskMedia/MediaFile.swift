@@ -34,9 +34,9 @@ public enum MediaFile {
     /// Describes a file (kind, displayed size, frames, duration, loops, orientation).
     public static func probe(_ path: String) throws -> MediaInfo {
         switch Family(head: try head(path)) {
-        // Integration point: GIF -> GifDecoder.probe(path:), WebP -> WebPDecoder.probe(path:) (other branches).
-        case .gif, .webp, .ffmpeg:
-            return try FFmpegImageDecoder.probe(path: path)
+        case .gif: return try GifDecoder.probe(path: path)
+        case .webp: return try WebPDecoder.probe(path: path)
+        case .ffmpeg: return try FFmpegImageDecoder.probe(path: path)
         }
     }
 
@@ -44,9 +44,9 @@ public enum MediaFile {
     public static func decode(_ path: String, targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem {
         let item: DecodedItem
         switch Family(head: try head(path)) {
-        // Integration point: GIF -> GifDecoder.decode(path:targetSize:), WebP -> WebPDecoder.decode(path:targetSize:).
-        case .gif, .webp, .ffmpeg:
-            item = try FFmpegImageDecoder.decode(path: path, targetSize: targetSize)
+        case .gif: item = try GifDecoder.decode(path: path)
+        case .webp: item = try WebPDecoder.decode(path: path)
+        case .ffmpeg: item = try FFmpegImageDecoder.decode(path: path, targetSize: targetSize)
         }
         return try fitted(item, to: FFmpegImageDecoder.clamp(targetSize(item.info.size), to: item.info.size))
     }
