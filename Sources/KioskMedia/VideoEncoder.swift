@@ -22,7 +22,12 @@ public final class VideoEncoder {
     private var finished = false
 
     /// Creates the file at `path` for frames of `size` at `fps` frames a second.
-    public init(path: String, size: PixelSize, fps: Int) throws {
+    public convenience init(path: String, size: PixelSize, fps: Int) throws {
+        try self.init(path: path, size: size, fps: fps, allowH264: true)
+    }
+
+    /// As the public initializer; `allowH264: false` forces the MPEG-4 fallback (for tests).
+    init(path: String, size: PixelSize, fps: Int, allowH264: Bool) throws {
         _ = FFmpegLibrary.quiet
         self.path = path
         self.size = size
@@ -54,7 +59,7 @@ public final class VideoEncoder {
             // ffmpeg 5.1's yuv4mpegpipe muxer takes frames wrapped whole (raw yuv420p planes), not rawvideo packets.
             guard let raw = avcodec_find_encoder(AV_CODEC_ID_WRAPPED_AVFRAME) else { throw bail("no wrapped_avframe encoder") }
             encoder = raw
-        } else if let x264 = avcodec_find_encoder_by_name("libx264") {
+        } else if allowH264, let x264 = avcodec_find_encoder_by_name("libx264") {
             encoder = x264
         } else if let mpeg4 = avcodec_find_encoder(AV_CODEC_ID_MPEG4) {
             encoder = mpeg4

@@ -49,6 +49,11 @@ final class MediaProbeTests: XCTestCase {
         XCTAssertThrowsError(try MediaFile.decode(video) { $0 }) { error in
             XCTAssertTrue("\(error)".contains("not a picture"), "\(error)")
         }
+        let rotated = dir.file("rotated.mp4")
+        try FFmpegCLI.ffmpeg(["-i", video, "-c", "copy", "-metadata:s:v:0", "rotate=90", rotated])
+        let r = try MediaFile.probe(rotated)
+        XCTAssertEqual(r.size, PixelSize(width: 240, height: 320))  // ffmpeg shows it through transpose=cclock
+        XCTAssertEqual(r.orientation, Orientation.left.rawValue)
         let audio = dir.file("tone.wav")
         try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "sine=d=1.5", audio])
         let a = try MediaFile.probe(audio)

@@ -57,16 +57,18 @@ final class MediaWriterTests: XCTestCase {
     func testVideoEncoderExactTiming() throws {
         let dir = try TempDir()
         let size = PixelSize(width: 160, height: 120)
-        for name in ["out.mp4", "out.y4m", "out.mkv"] {
+        let cases = [("out.mp4", "libx264"), ("out.y4m", "wrapped_avframe"), ("out.mkv", "libx264"), ("mpeg4.mp4", "mpeg4")]
+        for (name, codec) in cases {
             let path = dir.file(name)
-            let encoder = try VideoEncoder(path: path, size: size, fps: 10)
+            let encoder = try VideoEncoder(path: path, size: size, fps: 10, allowH264: codec != "mpeg4")
             for i in 0..<20 { try encoder.append(Self.smooth(size, seed: i)) }
             try encoder.finish()
-            XCTAssertEqual(encoder.codecName, name.hasSuffix(".y4m") ? "wrapped_avframe" : "libx264", name)
+            XCTAssertEqual(encoder.codecName, codec, name)
+            XCTAssertEqual(encoder.frameCount, 20)
             let duration = try FFmpegCLI.probe(path, "format=duration")
             XCTAssertEqual(Double(duration) ?? -1, 2.0, accuracy: 1e-6, "\(name) duration \(duration)")
             XCTAssertEqual(try FFmpegCLI.probe(path, "stream=nb_read_frames", countFrames: true), "20", name)
-            if name == "out.mp4" { XCTAssertEqual(try FFmpegCLI.probe(path, "stream=nb_frames"), "20") }
+            if name.hasSuffix(".mp4") { XCTAssertEqual(try FFmpegCLI.probe(path, "stream=nb_frames"), "20") }
             let first = try FFmpegCLI.referenceRGBA(path, size: size)
             XCTAssertGreaterThanOrEqual(ImageCompare.psnr(first, Self.smooth(size, seed: 0)), 30, name)
         }
