@@ -9,14 +9,15 @@ final class RecordingOutput: Output {
     private let canvas: HeadlessOutput
     private let encoder: VideoEncoder
     private let clock: VirtualClock
-    private let frameTime: Double
+    private let fps: Int
+    private var frames = 0
 
     /// Opens the encoder for `path` at `size` and `fps`.
     init(path: String, size: PixelSize, fps: Int, clock: VirtualClock) throws {
         canvas = try HeadlessOutput(size: size, pacing: nil)
         encoder = try VideoEncoder(path: path, size: size, fps: fps)
         self.clock = clock
-        frameTime = 1 / Double(fps)
+        self.fps = fps
     }
 
     var name: String { "recorder (\(encoder.codecName))" }
@@ -29,7 +30,8 @@ final class RecordingOutput: Output {
     func present() throws -> Double? {
         try encoder.append(canvas.readPixels())
         let shown = clock.now
-        clock.advance(by: frameTime)
+        frames += 1
+        clock.set(Double(frames) / Double(fps))  // frame n is at exactly n/fps: no drift from adding 1/fps
         return shown
     }
 
