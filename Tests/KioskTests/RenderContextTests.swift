@@ -53,7 +53,8 @@ final class RenderContextTests: RenderTestCase {
     func testCompileErrorNamesTheFileAndCarriesTheLog() throws {
         let gl = try gl()
         let vertex = ("fullscreen.vert", try ShaderLibrary.source(named: "fullscreen.vert"))
-        let broken = ("broken.frag", "#version 300 es\nprecision highp float;\nout vec4 c;\nvoid main() { c = nope; }\n")
+        let broken = ("broken.frag",
+                      "#version 300 es\nprecision highp float;\nout vec4 c;\nvoid main() { c = nope; }\n")
         XCTAssertThrowsError(try Program(context: gl, vertex: vertex, fragment: broken)) {
             let text = "\($0)"
             XCTAssertTrue(text.hasPrefix("compile broken.frag: "), text)

@@ -42,7 +42,8 @@ class RenderTestCase: XCTestCase {
     }
 
     /// Renders one opaque layer of `image` fitted with `fit` on a canvas of `canvas` size.
-    func render(_ image: RGBAImage, fit: FitMode, canvas: PixelSize, background: RGBColor = .black) throws -> RGBAImage {
+    func render(_ image: RGBAImage, fit: FitMode, canvas: PixelSize,
+                background: RGBColor = .black) throws -> RGBAImage {
         let pass = FlatPass(transform: FlatView(fit: fit).transform(picture: image.size, canvas: canvas))
         return try render([(image, pass, 1)], screen: canvas, background: background)
     }
