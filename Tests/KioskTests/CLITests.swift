@@ -1,0 +1,299 @@
+import Foundation
+import KioskCore
+import XCTest
+
+/// The `kiosk` command end to end: the built binary, real files made with ffmpeg, real shaders on llvmpipe,
+/// checked against ffmpeg's scaler and ffprobe.
+final class CLITests: XCTestCase {
+    /// The `kiosk` binary next to the test bundle.
+    static var kiosk: String {
+        let dir = URL(fileURLWithPath: CommandLine.arguments.first { $0.hasSuffix(".xctest") } ?? CommandLine.arguments[0])
+            .deletingLastPathComponent()
+        return dir.appendingPathComponent("kiosk").path
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var seconds: Double
+    }
+
+    /// Runs kiosk with a time bound; a hang fails the test instead of hanging the suite.
+    @discardableResult
+    func kiosk(_ args: [String], timeout: Double = 60) throws -> Run {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.kiosk)
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        let start = Date()
+        try p.run()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { p.waitUntilExit(); done.signal() }
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            p.terminate()
+            XCTFail("kiosk \(args.joined(separator: " ")) did not finish in \(timeout) s")
+        }
+        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return Run(status: p.terminationStatus, stdout: o, stderr: e, seconds: Date().timeIntervalSince(start))
+    }
+
+    /// A smooth picture (blurred test pattern) of `size` as a lossless PNG.
+    func picture(_ dir: TempDir, _ name: String, size: String, hue: Int = 0) throws -> String {
+        let path = dir.file(name)
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=\(size),gblur=sigma=2,hue=h=\(hue)", "-frames:v", "1", path])
+        return path
+    }
+
+    /// Decodes a PNG written by kiosk with ffmpeg (an outside decoder) into RGBA.
+    func load(_ png: String, _ size: PixelSize) throws -> RGBAImage {
+        let data = try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-pix_fmt", "rgba", "-f", "rawvideo", "-"])
+        return RGBAImage(size: size, pixels: [UInt8](data))
+    }
+
+    // MARK: snapshot
+
+    func testSnapshotFitModesMatchFFmpegScaler() throws {
+        let dir = try TempDir()
+        let src = try picture(dir, "src.png", size: "800x600")
+        let cases: [(FitMode, PixelSize, String)] = [
+            (.contain, PixelSize(width: 400, height: 400), "scale=400:300:flags=bicubic,pad=400:400:0:50:color=0x102030"),
+            (.cover, PixelSize(width: 300, height: 450), "scale=600:450:flags=bicubic,crop=300:450:150:0"),
+            (.fill, PixelSize(width: 500, height: 250), "scale=500:250:flags=bicubic"),
+        ]
+        for (fit, size, filter) in cases {
+            let out = dir.file("snap-\(fit).png")
+            let r = try kiosk(["snapshot", src, "--output", out, "--size", size.description, "--fit", fit.rawValue,
+                               "--background", "#102030"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(try FFmpegCLI.probe(out, "stream=width"), String(size.width))
+            XCTAssertEqual(try FFmpegCLI.probe(out, "stream=height"), String(size.height))
+            let ours = try load(out, size)
+            let ref = RGBAImage(size: size, pixels: [UInt8](try FFmpegCLI.run("ffmpeg", [
+                "-v", "error", "-nostdin", "-i", src, "-vf", filter, "-pix_fmt", "rgba", "-f", "rawvideo", "-"])))
+            let psnr = ImageCompare.psnr(ours, ref)
+            XCTAssertGreaterThanOrEqual(psnr, 30, "\(fit): PSNR \(psnr) dB against ffmpeg's scaler")
+        }
+    }
+
+    func testSnapshotAppliesAllExifOrientations() throws {
+        let dir = try TempDir()
+        let stored = dir.file("stored.jpg")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240,gblur=sigma=1.5", "-frames:v", "1", "-q:v", "2", stored])
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: stored)))
+        for orientation in 1...8 {
+            let path = dir.file("o\(orientation).jpg")
+            try Data(MediaOrientationTests.withOrientation(jpeg, orientation)).write(to: URL(fileURLWithPath: path))
+            let size = orientation >= 5 ? PixelSize(width: 240, height: 320) : PixelSize(width: 320, height: 240)
+            let out = dir.file("o\(orientation).png")
+            let r = try kiosk(["snapshot", path, "--output", out, "--size", size.description, "--fit", "fill"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            var vf = "scale=\(size.width):\(size.height)"
+            if let f = MediaOrientationTests.filters[orientation], let f { vf = f + "," + vf }
+            let ref = RGBAImage(size: size, pixels: [UInt8](try FFmpegCLI.run("ffmpeg", [
+                "-v", "error", "-nostdin", "-i", stored, "-vf", vf, "-pix_fmt", "rgba", "-f", "rawvideo", "-"])))
+            let psnr = ImageCompare.psnr(try load(out, size), ref)
+            XCTAssertGreaterThanOrEqual(psnr, 30, "orientation \(orientation): PSNR \(psnr)")
+        }
+    }
+
+    func testSnapshotZoomAndCenterShowTheRightQuarter() throws {
+        let dir = try TempDir()
+        let src = try picture(dir, "src.png", size: "400x300")
+        let out = dir.file("zoom.png")
+        // zoom 2 about the top-left corner: clamped so the canvas shows exactly the top-left quarter
+        let r = try kiosk(["snapshot", src, "--output", out, "--size", "400x300", "--zoom", "2", "--center", "0,0"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let ref = RGBAImage(size: PixelSize(width: 400, height: 300), pixels: [UInt8](try FFmpegCLI.run("ffmpeg", [
+            "-v", "error", "-nostdin", "-i", src, "-vf", "crop=200:150:0:0,scale=400:300:flags=bicubic", "-pix_fmt", "rgba", "-f", "rawvideo", "-"])))
+        XCTAssertGreaterThanOrEqual(ImageCompare.psnr(try load(out, PixelSize(width: 400, height: 300)), ref), 30)
+    }
+
+    func testSnapshotAtPicksTheAnimationFrame() throws {
+        let dir = try TempDir()
+        let gif = dir.file("a.gif")
+        // 4 frames, 0.25 s each: solid red, green, blue, white
+        for (i, c) in ["red", "lime", "blue", "white"].enumerated() {
+            try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=\(c):size=32x32", "-frames:v", "1", dir.file("f\(i + 1).png")])
+        }
+        try FFmpegCLI.ffmpeg(["-framerate", "4", "-i", dir.file("f%d.png"), "-loop", "0", gif])
+        let expected: [(Double, [UInt8])] = [(0.1, [255, 0, 0]), (0.3, [0, 255, 0]), (0.6, [0, 0, 255]), (0.9, [255, 255, 255]), (1.1, [255, 0, 0])]
+        for (at, rgb) in expected {
+            let out = dir.file("f\(at).png")
+            XCTAssertEqual(try kiosk(["snapshot", gif, "--output", out, "--size", "32x32", "--at", String(at)]).status, 0)
+            let img = try load(out, PixelSize(width: 32, height: 32))
+            let px = Array(img.pixels[(16 * 32 + 16) * 4..<(16 * 32 + 16) * 4 + 3])
+            for c in 0..<3 { XCTAssertEqual(Double(px[c]), Double(rgb[c]), accuracy: 8, "at \(at): \(px)") }
+        }
+    }
+
+    // MARK: probe
+
+    func testProbeReportsFieldsAndErrors() throws {
+        let dir = try TempDir()
+        let png = try picture(dir, "p.png", size: "64x48")
+        let gif = dir.file("g.gif")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=40x30:rate=10:duration=0.5", "-loop", "0", gif])
+        let bad = dir.file("bad.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]).write(to: URL(fileURLWithPath: bad))
+        let r = try kiosk(["probe", png, gif, bad])
+        XCTAssertEqual(r.status, 1, "an error in any file exits 1")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3)
+        let objs = try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        XCTAssertEqual(objs[0]["kind"] as? String, "image")
+        XCTAssertEqual(objs[0]["width"] as? Int, 64)
+        XCTAssertEqual(objs[0]["height"] as? Int, 48)
+        XCTAssertEqual(objs[0]["orientation"] as? Int, 1)
+        XCTAssertEqual(objs[1]["kind"] as? String, "animation")
+        XCTAssertEqual(objs[1]["frames"] as? Int, 5)
+        XCTAssertEqual(objs[1]["duration"] as? Double, 0.5)
+        XCTAssertEqual(objs[1]["loops"] as? Int, 0)
+        XCTAssertEqual(objs[2]["path"] as? String, bad)
+        XCTAssertNotNil(objs[2]["error"] as? String)
+        XCTAssertNil(objs[2]["kind"])
+        XCTAssertEqual(try kiosk(["probe", png]).status, 0)
+    }
+
+    // MARK: record
+
+    func testRecordDurationsMatchTheSchedule() throws {
+        let dir = try TempDir()
+        for i in 0..<3 { _ = try picture(dir, "s\(i).png", size: "160x120", hue: i * 90) }
+        let out = dir.file("three.mp4")
+        let r = try kiosk(["record", dir.path, "--output", out, "--size", "160x120", "--fps", "10", "--duration", "1.5", "--no-loop"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(Double(try FFmpegCLI.probe(out, "format=duration")) ?? 0, 4.5, accuracy: 0.001)
+        XCTAssertEqual(try FFmpegCLI.probe(out, "stream=nb_frames"), "45")
+
+        // an animation of 0.7 s loops with --duration 1 plays two whole loops: 1.4 s
+        let gif = dir.file("anim/a.gif")
+        try FileManager.default.createDirectory(atPath: dir.file("anim"), withIntermediateDirectories: true)
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=40x30:rate=10:duration=0.7", "-loop", "0", gif])
+        let y4m = dir.file("anim.y4m")
+        let a = try kiosk(["record", gif, "--output", y4m, "--size", "40x30", "--fps", "10", "--duration", "1", "--no-loop"])
+        XCTAssertEqual(a.status, 0, a.stderr)
+        XCTAssertEqual(try FFmpegCLI.probe(y4m, "stream=nb_read_frames", countFrames: true), "14")
+
+        // --length cuts a looping slideshow
+        let cut = dir.file("cut.mp4")
+        XCTAssertEqual(try kiosk(["record", dir.path, "--output", cut, "--size", "160x120", "--fps", "10", "--length", "2"]).status, 0)
+        XCTAssertEqual(Double(try FFmpegCLI.probe(cut, "format=duration")) ?? 0, 2, accuracy: 0.001)
+    }
+
+    func testRecordedCrossfadeBlendsMidway() throws {
+        let dir = try TempDir()
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=black:size=32x32", "-frames:v", "1", dir.file("a.png")])
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=white:size=32x32", "-frames:v", "1", dir.file("b.png")])
+        let y4m = dir.file("x.y4m")
+        let r = try kiosk(["record", dir.path, "--output", y4m, "--size", "32x32", "--fps", "10", "--duration", "2",
+                           "--transition-time", "1", "--no-loop"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        // frame 25 is t = 2.5 s: half way through the fade from black to white
+        let data = [UInt8](try FFmpegCLI.run("ffmpeg", ["-v", "error", "-i", y4m, "-vf", "select=eq(n\\,25)", "-frames:v", "1",
+                                                        "-pix_fmt", "gray", "-f", "rawvideo", "-"]))
+        XCTAssertEqual(Double(data[16 * 32 + 16]), 128, accuracy: 12)
+    }
+
+    // MARK: play and bad input
+
+    func testPlaySkipsBadFilesAndGoesOn() throws {
+        let dir = try TempDir()
+        _ = try picture(dir, "1-good.png", size: "64x48")
+        try Data().write(to: URL(fileURLWithPath: dir.file("2-empty.jpg")))
+        let good = try Data(contentsOf: URL(fileURLWithPath: try picture(dir, "full.png", size: "64x48")))
+        try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: dir.file("3-truncated.png")))
+        try FileManager.default.removeItem(atPath: dir.file("full.png"))
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }).write(to: URL(fileURLWithPath: dir.file("4-random.gif")))
+        try "not a picture".write(toFile: dir.file("5-text.mp4"), atomically: true, encoding: .utf8)
+        _ = try picture(dir, "6-good.png", size: "64x48", hue: 120)
+        let r = try kiosk(["play", dir.path, "--size", "64x48", "--duration", "0.3", "--no-loop", "--transition", "none", "--log-level", "info"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for bad in ["2-empty.jpg", "3-truncated.png", "4-random.gif", "5-text.mp4"] {
+            let lines = r.stderr.split(separator: "\n").filter { $0.contains(bad) }
+            XCTAssertEqual(lines.count, 1, "one line for \(bad): \(r.stderr)")
+            XCTAssertTrue(lines.first?.contains("skipped") ?? false, "\(lines)")
+        }
+        XCTAssertTrue(r.stderr.contains("showing \(dir.file("6-good.png"))"), "the slideshow went on to the last good file")
+    }
+
+    func testNothingPlayableExitsOne() throws {
+        let dir = try TempDir()
+        try Data().write(to: URL(fileURLWithPath: dir.file("empty.png")))
+        try "x".write(toFile: dir.file("bad.jpg"), atomically: true, encoding: .utf8)
+        let r = try kiosk(["play", dir.path, "--size", "64x48"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("nothing playable"), r.stderr)
+        let none = try kiosk(["play", dir.file("missing-folder")])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("missing-folder"), none.stderr)
+    }
+
+    func testStuckDecodeIsAbandoned() throws {
+        let dir = try TempDir()
+        _ = try picture(dir, "b.png", size: "64x48")
+        // a FIFO with no writer: opening it blocks forever, like a stuck network mount
+        XCTAssertEqual(mkfifo(dir.file("a-stuck.jpg"), 0o644), 0)
+        let r = try kiosk(["play", dir.path, "--size", "64x48", "--duration", "0.3", "--no-loop", "--decode-timeout", "1",
+                           "--log-level", "info"], timeout: 30)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("a-stuck.jpg"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("showing \(dir.file("b.png"))"), r.stderr)
+    }
+
+    func testBadFlagsExitTwoNamingTheFlag() throws {
+        let cases: [([String], String)] = [
+            (["play", "--duration", "soon"], "--duration"),
+            (["play", "--fit", "squash"], "--fit"),
+            (["play", "--wobble"], "--wobble"),
+            (["play", "--size", "0x10"], "--size"),
+            (["play", "--background", "#12345"], "--background"),
+            (["snapshot", "a.png", "--size", "10x10"], "--output"),
+            (["snapshot", "--output", "x.png"], "INPUT"),
+            (["snapshot", "a.png", "--output", "x.png", "--zoom", "5"], "--zoom"),
+            (["record", "--output", "x.gif"], "--output"),
+            (["record", "--fps", "0", "--output", "x.mp4"], "--fps"),
+            (["probe"], "FILE"),
+            (["dance"], "dance"),
+        ]
+        for (args, flag) in cases {
+            let r = try kiosk(args)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+            let lines = r.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 1, "\(args): one line: \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(flag), "\(args) names \(flag): \(r.stderr)")
+        }
+        for cmd in ["play", "record", "snapshot", "probe"] {
+            let h = try kiosk([cmd, "--help"])
+            XCTAssertEqual(h.status, 0)
+            XCTAssertTrue(h.stdout.contains("usage: kiosk \(cmd)"), h.stdout)
+        }
+    }
+
+    func testSnapshotOfBadFileIsOneLineExitOne() throws {
+        let dir = try TempDir()
+        try "junk".write(toFile: dir.file("x.png"), atomically: true, encoding: .utf8)
+        let r = try kiosk(["snapshot", dir.file("x.png"), "--output", dir.file("o.png"), "--size", "32x32"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains(dir.file("x.png")), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("o.png")))
+    }
+
+    func testDemoPlaysFromTheSourceTree() throws {
+        let dir = try TempDir()
+        let out = dir.file("demo.mp4")
+        let r = try kiosk(["record", "--output", out, "--size", "320x180", "--fps", "5", "--log-level", "info"], timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for name in ["01-wide-mandelbrot.jpg", "02-exif-rotated.jpg", "03-life.gif", "04-testsrc.webp", "05-alpha-disc.png", "06-testsrc.apng"] {
+            XCTAssertTrue(r.stderr.contains(name), "demo shows \(name)")
+        }
+        XCTAssertFalse(r.stderr.contains("skipped"), r.stderr)
+    }
+}

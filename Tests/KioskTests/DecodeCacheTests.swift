@@ -1,0 +1,52 @@
+import Foundation
+import KioskCore
+@testable import KioskPlayer
+import XCTest
+
+/// The decode cache: background decodes, the time bound, eviction.
+final class DecodeCacheTests: XCTestCase {
+    func testStuckDecodeIsAbandonedAfterTheBoundAndTheSlideshowGoesOn() {
+        let items = [PlaylistItem(path: "stuck.jpg"), PlaylistItem(path: "fine.png")]
+        let lines = LockedLines()
+        let release = DispatchSemaphore(value: 0)
+        let picture = DecodedItem(info: MediaInfo(path: "fine.png", kind: .image, width: 2, height: 2, frames: 1,
+                                                  duration: nil, loops: 1, orientation: 1),
+                                  picture: .still(RGBAImage(size: PixelSize(width: 2, height: 2), fill: (1, 2, 3, 255))))
+        let cache = DecodeCache(items: items, timeout: 0.3, log: Log(level: .warn, sink: { lines.append($0) })) { path in
+            if path == "stuck.jpg" { release.wait() }  // never returns until the test ends
+            return picture
+        }
+        let start = Date()
+        cache.wait(for: 0)
+        let waited = Date().timeIntervalSince(start)
+        XCTAssertEqual(cache.availability(0), .failed)
+        XCTAssertGreaterThanOrEqual(waited, 0.29)
+        XCTAssertLessThan(waited, 2)
+        XCTAssertEqual(lines.all.filter { $0.contains("stuck.jpg") && $0.contains("longer than") }.count, 1, "\(lines.all)")
+
+        var opts = SlideshowOptions()
+        opts.transition = .none
+        let show = Slideshow(items: items, options: opts)
+        cache.wait(for: 1)
+        XCTAssertEqual(show.update(at: 0, availability: cache.availability)?.current.index, 1)
+        release.signal()
+    }
+
+    func testFailuresAreRememberedAndPicturesEvicted() {
+        let items = (0..<4).map { PlaylistItem(path: "f\($0)") }
+        let calls = LockedLines()
+        let cache = DecodeCache(items: items, timeout: 5, log: Log(level: .error, sink: { _ in })) { path in
+            calls.append(path)
+            if path == "f1" { throw MediaError(path: path, reason: "corrupt") }
+            return DecodedItem(info: MediaInfo(path: path, kind: .image, width: 1, height: 1, frames: 1, duration: nil, loops: 1, orientation: 1),
+                               picture: .still(RGBAImage(size: PixelSize(width: 1, height: 1), fill: (0, 0, 0, 255))))
+        }
+        for i in 0..<4 { cache.wait(for: i) }
+        XCTAssertEqual(cache.decodedIndices, [0, 2, 3])
+        cache.evict(keeping: [2])
+        XCTAssertEqual(cache.decodedIndices, [2])
+        cache.wait(for: 1)
+        XCTAssertEqual(cache.availability(1), .failed)
+        XCTAssertEqual(calls.all.filter { $0 == "f1" }.count, 1, "a bad file is not decoded again")
+    }
+}

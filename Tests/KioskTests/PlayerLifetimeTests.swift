@@ -1,0 +1,48 @@
+import Foundation
+import KioskCore
+@testable import KioskPlayer
+import XCTest
+
+/// The whole player loop (slideshow, decode cache, composer, renderer, headless output) over 10,000 slides on a
+/// virtual clock: textures and decoded pictures are released as slides go, so memory stays flat.
+final class PlayerLifetimeTests: XCTestCase {
+    override func setUp() { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
+
+    private func residentMiB() -> Double {
+        guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = s.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return -1 }
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+    }
+
+    func testTenThousandSlidesDoNotLeak() throws {
+        let count = 10_000
+        var config = PlayerConfig()
+        config.size = PixelSize(width: 64, height: 36)
+        config.slideshow.duration = 1
+        config.slideshow.transitionTime = 0.5  // crossfades: two textures alive at once
+        config.slideshow.loop = false
+        let items = (0..<count).map { PlaylistItem(path: "slide\($0)") }
+        let decode: DecodeCache.Decode = { path in
+            let n = Int(path.dropFirst(5)) ?? 0
+            // sizes vary so textures are re-created, not just reused
+            let size = PixelSize(width: 40 + n % 7, height: 30 + n % 5)
+            return DecodedItem(info: MediaInfo(path: path, kind: .image, width: size.width, height: size.height, frames: 1,
+                                               duration: nil, loops: 1, orientation: 1),
+                               picture: .still(RGBAImage(size: size, fill: (UInt8(n % 256), 80, 160, 255))))
+        }
+        let clock = VirtualClock()
+        let output = try SteppingOutput(size: config.size, clock: clock, step: 0.25)
+        let player = try Player(items: items, config: config, output: output, clock: clock, log: Log(level: .error),
+                                waitForDecodes: true, decode: decode)
+        var rssAfterWarmup = 0.0
+        var checked = false
+        let report = try player.run(length: nil, shouldStop: {
+            if !checked, clock.now >= 1000 { rssAfterWarmup = self.residentMiB(); checked = true }
+            return false
+        })
+        XCTAssertEqual(report.slotsShown, count)
+        XCTAssertEqual(report.endTime, Double(count), accuracy: 0.3)
+        let growth = residentMiB() - rssAfterWarmup
+        XCTAssertLessThan(growth, 24, "resident memory grew \(growth) MiB over 9,000 slides")
+    }
+}
