@@ -12,9 +12,17 @@ final class FFmpegCodec {
     private let path: String
 
     /// Opens the decoder for `stream`, with private `options` (such as `lowres`).
-    init(path: String, stream: UnsafeMutablePointer<AVStream>, options: [String: String] = [:]) throws {
+    convenience init(path: String, stream: UnsafeMutablePointer<AVStream>, options: [String: String] = [:]) throws {
+        guard let par = stream.pointee.codecpar else { throw MediaError(path: path, reason: "unsupported format: no decoder") }
+        try self.init(path: path, codecID: par.pointee.codec_id, parameters: par, timeBase: stream.pointee.time_base,
+                      options: options)
+    }
+
+    /// Opens the decoder for `codecID` directly (no container), optionally from a stream's `parameters`.
+    init(path: String, codecID: AVCodecID, parameters: UnsafePointer<AVCodecParameters>? = nil,
+         timeBase: AVRational = AVRational(num: 1, den: 1), options: [String: String] = [:]) throws {
         self.path = path
-        guard let par = stream.pointee.codecpar, let codec = avcodec_find_decoder(par.pointee.codec_id) else {
+        guard let codec = avcodec_find_decoder(codecID) else {
             throw MediaError(path: path, reason: "unsupported format: no decoder")
         }
         name = codec.pointee.name.map { String(cString: $0) } ?? "decoder"
@@ -22,12 +30,15 @@ final class FFmpegCodec {
             throw MediaError(path: path, reason: "avcodec_alloc_context3 failed")
         }
         var c: UnsafeMutablePointer<AVCodecContext>? = ctx
-        var rc = avcodec_parameters_to_context(ctx, par)
-        if rc < 0 {
-            avcodec_free_context(&c)
-            throw MediaError(path: path, reason: "avcodec_parameters_to_context: \(FFmpegLibrary.errorText(rc))")
+        var rc: Int32 = 0
+        if let parameters {
+            rc = avcodec_parameters_to_context(ctx, parameters)
+            if rc < 0 {
+                avcodec_free_context(&c)
+                throw MediaError(path: path, reason: "avcodec_parameters_to_context: \(FFmpegLibrary.errorText(rc))")
+            }
         }
-        ctx.pointee.pkt_timebase = stream.pointee.time_base
+        ctx.pointee.pkt_timebase = timeBase
         ctx.pointee.thread_count = 1
         var dict: OpaquePointer? = nil
         for (k, v) in options { av_dict_set(&dict, k, v, 0) }

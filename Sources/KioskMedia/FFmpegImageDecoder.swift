@@ -162,6 +162,7 @@ public enum FFmpegImageDecoder {
 
     /// Decodes a still or an APNG, oriented and scaled to `targetSize(displayed full size)` (never larger).
     public static func decode(path: String, targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem {
+        if let item = try decodeJPEG(path: path, targetSize: targetSize) { return item }
         let info = try probe(path: path)
         guard info.kind == .image || info.kind == .animation else {
             throw MediaError(path: path, reason: "not a picture (\(info.kind.rawValue))")
@@ -215,4 +216,61 @@ public enum FFmpegImageDecoder {
         }
         return DecodedItem(info: info, picture: .still(first.image))
     }
+
+    /// The direct path for JPEG: the file is read once and handed to the mjpeg decoder as one packet, with no
+    /// container probing, at the reduced `lowres` size when the picture is at least twice the target. Returns nil
+    /// for files that are not JPEG.
+    static func decodeJPEG(path: String, targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem? {
+        _ = FFmpegLibrary.quiet
+        let size = try FileBytes.size(path)
+        if size == 0 { throw MediaError(path: path, reason: "empty file") }
+        let head = try FileBytes.read(path, count: min(size, headBytes))
+        guard JPEGStructure.isJPEG(head) else { return nil }
+        guard size <= maxJPEGBytes else { throw MediaError(path: path, reason: "JPEG too large (\(size) bytes)") }
+        let tail = size <= head.count ? head
+            : try FileBytes.read(path, offset: size - TruncationCheck.tailBytes, count: TruncationCheck.tailBytes)
+        var jpeg = JPEGStructure(bytes: head)
+        if size > head.count { jpeg.hasEnd = zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 } }
+        try TruncationCheck.check(path: path, head: head, tail: tail, fileSize: size, jpeg: jpeg)
+        let what = "truncated or corrupt JPEG"
+        guard let stored = jpeg.storedSize, stored.width > 0, stored.height > 0 else {
+            throw MediaError(path: path, reason: "\(what): no frame header")
+        }
+        let orientation = Orientation(rawValue: jpeg.orientation) ?? .up
+        let shown = orientation.displayedSize(of: stored)
+        let info = MediaInfo(path: path, kind: .image, width: shown.width, height: shown.height, frames: 1,
+                             duration: nil, loops: 1, orientation: orientation.rawValue)
+        let wanted = clamp(targetSize(shown), to: shown)
+        let storedTarget = orientation.swapsAxes ? wanted.transposed : wanted
+        let k = lowresFactor(stored: stored, target: storedTarget)
+        let frame = try decodeWholeJPEG(path: path, size: size, lowres: k, what: what)
+        var owned: UnsafeMutablePointer<AVFrame>? = frame
+        defer { av_frame_free(&owned) }
+        let image = orientation.apply(to: try PixelConversion.toRGBA(path: path, frame: frame, target: storedTarget))
+        return DecodedItem(info: info, picture: .still(image))
+    }
+
+    /// Decodes a whole JPEG file read straight into one packet. The decoder and the compressed bytes are freed
+    /// before returning, so only the (reduced-size) decoded frame is held while it is scaled.
+    private static func decodeWholeJPEG(path: String, size: Int, lowres: Int, what: String) throws -> UnsafeMutablePointer<AVFrame> {
+        let codec = try FFmpegCodec(path: path, codecID: AV_CODEC_ID_MJPEG, options: lowres > 0 ? ["lowres": String(lowres)] : [:])
+        do {
+            guard let packet = av_packet_alloc() else { throw MediaError(path: path, reason: "av_packet_alloc failed") }
+            defer { var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p) }
+            let rc = av_new_packet(packet, Int32(size))
+            guard rc >= 0, let data = packet.pointee.data else {
+                throw MediaError(path: path, reason: "av_new_packet: \(FFmpegLibrary.errorText(rc))")
+            }
+            try FileBytes.read(path, into: data, count: size)
+            try codec.send(packet, what: what)
+        }
+        try codec.send(nil, what: what)
+        guard try codec.receive(what: what) else { throw MediaError(path: path, reason: "\(what): no picture decoded") }
+        guard let frame = av_frame_alloc() else { throw MediaError(path: path, reason: "av_frame_alloc failed") }
+        av_frame_move_ref(frame, codec.frame)
+        return frame
+    }
+
+    /// The largest JPEG file the direct path reads into memory.
+    static let maxJPEGBytes = 256 << 20
 }

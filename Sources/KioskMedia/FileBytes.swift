@@ -31,4 +31,16 @@ enum FileBytes {
             throw MediaError(path: path, reason: "read failed: \(error.localizedDescription)")
         }
     }
+
+    /// Reads exactly `count` bytes from the start of the file into `buffer` (no intermediate copy).
+    static func read(_ path: String, into buffer: UnsafeMutablePointer<UInt8>, count: Int) throws {
+        guard let file = fopen(path, "rb") else {
+            throw MediaError(path: path, reason: "cannot open for reading: \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        let got = fread(buffer, 1, count, file)
+        guard got == count else {
+            throw MediaError(path: path, reason: "read \(got) of \(count) bytes: the file changed while reading")
+        }
+    }
 }

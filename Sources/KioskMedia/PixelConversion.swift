@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import KioskCore
 
 /// One swscale conversion from any ffmpeg pixel format to tightly packed RGBA of a chosen size.
@@ -9,9 +10,32 @@ enum PixelConversion {
         return Int32(SWS_BICUBIC)
     }
 
+    /// Slice threads for a conversion: one per core for big pictures, none for small ones.
+    static func threads(for target: PixelSize) -> Int {
+        target.width * target.height >= 256 * 256 ? max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)) : 1
+    }
+
     /// Converts planes of `format` and `size` to RGBA of `target` size.
     static func toRGBA(path: String, planes: [UnsafePointer<UInt8>?], strides: [Int32], size: PixelSize,
                        format: AVPixelFormat, target: PixelSize) throws -> RGBAImage {
+        guard let src = av_frame_alloc() else { throw MediaError(path: path, reason: "av_frame_alloc failed") }
+        var srcFrame: UnsafeMutablePointer<AVFrame>? = src
+        defer { av_frame_free(&srcFrame) }
+        src.pointee.format = format.rawValue
+        src.pointee.width = Int32(size.width)
+        src.pointee.height = Int32(size.height)
+        func plane(_ i: Int) -> UnsafeMutablePointer<UInt8>? { i < planes.count ? planes[i].map { UnsafeMutablePointer(mutating: $0) } : nil }
+        func stride(_ i: Int) -> Int32 { i < strides.count ? strides[i] : 0 }
+        src.pointee.data = (plane(0), plane(1), plane(2), plane(3), nil, nil, nil, nil)
+        src.pointee.linesize = (stride(0), stride(1), stride(2), stride(3), 0, 0, 0, 0)
+        return try convert(path: path, source: src, target: target)
+    }
+
+    /// Converts `source` (any format swscale reads) to RGBA of `target` size, with slice threads so the big
+    /// downscale of a photo runs on every core.
+    static func convert(path: String, source: UnsafeMutablePointer<AVFrame>, target: PixelSize) throws -> RGBAImage {
+        let size = PixelSize(width: Int(source.pointee.width), height: Int(source.pointee.height))
+        let format = AVPixelFormat(rawValue: source.pointee.format)
         guard size.width > 0, size.height > 0, target.width > 0, target.height > 0 else {
             throw MediaError(path: path, reason: "empty picture (\(size) to \(target))")
         }
@@ -19,44 +43,52 @@ enum PixelConversion {
             let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "\(format.rawValue)"
             throw MediaError(path: path, reason: "unsupported pixel format \(name)")
         }
-        guard let sws = sws_getContext(Int32(size.width), Int32(size.height), format,
-                                       Int32(target.width), Int32(target.height), AV_PIX_FMT_RGBA,
-                                       flags(from: size, to: target), nil, nil, nil) else {
-            throw MediaError(path: path, reason: "sws_getContext failed for \(size) to \(target)")
+        guard let sws = sws_alloc_context() else { throw MediaError(path: path, reason: "sws_alloc_context failed") }
+        var ctx: OpaquePointer? = sws
+        defer { sws_freeContext(ctx) }
+        let raw = UnsafeMutableRawPointer(sws)
+        av_opt_set_int(raw, "srcw", Int64(size.width), 0)
+        av_opt_set_int(raw, "srch", Int64(size.height), 0)
+        av_opt_set_int(raw, "src_format", Int64(format.rawValue), 0)
+        av_opt_set_int(raw, "dstw", Int64(target.width), 0)
+        av_opt_set_int(raw, "dsth", Int64(target.height), 0)
+        av_opt_set_int(raw, "dst_format", Int64(AV_PIX_FMT_RGBA.rawValue), 0)
+        av_opt_set_int(raw, "sws_flags", Int64(flags(from: size, to: target)), 0)
+        av_opt_set_int(raw, "threads", Int64(threads(for: target)), 0)
+        let rc = sws_init_context(sws, nil, nil)
+        guard rc >= 0 else {
+            ctx = nil
+            sws_freeContext(sws)
+            throw MediaError(path: path, reason: "sws_init_context failed for \(size) to \(target): \(FFmpegLibrary.errorText(rc))")
         }
-        defer { sws_freeContext(sws) }
-        // An aligned scratch of the target size only; swscale may write whole aligned blocks.
-        let lineSize = (target.width * 4 + 63) & ~63
-        guard let raw = av_malloc(lineSize * target.height + 64) else {
-            throw MediaError(path: path, reason: "out of memory for \(target) picture")
+        guard let dstFrame = av_frame_alloc() else { throw MediaError(path: path, reason: "av_frame_alloc failed") }
+        var outFrame: UnsafeMutablePointer<AVFrame>? = dstFrame
+        defer { av_frame_free(&outFrame) }
+        // swscale writes straight into the returned array's storage: no second target-size buffer.
+        let byteCount = target.width * target.height * 4
+        var failure: Int32 = 0
+        let out = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress,
+                  let ref = av_buffer_create(base, byteCount, { _, _ in }, nil, 0) else { failure = -1; return }
+            dstFrame.pointee.buf.0 = ref  // freed with the frame; the no-op callback leaves the array's memory alone
+            dstFrame.pointee.data.0 = base
+            dstFrame.pointee.linesize.0 = Int32(target.width * 4)
+            dstFrame.pointee.format = AV_PIX_FMT_RGBA.rawValue
+            dstFrame.pointee.width = Int32(target.width)
+            dstFrame.pointee.height = Int32(target.height)
+            let scaled = sws_scale_frame(sws, dstFrame, source)
+            if scaled < 0 { failure = scaled; return }
+            initialized = byteCount
         }
-        defer { av_free(raw) }
-        let dst = raw.assumingMemoryBound(to: UInt8.self)
-        var srcPlanes = planes + [UnsafePointer<UInt8>?](repeating: nil, count: max(0, 4 - planes.count))
-        var srcStrides = strides + [Int32](repeating: 0, count: max(0, 4 - strides.count))
-        var dstPlanes: [UnsafeMutablePointer<UInt8>?] = [dst, nil, nil, nil]
-        var dstStrides: [Int32] = [Int32(lineSize), 0, 0, 0]
-        let rows = sws_scale(sws, &srcPlanes, &srcStrides, 0, Int32(size.height), &dstPlanes, &dstStrides)
-        guard rows == Int32(target.height) else {
-            throw MediaError(path: path, reason: "sws_scale failed: \(FFmpegLibrary.errorText(rows))")
-        }
-        var out = [UInt8](repeating: 0, count: target.width * target.height * 4)
-        out.withUnsafeMutableBytes { o in
-            guard let base = o.baseAddress else { return }
-            for y in 0..<target.height {
-                (base + y * target.width * 4).copyMemory(from: dst + y * lineSize, byteCount: target.width * 4)
-            }
+        guard failure == 0, out.count == byteCount else {
+            throw MediaError(path: path, reason: "sws_scale_frame failed: \(FFmpegLibrary.errorText(failure))")
         }
         return RGBAImage(size: target, pixels: out)
     }
 
     /// Converts a decoded frame to RGBA of `target` size.
     static func toRGBA(path: String, frame: UnsafeMutablePointer<AVFrame>, target: PixelSize) throws -> RGBAImage {
-        let f = frame.pointee
-        let planes: [UnsafePointer<UInt8>?] = [f.data.0, f.data.1, f.data.2, f.data.3].map { $0.map { UnsafePointer($0) } }
-        let strides: [Int32] = [f.linesize.0, f.linesize.1, f.linesize.2, f.linesize.3]
-        return try toRGBA(path: path, planes: planes, strides: strides,
-                          size: PixelSize(width: Int(f.width), height: Int(f.height)),
-                          format: AVPixelFormat(rawValue: f.format), target: target)
+        try convert(path: path, source: frame, target: target)
     }
 }
