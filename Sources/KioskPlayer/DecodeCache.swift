@@ -95,12 +95,14 @@ public final class DecodeCache: @unchecked Sendable {
         }
     }
 
-    /// Waits (real time, at most the decode bound) until `index` is decoded or has failed.
-    public func wait(for index: Int) {
+    /// Waits (real time, at most the decode bound, or `limit` seconds) until `index` is decoded or has failed.
+    public func wait(for index: Int, limit: Double? = nil) {
         request(index)
         lock.lock()
         defer { lock.unlock() }
+        let deadline = limit.map { wallClock.now + $0 }
         while true {
+            if let deadline, wallClock.now >= deadline { return }
             expireLocked(index)
             if case .pending(let started, _)? = entries[index] {
                 let left = timeout - (wallClock.now - started)

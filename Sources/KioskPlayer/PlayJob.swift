@@ -9,10 +9,10 @@ public enum PlayJob {
     /// Plays in real time on the headless canvas until the end (`--no-loop`), `length`, or a stop.
     public static func play(items: [PlaylistItem], config: PlayerConfig, length: Double?, log: Log,
                             shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?) throws -> PlayReport {
+        let player = Player(items: items, config: config, clock: MonotonicClock(), log: log, waitForDecodes: false)
         let output = try HeadlessOutput(size: config.size, pacing: 60)
         log.info("output: \(output.name) \(config.size) (\(output.context.renderer))")
-        let player = try Player(items: items, config: config, output: output, clock: MonotonicClock(), log: log,
-                                waitForDecodes: false)
+        try player.attach(output)
         player.onFirstFrame = onFirstFrame
         return try player.run(length: length, shouldStop: shouldStop)
     }

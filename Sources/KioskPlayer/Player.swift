@@ -26,13 +26,13 @@ public struct PlayReport: Sendable {
 /// pictures are decoded (ahead of time, on background threads), draws the scene and presents it.
 public final class Player {
     private let config: PlayerConfig
-    private let output: Output
+    private var output: Output?
     private let clock: Clock
     private let log: Log
     private let show: Slideshow
     private let cache: DecodeCache
-    private let renderer: Renderer
-    private let composer: SceneComposer
+    private var renderer: Renderer?
+    private var composer: SceneComposer?
     /// With a virtual clock the player waits for decodes instead of holding the current item, so the result
     /// is the same however fast the machine is.
     private let waitForDecodes: Bool
@@ -40,19 +40,32 @@ public final class Player {
     /// Called once, right after the first frame has been presented.
     public var onFirstFrame: (() -> Void)?
 
-    /// Builds a player over `items` drawing into `output` on `clock`.
-    public init(items: [PlaylistItem], config: PlayerConfig, output: Output, clock: Clock, log: Log,
-                waitForDecodes: Bool, decode: DecodeCache.Decode? = nil) throws {
+    /// Builds a player over `items` on `clock` and starts decoding the first item at once, so the decode
+    /// overlaps the output's start-up. Frames go to the output given to `attach`.
+    public init(items: [PlaylistItem], config: PlayerConfig, clock: Clock, log: Log,
+                waitForDecodes: Bool, decode: DecodeCache.Decode? = nil) {
         self.config = config
-        self.output = output
         self.clock = clock
         self.log = log
         self.waitForDecodes = waitForDecodes
         show = Slideshow(items: items, options: config.slideshow)
         cache = DecodeCache(items: items, timeout: config.decodeTimeout, log: log,
                             decode: decode ?? Player.decoder(for: config))
+        if let first = show.upcoming { cache.request(first) }
+    }
+
+    /// Builds a player over `items` drawing into `output` on `clock`.
+    public convenience init(items: [PlaylistItem], config: PlayerConfig, output: Output, clock: Clock, log: Log,
+                            waitForDecodes: Bool, decode: DecodeCache.Decode? = nil) throws {
+        self.init(items: items, config: config, clock: clock, log: log, waitForDecodes: waitForDecodes, decode: decode)
+        try attach(output)
+    }
+
+    /// Sets the output frames go to (on the render thread: its GL context must be current here).
+    public func attach(_ output: Output) throws {
         renderer = try Renderer(context: output.context)
         composer = SceneComposer(config: config, context: output.context)
+        self.output = output
     }
 
     /// The decoder for a config: pictures are decoded straight to the size they take on the canvas.
@@ -71,6 +84,7 @@ public final class Player {
     /// Plays until the playlist ends (`--no-loop`), `length` seconds pass, or `shouldStop` says so.
     /// Throws when nothing in the playlist can be shown.
     public func run(length: Double?, shouldStop: () -> Bool = { false }) throws -> PlayReport {
+        guard let output, let renderer, let composer else { throw PlayerError("the player has no output") }
         var presented = 0
         var slots = 0
         var lastKey: SceneComposer.VisualKey?
@@ -86,7 +100,8 @@ public final class Player {
             if let u = show.upcoming { cache.request(u) }
             guard let scene = show.update(at: t, availability: cache.availability) else {
                 if show.isFinished { break }
-                output.idle()  // the first picture is still decoding
+                // the first picture is still decoding: wake as soon as it is ready
+                if let u = show.upcoming { cache.wait(for: u, limit: 0.02) } else { output.idle() }
                 continue
             }
             if scene.current.sequence != lastSequence {
@@ -112,7 +127,7 @@ public final class Player {
             presented += 1
             if presented == 1 { onFirstFrame?() }
         }
-        if slots == 0 {
+        if slots == 0 && show.isFinished {
             throw PlayerError("nothing playable: every item in the playlist was skipped")
         }
         return PlayReport(framesPresented: presented, slotsShown: slots, endTime: clock.now)
