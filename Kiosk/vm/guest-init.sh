@@ -15,7 +15,7 @@ modprobe virtio_pci; modprobe 9pnet_virtio; modprobe 9p
 H=/host
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000 hostroot $H || { mark "FATAL 9p hostroot"; poweroff -f; }
 mount -t proc proc $H/proc; mount -t sysfs sysfs $H/sys; mount -t devtmpfs devtmpfs $H/dev
-mount -t tmpfs tmpfs $H/run; mkdir -p $H/run/kiosk $H/run/tmp
+mount -t tmpfs tmpfs $H/run; mkdir -p $H/run/kiosk $H/run/tmp; chmod 1777 $H/run/tmp
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 kioskio $H/run/kiosk || { mark "FATAL 9p kioskio"; poweroff -f; }
 case $GPU in
   bochs) modprobe bochs ;;
