@@ -137,9 +137,9 @@ def main():
             log.flush()
             print(f'[{now:7.2f}] {line}', flush=True)
             if line.startswith('@@ '):
-                words = line.split()
-                key = '_'.join(words[2:4]) if len(words) > 3 else words[2]
-                events.setdefault(key.split('=')[0], round(now, 2))
+                words = line.split()  # "@@ UPTIME init gpu=..." / "drm ..." / "job start" / "job exit rc=N"
+                key = words[2] if words[2] != 'job' or len(words) < 4 else 'job_' + words[3]
+                events.setdefault(key, round(now, 2))
             if 'KIOSK-VM screendump ' in line:
                 with lock:
                     requests.append(line.split('KIOSK-VM screendump ', 1)[1].strip())
