@@ -45,6 +45,15 @@ public final class DRMDevice {
         }
     }
 
+    /// Makes this descriptor the DRM master (needed to set modes); fails when another program drives the display.
+    public func becomeMaster() throws {
+        if drmIsMaster(fd) != 0 { return }
+        if drmSetMaster(fd) != 0 {
+            throw DRMError(call: "drmSetMaster", path: path, reason:
+                "not DRM master: another program (a compositor, X, another kiosk) drives the display")
+        }
+    }
+
     /// Lists every `/dev/dri/cardN` in `directory` with its connectors; unreadable cards carry their error.
     public static func report(directory: String = "/dev/dri") -> DisplayReport {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

@@ -29,6 +29,7 @@ public final class DRMOutput {
                 log: Log = .shared) throws {
         let selection = try (report ?? DRMDevice.report()).select(options)
         let device = try DRMDevice(path: selection.path)
+        try device.becomeMaster()
         let pipe = try DRMPipe(device: device, selection: selection)
         var committer: DRMCommitter = DRMLegacyCommitter(device: device, pipe: pipe)
         if options.commit != .legacy {

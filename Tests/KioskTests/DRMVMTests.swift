@@ -84,6 +84,11 @@ final class DRMVMTests: XCTestCase {
             + String(format: "%.2f s, mean flip interval %.1f ms", Date().timeIntervalSince(t0),
                      1000 * intervals.reduce(0, +) / Double(max(1, intervals.count))))
         XCTAssertTrue(intervals.allSatisfy { $0 > 0 }, "flip times not increasing: \(times)")
+        let second = try DRMDevice(path: output.selection.path)
+        XCTAssertThrowsError(try second.becomeMaster()) {
+            XCTAssertEqual("\($0)", "drmSetMaster on /dev/dri/card0: not DRM master: another program (a compositor, X, another kiosk) drives the display")
+        }
+        second.close()
         let shown = try screendump(shot)
         XCTAssertEqual(shown.size, size ?? "\(output.mode.width)x\(output.mode.height)")
         XCTAssertGreaterThan(shown.uniform, 0.999, "\(shot): screen not one colour")
