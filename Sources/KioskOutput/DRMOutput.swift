@@ -56,6 +56,14 @@ public final class DRMOutput {
     /// The mode being shown.
     public var mode: DisplayMode { selection.mode }
 
+    /// Seconds between two vblanks of the mode: the next frame shows about this long after the last flip.
+    public var refreshInterval: Double { mode.refreshHz > 0 ? 1 / mode.refreshHz : 1.0 / 60 }
+
+    /// Probes the connector again (status and modes), for a hotplug poll where no udev monitor is available.
+    public func readConnector() throws -> ConnectorReport {
+        try device.withConnector(pipe.connectorID) { ConnectorReport(c: $0) }
+    }
+
     /// The `struct gbm_device *` for the renderer's EGL display (EGL_PLATFORM_GBM_KHR).
     public var gbmDeviceHandle: UnsafeMutableRawPointer { UnsafeMutableRawPointer(scanout.device) }
 

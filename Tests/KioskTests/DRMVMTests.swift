@@ -89,6 +89,10 @@ final class DRMVMTests: XCTestCase {
             XCTAssertEqual("\($0)", "drmSetMaster on /dev/dri/card0: not DRM master: another program (a compositor, X, another kiosk) drives the display")
         }
         second.close()
+        let probed = try output.readConnector()
+        XCTAssertEqual(probed.status, .connected)
+        XCTAssertEqual(probed.name, output.selection.connector.name)
+        XCTAssertEqual(output.refreshInterval, 1 / output.mode.refreshHz, accuracy: 1e-9)
         let shown = try screendump(shot)
         XCTAssertEqual(shown.size, size ?? "\(output.mode.width)x\(output.mode.height)")
         XCTAssertGreaterThan(shown.uniform, 0.999, "\(shot): screen not one colour")
