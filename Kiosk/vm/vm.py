@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Boots the test VM (Debian's kernel, the host's / over 9p), runs a job script in it and serves its
+screenshot requests.
+
+usage: vm.py --gpu bochs|virtio --res WxH --job SCRIPT --out DIR [--timeout S]
+
+The job runs chrooted into the host root with $KIOSK_VM_IO as a writable exchange folder. To ask for a
+screenshot it prints a line `KIOSK-VM screendump NAME` and waits for the file $KIOSK_VM_IO/ack-NAME. The
+driver takes the screendump through QEMU's HMP monitor, saves DIR/NAME.png, and writes into ack-NAME one
+line: `WIDTH HEIGHT R G B FRACTION`, the centre pixel and the fraction of pixels equal to it.
+Writes DIR/serial.log (each line with seconds since QEMU started) and DIR/summary.json.
+Exit status: the job's, or 124 on timeout, 125 when the VM died without one.
+"""
+import argparse
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CACHE = os.path.join(HERE, '.cache')
+
+
+def png_from_ppm(ppm_path, png_path):
+    """Converts a binary PPM (P6, maxval 255) to an RGB PNG; returns (width, height, pixels)."""
+    data = open(ppm_path, 'rb').read()
+    magic, w, h, maxval, px = data.split(maxsplit=4)
+    if magic != b'P6' or maxval != b'255':
+        raise ValueError(f'{ppm_path}: not a P6/255 PPM')
+    w, h = int(w), int(h)
+    px = px[:w * h * 3]
+    raw = b''.join(b'\0' + px[y * w * 3:(y + 1) * w * 3] for y in range(h))
+
+    def chunk(kind, body):
+        return struct.pack('>I', len(body)) + kind + body + struct.pack('>I', zlib.crc32(kind + body))
+    with open(png_path, 'wb') as f:
+        f.write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0)) +
+                chunk(b'IDAT', zlib.compress(raw, 6)) + chunk(b'IEND', b''))
+    return w, h, px
+
+
+def centre_stats(w, h, px):
+    """The centre pixel and the fraction of pixels equal to it."""
+    i = ((h // 2) * w + w // 2) * 3
+    c = px[i:i + 3]
+    same = sum(1 for j in range(0, len(px), 3) if px[j:j + 3] == c)
+    return w, h, c[0], c[1], c[2], same / (w * h)
+
+
+class Monitor:
+    """QEMU's human monitor over a Unix socket: one connection per command."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def _until_prompt(self, s):
+        buf = b''
+        while not buf.endswith(b'(qemu) '):
+            part = s.recv(4096)
+            if not part:
+                return buf
+            buf += part
+        return buf
+
+    def command(self, line, wait_hangup=False):
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(30)
+        s.connect(self.path)
+        self._until_prompt(s)
+        s.sendall(line.encode() + b'\n')
+        if wait_hangup:  # HMP `quit` is only acted on while the connection stays open
+            try:
+                while s.recv(4096):
+                    pass
+            except OSError:
+                pass
+            s.close()
+            return b''
+        out = self._until_prompt(s)
+        s.close()
+        return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--gpu', choices=['bochs', 'virtio'], default='bochs')
+    ap.add_argument('--res', default='800x600')
+    ap.add_argument('--job', required=True)
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--timeout', type=float, default=300)
+    ap.add_argument('--mem', default='2048')
+    a = ap.parse_args()
+
+    out = os.path.abspath(a.out)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    io = os.path.join(CACHE, 'io')
+    for stale in os.listdir(io) if os.path.isdir(io) else []:
+        if stale.startswith('ack-') or stale.startswith('job.') or stale.endswith('.ppm'):
+            os.unlink(os.path.join(io, stale))
+    os.makedirs(os.path.join(io, 'cache'), exist_ok=True)
+    os.makedirs(os.path.join(io, 'home'), exist_ok=True)
+    shutil.copy(a.job, os.path.join(io, 'job.sh'))
+    mon_path = os.path.join(out, 'monitor.sock')
+
+    xres, yres = a.res.split('x')
+    device = {'bochs': f'VGA,xres={xres},yres={yres},edid=on,vgamem_mb=64',
+              'virtio': f'virtio-gpu-pci,xres={xres},yres={yres}'}[a.gpu]
+    cmd = ['qemu-system-x86_64', '-accel', 'tcg,thread=multi', '-cpu', 'max', '-smp', '2', '-m', a.mem,
+           '-nodefaults', '-no-reboot', '-display', 'none', '-device', device, '-serial', 'stdio',
+           '-monitor', f'unix:{mon_path},server,nowait',
+           '-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
+           '-virtfs', f'local,path={io},mount_tag=kioskio,security_model=none,multidevs=remap',
+           '-kernel', os.path.join(CACHE, 'vmlinux'), '-initrd', os.path.join(CACHE, 'initramfs.cpio'),
+           '-append', f'console=ttyS0 quiet loglevel=3 panic=-1 kiosk.gpu={a.gpu}']
+    print('vm.py: ' + ' '.join(cmd), flush=True)
+
+    t0 = time.monotonic()
+    events = {}
+    shots = []
+    requests = []
+    lock = threading.Condition()
+    log = open(os.path.join(out, 'serial.log'), 'w')
+    qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    def reader():
+        for raw in qemu.stdout:
+            now = time.monotonic() - t0
+            line = raw.decode(errors='replace').rstrip('\r\n')
+            log.write(f'[{now:7.2f}] {line}\n')
+            log.flush()
+            print(f'[{now:7.2f}] {line}', flush=True)
+            if line.startswith('@@ '):
+                words = line.split()  # "@@ UPTIME init gpu=..." / "drm ..." / "job start" / "job exit rc=N"
+                key = words[2] if words[2] != 'job' or len(words) < 4 else 'job_' + words[3]
+                events.setdefault(key, round(now, 2))
+            if 'KIOSK-VM screendump ' in line:
+                with lock:
+                    requests.append(line.split('KIOSK-VM screendump ', 1)[1].strip())
+                    lock.notify()
+        with lock:
+            lock.notify()
+    threading.Thread(target=reader, daemon=True).start()
+
+    monitor = Monitor(mon_path)
+    deadline = t0 + a.timeout
+    timed_out = False
+    while True:
+        with lock:
+            while not requests and qemu.poll() is None and time.monotonic() < deadline:
+                lock.wait(0.2)
+            name = requests.pop(0) if requests else None
+        if name is None:
+            if qemu.poll() is not None:
+                break
+            timed_out = True
+            break
+        if not name.replace('-', '').replace('_', '').isalnum():
+            print(f'vm.py: refusing screendump name {name!r}', flush=True)
+            continue
+        ppm = os.path.join(io, f'{name}.ppm')
+        monitor.command(f'screendump {ppm}')
+        stats = centre_stats(*png_from_ppm(ppm, os.path.join(out, f'{name}.png')))
+        os.unlink(ppm)
+        shots.append({'name': name, 't': round(time.monotonic() - t0, 2), 'size': f'{stats[0]}x{stats[1]}',
+                      'centre': list(stats[2:5]), 'uniform': round(stats[5], 4)})
+        with open(os.path.join(io, f'ack-{name}.tmp'), 'w') as f:
+            f.write('%d %d %d %d %d %.4f\n' % stats)
+        os.rename(os.path.join(io, f'ack-{name}.tmp'), os.path.join(io, f'ack-{name}'))
+    if timed_out:
+        print(f'vm.py: timeout after {a.timeout} s, quitting QEMU', flush=True)
+        try:
+            monitor.command('quit', wait_hangup=True)
+        except OSError:
+            qemu.kill()
+    qemu.wait(timeout=30)
+    events['qemu_exit'] = round(time.monotonic() - t0, 2)
+    rc_path = os.path.join(io, 'job.rc')
+    job_rc = int(open(rc_path).read().strip()) if os.path.exists(rc_path) else None
+    rc = 124 if timed_out else (job_rc if job_rc is not None else 125)
+    summary = {'gpu': a.gpu, 'res': a.res, 'events_s': events, 'screendumps': shots, 'job_rc': job_rc, 'rc': rc}
+    with open(os.path.join(out, 'summary.json'), 'w') as f:
+        json.dump(summary, f, indent=1)
+    print('vm.py: ' + json.dumps(summary), flush=True)
+    return rc
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,56 @@
+import CDRM
+import Foundation
+
+/// Waits for the page-flip event of a queued flip and reads its timestamp (CLOCK_MONOTONIC seconds).
+final class DRMFlipWaiter {
+    /// Where the event handler writes the flip time; negative while pending.
+    private let slot: UnsafeMutablePointer<Double>
+
+    /// A waiter with nothing pending.
+    init() {
+        slot = .allocate(capacity: 1)
+        slot.initialize(to: 0)
+    }
+
+    deinit { slot.deallocate() }
+
+    /// Marks a flip pending and returns the user data to queue it with.
+    func arm() -> UnsafeMutableRawPointer {
+        slot.pointee = -1
+        return UnsafeMutableRawPointer(slot)
+    }
+
+    /// Handles DRM events until the armed flip completes; throws after `timeoutMs` without it.
+    func wait(device: DRMDevice, timeoutMs: Int32) throws -> Double {
+        var context = drmEventContext()
+        context.version = 2
+        context.page_flip_handler = { _, _, sec, usec, data in
+            data?.assumingMemoryBound(to: Double.self).pointee = Double(sec) + Double(usec) / 1_000_000
+        }
+        let deadline = monotonicSeconds() + Double(timeoutMs) / 1000
+        while slot.pointee < 0 {
+            let left = Int32(max(0, (deadline - monotonicSeconds()) * 1000))
+            var pfd = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
+            let n = poll(&pfd, 1, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw DRMError.errno("poll", device.path, errno)
+            }
+            if n == 0 {
+                throw DRMError(call: "poll", path: device.path, reason: "no page-flip event within \(timeoutMs) ms")
+            }
+            if drmHandleEvent(device.fd, &context) != 0 {
+                throw DRMError.errno("drmHandleEvent", device.path, errno)
+            }
+        }
+        // Drivers without vblank timestamps report 0: fall back to the time the event arrived.
+        return slot.pointee > 0 ? slot.pointee : monotonicSeconds()
+    }
+}
+
+/// CLOCK_MONOTONIC in seconds, the clock DRM timestamps flips with.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
+}
