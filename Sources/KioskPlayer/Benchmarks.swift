@@ -22,7 +22,7 @@ extension PlayJob {
         config.slideshow.duration = 1
         let items = (0..<count).map { PlaylistItem(path: files[$0 % files.count]) }
         let clock = VirtualClock()
-        let output = try SteppingOutput(size: canvas, clock: clock, step: 1)
+        let output = try VirtualTimeOutput(size: canvas, fps: 1, clock: clock, sink: nil)
         let player = try Player(items: items, config: { var c = config; c.slideshow.loop = false; return c }(),
                                 output: output, clock: clock, log: Log(level: .error), waitForDecodes: true)
         let start = DispatchTime.now().uptimeNanoseconds
@@ -30,31 +30,4 @@ extension PlayJob {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return Double(report.slotsShown) / seconds
     }
-}
-
-/// A headless output on a virtual clock that moves `step` seconds per presented frame.
-final class SteppingOutput: Output {
-    private let canvas: HeadlessOutput
-    private let clock: VirtualClock
-    private let step: Double
-
-    init(size: PixelSize, clock: VirtualClock, step: Double) throws {
-        canvas = try HeadlessOutput(size: size, pacing: nil)
-        self.clock = clock
-        self.step = step
-    }
-
-    var name: String { "stepping" }
-    var context: GLContext { canvas.context }
-    var size: PixelSize { canvas.size }
-    var rotation: Rotation { .none }
-    var target: RenderTarget { canvas.target }
-    var needsEveryFrame: Bool { true }
-    func present() throws -> Double? {
-        context.finish()
-        let t = clock.now
-        clock.advance(by: step)
-        return t
-    }
-    func idle() { clock.advance(by: step) }
 }

@@ -24,11 +24,12 @@ public enum PlayJob {
         var config = config
         if length == nil { config.slideshow.loop = false }
         let clock = VirtualClock()
-        let output = try RecordingOutput(path: path, size: config.size, fps: fps, clock: clock)
-        log.info("recording \(config.size) at \(fps) fps with \(output.codecName) to \(path)")
+        let encoder = try VideoEncoder(path: path, size: config.size, fps: fps)
+        let output = try VirtualTimeOutput(size: config.size, fps: Double(fps), clock: clock, sink: { try encoder.append($0) })
+        log.info("recording \(config.size) at \(fps) fps with \(encoder.codecName) to \(path)")
         let player = try Player(items: items, config: config, output: output, clock: clock, log: log, waitForDecodes: true)
         let report = try player.run(length: length)
-        try output.finish()
+        try encoder.finish()
         return report
     }
 
