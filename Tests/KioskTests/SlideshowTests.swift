@@ -107,7 +107,7 @@ final class SlideshowTests: XCTestCase {
         show.previous()
         XCTAssertEqual(show.update(at: 6.5, availability: ready)?.current.index, 1)
         show.previous()
-        show.update(at: 6.6, availability: ready)
+        _ = show.update(at: 6.6, availability: ready)
         show.previous()
         XCTAssertEqual(show.update(at: 6.7, availability: ready)?.current.index, 3, "previous wraps when looping")
         show.pause(at: 7)
