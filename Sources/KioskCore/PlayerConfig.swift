@@ -12,6 +12,12 @@ public struct PlayerConfig: Sendable {
     public var kenBurns: KenBurns?
     /// Seconds a decode may take before the item is given up.
     public var decodeTimeout: Double = 20
+    /// Projection and start view from the command line (each item's `#EXTKIOSK:` line goes on top).
+    public var projection = ProjectionOverride()
+    /// Yaw degrees per second a 360/180 item pans in the slideshow (0 = still).
+    public var panSpeed: Double = 3
+    /// The picture effect, if any.
+    public var effect: EffectSpec?
 
     /// Defaults.
     public init() {}
@@ -40,7 +46,7 @@ public enum CommandSpecs {
         OptionSpec("output", .choice(["headless"]), "where to show (default headless)"),
         OptionSpec("size", .size, metavar: "WxH", "headless canvas size (default 1920x1080)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
-    ]
+    ] + view
 
     /// `kiosk record` options.
     public static let record: [OptionSpec] = slideshow + [
@@ -48,7 +54,7 @@ public enum CommandSpecs {
         OptionSpec("size", .size, metavar: "WxH", "frame size (default 1920x1080)"),
         OptionSpec("fps", .integer(1...240), metavar: "N", "frames per second (default 30)"),
         OptionSpec("length", .number(0...1e6), metavar: "S", "stop after S seconds (default: the playlist once with --no-loop, else 60)"),
-    ]
+    ] + view
 
     /// `kiosk snapshot` options.
     public static let snapshot: [OptionSpec] = [
@@ -61,7 +67,7 @@ public enum CommandSpecs {
         OptionSpec("center", .point, metavar: "X,Y", "picture point at the centre, 0..1 each (default 0.5,0.5)"),
         OptionSpec("duration", .number(0.05...86_400), metavar: "S", "slot length used to time animations (default 5)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
-    ]
+    ] + view
 
     /// `kiosk probe` options.
     public static let probe: [OptionSpec] = [
@@ -83,6 +89,7 @@ public enum CommandSpecs {
         if let s = o.size("size") { c.size = s }
         if o.has("ken-burns") { c.kenBurns = KenBurns(seed: c.slideshow.seed) }
         if let t = o.number("decode-timeout") { c.decodeTimeout = t }
+        try applyView(o, to: &c)
         return c
     }
 }
