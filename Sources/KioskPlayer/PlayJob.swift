@@ -43,17 +43,19 @@ public enum PlayJob {
     /// The pixels `snapshot` writes.
     public static func snapshotImage(input: String, config: PlayerConfig, at: Double, view: FlatView, log: Log) throws -> RGBAImage {
         let canvas = config.size
+        let named = ItemView(path: input, metadata: nil, itemOverride: nil, config: config)
         let decoded = try decodeBounded(input, timeout: config.decodeTimeout) { picture in
-            FlatView.decodeSize(picture: picture, canvas: canvas, fit: view.fit, maxZoom: view.zoom)
+            named.decodeSize(picture: picture) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: view.fit, maxZoom: view.zoom) }
         }
+        let item = ItemView(path: input, metadata: decoded.info.projection, itemOverride: nil, config: config)
         let output = try HeadlessOutput(size: canvas, pacing: nil)
         let renderer = try Renderer(context: output.context)
         let timing = decoded.picture.timing
         let frame = timing.frameIndex(at: at, slotDuration: config.slideshow.duration)
         let texture = try Texture(context: output.context, image: SceneComposer.image(of: decoded.picture, frame: frame))
-        let transform = view.transform(picture: texture.size, canvas: canvas)
+        let pass = item.pass(texture: texture.size, canvas: canvas, view: item.startView(canvas: canvas), flat: view)
         try renderer.draw(RenderFrame(background: config.background,
-                                  layers: [RenderLayer(texture: texture, pass: FlatPass(transform: transform), opacity: 1)]),
+                                  layers: [RenderLayer(texture: texture, pass: pass, opacity: 1, effect: ItemView.effect(config))]),
                       into: output.target, rotation: .none)
         return try output.readPixels()
     }

@@ -1,0 +1,51 @@
+import KioskCore
+import KioskRender
+
+/// How one item is drawn: its projection decision, and the pass and effect for a view of it. Used by the
+/// slideshow's composer and by `snapshot`, so both draw an item the same way.
+struct ItemView {
+    /// The decided projection.
+    let decision: ProjectionDecision
+    /// The command line's override with the item's own on top.
+    let override: ProjectionOverride
+
+    /// The decision for a file: the item's `#EXTKIOSK:` override over the command line's, over metadata and name.
+    init(path: String, metadata: ProjectionMetadata?, itemOverride: ProjectionOverride?, config: PlayerConfig) {
+        override = config.projection.merged(with: itemOverride)
+        decision = ProjectionResolver.decide(path: path, metadata: metadata, override: override)
+    }
+
+    /// The view a spherical item starts at on a canvas of `canvas` size.
+    func startView(canvas: PixelSize) -> SphereView { override.startView(canvas: canvas) }
+
+    /// The view `seconds` into the item's slot: the start view panned by `panSpeed` degrees of yaw per second.
+    func view(at seconds: Double, panSpeed: Double, canvas: PixelSize) -> SphereView {
+        startView(canvas: canvas).panned(yawBy: panSpeed * seconds)
+    }
+
+    /// The pass drawing a texture of `texture` size: a sphere projection through `view`, or flat through `flat`
+    /// over the eye shown (the flat crop of one eye for stereo content).
+    func pass(texture: PixelSize, canvas: PixelSize, view: SphereView, flat: FlatView) -> any ShaderPass {
+        let p = decision.projection
+        switch p.kind {
+        case .equirect: return EquirectProjection(view: view, projection: p)
+        case .fisheye: return FisheyeProjection(view: view, projection: p)
+        case .flat:
+            let shown = p.stereo.eyeDisplaySize(picture: texture)
+            return FlatPass(transform: flat.transform(picture: shown, canvas: canvas), crop: p.eyeRect)
+        }
+    }
+
+    /// The size to decode a picture of `picture` size to: whole (within limits) for a sphere, else `flatSize`.
+    func decodeSize(picture: PixelSize, flatSize: (PixelSize) -> PixelSize) -> PixelSize {
+        decision.projection.isSpherical ? ItemProjection.decodeSize(picture: picture) : flatSize(picture)
+    }
+
+    /// The effect chosen on the command line, or none.
+    static func effect(_ config: PlayerConfig) -> any ShaderEffect {
+        switch config.effect {
+        case .mosaic(let m)?: return MosaicEffect(settings: m)
+        case nil: return NoEffect()
+        }
+    }
+}
