@@ -37,8 +37,16 @@ struct ItemView {
     }
 
     /// The size to decode a picture of `picture` size to: whole (within limits) for a sphere, else `flatSize`.
+    /// A flat crop of one eye is sized for the eye: the whole picture is decoded at the scale the eye needs.
     func decodeSize(picture: PixelSize, flatSize: (PixelSize) -> PixelSize) -> PixelSize {
-        decision.projection.isSpherical ? ItemProjection.decodeSize(picture: picture) : flatSize(picture)
+        let p = decision.projection
+        if p.isSpherical { return ItemProjection.decodeSize(picture: picture) }
+        guard p.stereo != .mono else { return flatSize(picture) }
+        let eye = p.stereo.eyeDisplaySize(picture: picture)
+        let wanted = flatSize(eye)
+        let s = min(1, max(Double(wanted.width) / Double(eye.width), Double(wanted.height) / Double(eye.height)))
+        return PixelSize(width: max(1, Int((Double(picture.width) * s).rounded())),
+                         height: max(1, Int((Double(picture.height) * s).rounded())))
     }
 
     /// The effect chosen on the command line, or none.
