@@ -34,7 +34,17 @@ public enum StereoLayout: String, Sendable, CaseIterable {
         }
     }
 
-    /// The size one eye is meant to be seen at: the eye's pixels, unsqueezed for the half-resolution layouts.
+    /// The size an eye of `eye` pixels is meant to be seen at: unsqueezed for the half-resolution layouts.
+    public func unsqueezed(eye: PixelSize) -> PixelSize {
+        switch self {
+        case .mono, .sbs, .tb: return eye
+        case .hsbs: return PixelSize(width: eye.width * 2, height: eye.height)
+        case .htb: return PixelSize(width: eye.width, height: eye.height * 2)
+        }
+    }
+
+    /// The size one eye of a `picture` is meant to be seen at: the eye's pixels, unsqueezed for the half-resolution
+    /// layouts.
     public func eyeDisplaySize(picture: PixelSize) -> PixelSize {
         switch self {
         case .mono, .hsbs, .htb: return picture

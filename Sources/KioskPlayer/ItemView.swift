@@ -24,16 +24,23 @@ struct ItemView {
     }
 
     /// The pass drawing a texture of `texture` size: a sphere projection through `view`, or flat through `flat`
-    /// over the eye shown (the flat crop of one eye for stereo content).
+    /// (for stereo content, the flat crop of the eye shown).
     func pass(texture: PixelSize, canvas: PixelSize, view: SphereView, flat: FlatView) -> any ShaderPass {
         let p = decision.projection
         switch p.kind {
         case .equirect: return EquirectProjection(view: view, projection: p)
         case .fisheye: return FisheyeProjection(view: view, projection: p)
         case .flat:
-            let shown = p.stereo.eyeDisplaySize(picture: texture)
-            return FlatPass(transform: flat.transform(picture: shown, canvas: canvas), crop: p.eyeRect)
+            // The texture holds only the eye shown (see `picture(_:)`).
+            let shown = p.stereo.unsqueezed(eye: texture)
+            return FlatPass(transform: flat.transform(picture: shown, canvas: canvas))
         }
+    }
+
+    /// The pixels to upload for a decoded picture: for the flat crop of one eye, only that eye.
+    func picture(_ image: RGBAImage) -> RGBAImage {
+        let p = decision.projection
+        return p.kind == .flat && p.stereo != .mono ? image.cropped(to: p.eyeRect) : image
     }
 
     /// The size to decode a picture of `picture` size to: whole (within limits) for a sphere, else `flatSize`.
