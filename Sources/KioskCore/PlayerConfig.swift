@@ -72,7 +72,7 @@ public enum CommandSpecs {
     /// `kiosk probe` options.
     public static let probe: [OptionSpec] = [
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
-    ]
+    ] + projectionFlags
 
     /// Builds a config from parsed `play`/`record`/`snapshot` options.
     public static func config(from o: ParsedOptions) throws -> PlayerConfig {

@@ -138,10 +138,13 @@ public enum ProjectionResolver {
     public static func decide(path: String, metadata: ProjectionMetadata?, override: ProjectionOverride?) -> ProjectionDecision {
         var decision: ProjectionDecision
         if let m = metadata, let kind = m.kind {
-            decision = ProjectionDecision(projection: ItemProjection(kind: kind, inputFOV: m.inputFOV, stereo: m.stereo ?? .mono),
+            // With the eyes stored right first, the left eye is the second half.
+            decision = ProjectionDecision(projection: ItemProjection(kind: kind, inputFOV: m.inputFOV, stereo: m.stereo ?? .mono,
+                                                                     eye: m.swappedEyes ? .right : .left),
                                           source: .metadata)
         } else if let m = metadata, m.unsupported != nil || m.stereo != nil {
-            decision = ProjectionDecision(projection: ItemProjection(kind: .flat, stereo: m.stereo ?? .mono),
+            decision = ProjectionDecision(projection: ItemProjection(kind: .flat, stereo: m.stereo ?? .mono,
+                                                                     eye: m.swappedEyes ? .right : .left),
                                           source: .metadata, unsupported: m.unsupported)
         } else if let named = ProjectionDetector.detect(path: path) {
             decision = ProjectionDecision(projection: named, source: .name)

@@ -123,7 +123,8 @@ public enum FFmpegImageDecoder {
                 if rate.num > 0 && rate.den > 0 { frames = Int((d * Double(rate.num) / Double(rate.den)).rounded()) }
             }
             return MediaInfo(path: path, kind: .video, width: size.width, height: size.height, frames: max(frames, 0),
-                             duration: duration, loops: 1, orientation: orientation.rawValue)
+                             duration: duration, loops: 1, orientation: orientation.rawValue,
+                             projection: StreamProjection.metadata(stream))
         }
         let hasAudio = file.input.streams.contains { $0.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
         guard hasAudio else { throw MediaError(path: path, reason: "unsupported format: no picture, video or audio stream") }

@@ -75,9 +75,9 @@ public enum PlayJob {
     }
 
     /// One `probe` line, and whether the file failed.
-    public static func probeLine(_ path: String) -> (json: String, failed: Bool) {
+    public static func probeLine(_ path: String, override: ProjectionOverride? = nil) -> (json: String, failed: Bool) {
         do {
-            return (ProbeReport.line(try MediaFile.probe(path)), false)
+            return (ProbeReport.line(try MediaFile.probe(path), override: override), false)
         } catch let e as MediaError {
             return (ProbeReport.line(path: path, error: e.reason), true)
         } catch {
