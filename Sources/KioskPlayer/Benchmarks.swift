@@ -31,3 +31,33 @@ extension PlayJob {
         return Double(report.slotsShown) / seconds
     }
 }
+
+extension PlayJob {
+    /// Milliseconds per frame to draw `path` on a headless canvas of `canvas` size through an equirect view (yaw
+    /// turning each frame) and through the plain flat pass, `frames` frames each, every frame waited for (glFinish).
+    public static func projectionCost(picture path: String, canvas: PixelSize, frames: Int) throws -> (equirect: Double, flat: Double) {
+        let decoded = try MediaFile.decode(path, targetSize: { ItemProjection.decodeSize(picture: $0) })
+        let output = try HeadlessOutput(size: canvas, pacing: nil)
+        let renderer = try Renderer(context: output.context)
+        let texture = try Texture(context: output.context, image: SceneComposer.image(of: decoded.picture, frame: 0))
+        let projection = ItemProjection(kind: .equirect)
+        func time(_ pass: (Int) -> any ShaderPass) throws -> Double {
+            for i in 0..<3 {  // warm up: program compile, first use
+                try renderer.draw(RenderFrame(background: .black, layers: [RenderLayer(texture: texture, pass: pass(i))]), into: output.target)
+                output.context.finish()
+            }
+            let start = DispatchTime.now().uptimeNanoseconds
+            for i in 0..<frames {
+                try renderer.draw(RenderFrame(background: .black, layers: [RenderLayer(texture: texture, pass: pass(i))]), into: output.target)
+                output.context.finish()
+            }
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(max(1, frames))
+        }
+        let flatTransform = FlatView(fit: .contain).transform(picture: texture.size, canvas: canvas)
+        let flat = try time { _ in FlatPass(transform: flatTransform) }
+        let equirect = try time { i in
+            EquirectProjection(view: SphereView(yaw: Double(i) * 3, pitch: 10, hFOV: 90, canvas: canvas), projection: projection)
+        }
+        return (equirect, flat)
+    }
+}
