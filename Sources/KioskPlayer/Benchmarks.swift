@@ -41,23 +41,23 @@ extension PlayJob {
         let renderer = try Renderer(context: output.context)
         let texture = try Texture(context: output.context, image: SceneComposer.image(of: decoded.picture, frame: 0))
         let projection = ItemProjection(kind: .equirect)
-        func time(_ pass: (Int) -> any ShaderPass) throws -> Double {
-            for i in 0..<3 {  // warm up: program compile, first use
-                try renderer.draw(RenderFrame(background: .black, layers: [RenderLayer(texture: texture, pass: pass(i))]), into: output.target)
-                output.context.finish()
-            }
-            let start = DispatchTime.now().uptimeNanoseconds
-            for i in 0..<frames {
-                try renderer.draw(RenderFrame(background: .black, layers: [RenderLayer(texture: texture, pass: pass(i))]), into: output.target)
-                output.context.finish()
-            }
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(max(1, frames))
-        }
         let flatTransform = FlatView(fit: .contain).transform(picture: texture.size, canvas: canvas)
-        let flat = try time { _ in FlatPass(transform: flatTransform) }
-        let equirect = try time { i in
-            EquirectProjection(view: SphereView(yaw: Double(i) * 3, pitch: 10, hFOV: 90, canvas: canvas), projection: projection)
+        func draw(_ pass: any ShaderPass) throws -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try renderer.draw(RenderFrame(background: .black, layers: [RenderLayer(texture: texture, pass: pass)]), into: output.target)
+            output.context.finish()
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         }
+        // Alternate the two, so the load of a shared machine weighs on both alike; the first 3 of each warm up.
+        var flat = 0.0, equirect = 0.0
+        for i in 0..<(frames + 3) {
+            let f = try draw(FlatPass(transform: flatTransform))
+            let e = try draw(EquirectProjection(view: SphereView(yaw: Double(i) * 3, pitch: 10, hFOV: 90, canvas: canvas),
+                                                projection: projection))
+            if i >= 3 { flat += f; equirect += e }
+        }
+        flat /= Double(max(1, frames))
+        equirect /= Double(max(1, frames))
         return (equirect, flat)
     }
 }
