@@ -1,4 +1,5 @@
 import KioskCore
+import KioskMedia
 import KioskRender
 
 /// How one item is drawn: its projection decision, and the pass and effect for a view of it. Used by the
@@ -37,10 +38,16 @@ struct ItemView {
         }
     }
 
-    /// The pixels to upload for a decoded picture: for the flat crop of one eye, only that eye.
-    func picture(_ image: RGBAImage) -> RGBAImage {
+    /// The pixels to upload for a decoded picture: for the flat crop of one eye, only that eye; never larger than
+    /// `maxSide` (the driver's texture limit: a large panorama is scaled down rather than failing to upload).
+    func picture(_ image: RGBAImage, maxSide: Int) throws -> RGBAImage {
         let p = decision.projection
-        return p.kind == .flat && p.stereo != .mono ? image.cropped(to: p.eyeRect) : image
+        let shown = p.kind == .flat && p.stereo != .mono ? image.cropped(to: p.eyeRect) : image
+        let side = max(shown.size.width, shown.size.height)
+        guard maxSide > 0, side > maxSide else { return shown }
+        let s = Double(maxSide) / Double(side)
+        return try Scaler.scale(shown, to: PixelSize(width: max(1, min(maxSide, Int((Double(shown.size.width) * s).rounded()))),
+                                                     height: max(1, min(maxSide, Int((Double(shown.size.height) * s).rounded())))))
     }
 
     /// The size to decode a picture of `picture` size to: whole (within limits) for a sphere, else `flatSize`.

@@ -52,7 +52,8 @@ public enum PlayJob {
         let renderer = try Renderer(context: output.context)
         let timing = decoded.picture.timing
         let frame = timing.frameIndex(at: at, slotDuration: config.slideshow.duration)
-        let texture = try Texture(context: output.context, image: item.picture(SceneComposer.image(of: decoded.picture, frame: frame)))
+        let texture = try Texture(context: output.context, image: try item.picture(SceneComposer.image(of: decoded.picture, frame: frame),
+                                                                                  maxSide: output.context.maxTextureSize))
         let pass = item.pass(texture: texture.size, canvas: canvas, view: item.startView(canvas: canvas), flat: view)
         try renderer.draw(RenderFrame(background: config.background,
                                   layers: [RenderLayer(texture: texture, pass: pass, opacity: 1, effect: ItemView.effect(config))]),

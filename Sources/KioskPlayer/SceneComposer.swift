@@ -61,13 +61,14 @@ final class SceneComposer {
             }
             let image = Self.image(of: item.picture, frame: frameIndex)
             if let e = entry {
-                try e.texture.update(with: e.view.picture(image))
+                try e.texture.update(with: e.view.picture(image, maxSide: context.maxTextureSize))
                 entry?.frame = frameIndex
             } else {
                 let view = ItemView(path: item.info.path, metadata: item.info.projection,
                                     itemOverride: items.indices.contains(slot.index) ? items[slot.index].override : nil,
                                     config: config)
-                entry = SlotTexture(texture: try Texture(context: context, image: view.picture(image)), frame: frameIndex,
+                entry = SlotTexture(texture: try Texture(context: context, image: view.picture(image, maxSide: context.maxTextureSize)),
+                                    frame: frameIndex,
                                     view: view)
             }
             textures[slot.sequence] = entry

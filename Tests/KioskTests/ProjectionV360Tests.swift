@@ -164,6 +164,19 @@ final class ProjectionV360Tests: XCTestCase {
         check("by name _360_tb", try kiosk(named, args(v)), leftRef)
     }
 
+    func testPicturesBeyondTheTextureLimitAreScaledDownNotRefused() throws {
+        var config = PlayerConfig()
+        config.projection.kind = .equirect
+        let item = ItemView(path: "/p/a.jpg", metadata: nil, itemOverride: nil, config: config)
+        let image = RGBAImage(size: PixelSize(width: 256, height: 128), fill: (10, 20, 30, 255))
+        XCTAssertEqual(try item.picture(image, maxSide: 64).size, PixelSize(width: 64, height: 32))
+        XCTAssertEqual(try item.picture(image, maxSide: 4096).size, image.size)
+        var stereo = ProjectionOverride()
+        stereo.stereo = .tb
+        let crop = ItemView(path: "/p/b.jpg", metadata: nil, itemOverride: stereo, config: PlayerConfig())
+        XCTAssertEqual(try crop.picture(image, maxSide: 4096).size, PixelSize(width: 256, height: 64), "the flat crop of one eye")
+    }
+
     func testFlatCropOfOneEyeIsThatEyeFlatAndZoomsLikeIt() throws {
         let dir = try TempDir()
         let left = try source(dir, "l.png", size: "320x240")
