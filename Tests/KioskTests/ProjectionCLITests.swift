@@ -161,6 +161,24 @@ final class ProjectionCLITests: XCTestCase {
         XCTAssertEqual(a, b, "--pan-speed 0 keeps the view still")
     }
 
+    func testPlaylistKioskLineSetsTheItemsProjectionAndView() throws {
+        let dir = try TempDir()
+        let eq = try mandelbrot(dir, "plain.png", size: "512x256")
+        let m3u = dir.file("list.m3u")
+        try "#EXTM3U\n#EXTKIOSK:projection=equirect,yaw=90,pitch=-20,fov=80x60\nplain.png\n"
+            .write(toFile: m3u, atomically: true, encoding: .utf8)
+        let y4m = dir.file("o.y4m")
+        let r = try cli.kiosk(["record", m3u, "--output", y4m, "--size", "160x120", "--fps", "2", "--duration", "1",
+                               "--no-loop", "--transition", "none", "--pan-speed", "0"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let png = dir.file("s.png")
+        XCTAssertEqual(try cli.kiosk(["snapshot", eq, "--projection", "equirect", "--yaw", "90", "--pitch", "-20", "--fov", "80x60",
+                                      "--size", "160x120", "--output", png]).status, 0)
+        let frame = [UInt8](try FFmpegCLI.run("ffmpeg", ["-v", "error", "-i", y4m, "-frames:v", "1", "-pix_fmt", "rgba", "-f", "rawvideo", "-"]))
+        let db = ImageCompare.psnrRGB(frame, try cli.load(png, PixelSize(width: 160, height: 120)).pixels)
+        XCTAssertGreaterThanOrEqual(db, 30, "\(db) dB (4:2:0 video)")
+    }
+
     func testBadEffectSpecExitsTwoNamingTheFlag() throws {
         let dir = try TempDir()
         let png = try mandelbrot(dir, "p.png", size: "32x32")
