@@ -1,3 +1,4 @@
+import Foundation
 import KioskCore
 import KioskMedia
 import KioskRender
@@ -14,6 +15,16 @@ struct ItemView {
     init(path: String, metadata: ProjectionMetadata?, itemOverride: ProjectionOverride?, config: PlayerConfig) {
         override = config.projection.merged(with: itemOverride)
         decision = ProjectionResolver.decide(path: path, metadata: metadata, override: override)
+    }
+
+    /// The decision before decoding, which sets the decode size: from the override and name, and for a JPEG
+    /// nothing else marks, from its Photo Sphere XMP (a quick probe of the file's head).
+    static func beforeDecode(path: String, itemOverride: ProjectionOverride?, config: PlayerConfig) -> ItemView {
+        let named = ItemView(path: path, metadata: nil, itemOverride: itemOverride, config: config)
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard named.decision.source == .none, ext == "jpg" || ext == "jpeg",
+              let metadata = (try? MediaFile.probe(path))?.projection else { return named }
+        return ItemView(path: path, metadata: metadata, itemOverride: itemOverride, config: config)
     }
 
     /// The view a spherical item starts at on a canvas of `canvas` size.

@@ -43,7 +43,7 @@ public enum PlayJob {
     /// The pixels `snapshot` writes.
     public static func snapshotImage(input: String, config: PlayerConfig, at: Double, view: FlatView, log: Log) throws -> RGBAImage {
         let canvas = config.size
-        let named = ItemView(path: input, metadata: nil, itemOverride: nil, config: config)
+        let named = ItemView.beforeDecode(path: input, itemOverride: nil, config: config)
         let decoded = try decodeBounded(input, timeout: config.decodeTimeout) { picture in
             named.decodeSize(picture: picture) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: view.fit, maxZoom: view.zoom) }
         }

@@ -77,7 +77,7 @@ public final class Player {
         var overrides: [String: ProjectionOverride] = [:]
         for item in items { if let o = item.override { overrides[item.path] = o } }
         return { [overrides] path in
-            let view = ItemView(path: path, metadata: nil, itemOverride: overrides[path], config: config)
+            let view = ItemView.beforeDecode(path: path, itemOverride: overrides[path], config: config)
             return try MediaFile.decode(path, targetSize: {
                 view.decodeSize(picture: $0) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: fit, maxZoom: maxZoom) }
             })

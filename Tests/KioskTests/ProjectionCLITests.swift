@@ -161,6 +161,22 @@ final class ProjectionCLITests: XCTestCase {
         XCTAssertEqual(a, b, "--pan-speed 0 keeps the view still")
     }
 
+    func testPhotoSphereJPEGIsShownAsEquirectAtFullSize() throws {
+        let dir = try TempDir()
+        let jpg = dir.file("IMG_0042.jpg")
+        try MediaXMPProjectionTests.jpegWithXMP(jpg, size: "512x256", xmp: MediaXMPProjectionTests.attributes)
+        XCTAssertEqual(try probe([jpg]).map(fields), ["equirect mono 360 metadata"])
+        // The view is drawn from the whole picture (not one decoded down to the 160x120 canvas): like v360's.
+        let out = dir.file("v.png")
+        let r = try cli.kiosk(["snapshot", jpg, "--yaw", "45", "--pitch", "-10", "--fov", "60x45", "--size", "160x120", "--output", out])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let ref = try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin", "-i", jpg, "-vf",
+                                               "format=gbrp,v360=input=e:output=flat:yaw=45:pitch=-10:h_fov=60:v_fov=45:w=160:h=120:interp=linear,format=rgba",
+                                               "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+        let db = ImageCompare.psnrRGB(try cli.load(out, PixelSize(width: 160, height: 120)).pixels, [UInt8](ref))
+        XCTAssertGreaterThanOrEqual(db, 35, "\(db) dB")
+    }
+
     func testPlaylistKioskLineSetsTheItemsProjectionAndView() throws {
         let dir = try TempDir()
         let eq = try mandelbrot(dir, "plain.png", size: "512x256")
