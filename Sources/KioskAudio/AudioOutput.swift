@@ -164,34 +164,33 @@ public final class AudioOutput: @unchecked Sendable {
     /// Pauses or resumes. A device that cannot pause plays out its buffer and stops instead, so the clock
     /// runs on by at most the buffer's length; writing again restarts it.
     public func pause(_ paused: Bool) throws {
-        lock.lock(); defer { lock.unlock() }
-        guard let pcm else { return }
+        guard let pcm = lock.withLock({ pcm }) else { return }
         let state = snd_pcm_state(pcm)
-        ALSALibrary.clearMessage()
         if canPause {
             if (paused && state == SND_PCM_STATE_RUNNING) || (!paused && state == SND_PCM_STATE_PAUSED) {
-                let rc = snd_pcm_pause(pcm, paused ? 1 : 0)
-                if rc < 0 { throw AudioDeviceError(device: device, call: "snd_pcm_pause", reason: ALSALibrary.errorText(Int(rc))) }
+                try lock.withLock {
+                    ALSALibrary.clearMessage()
+                    let rc = snd_pcm_pause(pcm, paused ? 1 : 0)
+                    if rc < 0 { throw AudioDeviceError(device: device, call: "snd_pcm_pause", reason: ALSALibrary.errorText(Int(rc))) }
+                }
             }
         } else if paused && (state == SND_PCM_STATE_RUNNING || state == SND_PCM_STATE_PREPARED) {
-            try drainLocked(pcm)
+            try drain()
         }
     }
 
-    /// Blocks until everything written has been heard; the device then takes writes again.
+    /// Blocks until everything written has been heard; the device then takes writes again. `position` may be
+    /// read meanwhile. Not to be called while another thread writes or closes.
     public func drain() throws {
-        lock.lock(); defer { lock.unlock() }
-        guard let pcm else { return }
-        try drainLocked(pcm)
-    }
-
-    private func drainLocked(_ pcm: OpaquePointer) throws {
+        guard let pcm = lock.withLock({ pcm }) else { return }
         ALSALibrary.clearMessage()
         if snd_pcm_state(pcm) == SND_PCM_STATE_PAUSED { snd_pcm_pause(pcm, 0) }
-        var rc = snd_pcm_drain(pcm)
+        let rc = snd_pcm_drain(pcm)
         if rc < 0 && rc != -EPIPE { throw AudioDeviceError(device: device, call: "snd_pcm_drain", reason: ALSALibrary.errorText(Int(rc))) }
-        rc = snd_pcm_prepare(pcm)
-        if rc < 0 { throw AudioDeviceError(device: device, call: "snd_pcm_prepare", reason: ALSALibrary.errorText(Int(rc))) }
+        try lock.withLock {
+            let rc = snd_pcm_prepare(pcm)
+            if rc < 0 { throw AudioDeviceError(device: device, call: "snd_pcm_prepare", reason: ALSALibrary.errorText(Int(rc))) }
+        }
     }
 
     /// Throws away what is buffered but not yet heard (for a stop or a seek); the clock keeps what was heard.
@@ -206,7 +205,8 @@ public final class AudioOutput: @unchecked Sendable {
         if rc < 0 { throw AudioDeviceError(device: device, call: "snd_pcm_prepare", reason: ALSALibrary.errorText(Int(rc))) }
     }
 
-    /// Closes the PCM without playing what is buffered (call `drain()` first to hear it). Idempotent.
+    /// Closes the PCM without playing what is buffered (call `drain()` first to hear it). Idempotent; later
+    /// writes throw. Not to be called while another thread is inside `write` or `drain`.
     public func close() {
         lock.lock(); defer { lock.unlock() }
         guard let pcm else { return }

@@ -61,11 +61,11 @@ public final class AudioPlayer: Clock, @unchecked Sendable {
         mode = output.map { .device($0) } ?? .silent(media: 0, since: nil)
     }
 
-    /// Starts the playback thread (once).
+    /// Starts the playback thread (once; not after `stop()`).
     public func start() {
         condition.lock()
         defer { condition.unlock() }
-        guard !started else { return }
+        guard !started, ended == nil else { return }
         started = true
         if case .silent(let media, _) = mode, !paused { mode = .silent(media: media, since: monotonic.now) }
         let thread = Thread { [self] in run() }

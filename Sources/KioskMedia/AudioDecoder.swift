@@ -182,9 +182,14 @@ public final class AudioDecoder: AudioSource {
     }
 
     /// A packet that would not decode: skipped, unless too many in a row failed.
+    /// While draining, any error ends the stream (what the resampler holds is still handed out).
     private func decodeFailed(_ error: MediaError) throws {
         consecutiveErrors += 1
-        if consecutiveErrors > Self.maxConsecutiveErrors {
+        if inputDone {
+            failure = failure ?? error
+            try? resampler.flush(into: &buffer)
+            finished = true
+        } else if consecutiveErrors > Self.maxConsecutiveErrors {
             failure = error
             try endInput()
         }
