@@ -135,6 +135,46 @@ final class AudioPlaybackTests: XCTestCase {
         XCTAssertEqual(try WAVFile(path: wav).data, try AudioCompare.reference(clip, wanted))
     }
 
+    func testOtherFormatsAreNegotiatedAndPlayed() throws {
+        let dir = try TempDir()
+        let clip = try AudioCompare.monoMP3(dir, seconds: 0.5)
+        for format in [AudioFormat(sampleRate: 44_100, channels: 1, sample: .s16),
+                       AudioFormat(sampleRate: 32_000, channels: 2, sample: .s32),
+                       AudioFormat(sampleRate: 48_000, channels: 2, sample: .float)] {
+            let wav = dir.file("o-\(format.sample)-\(format.sampleRate).wav")
+            let output = try AudioOutput(device: try ALSATestDevice.install(writingTo: wav, in: dir), format: format)
+            XCTAssertEqual(output.format, format, "file-over-null takes every rate, channel count and sample type")
+            XCTAssertEqual(output.periodFrames, format.sampleRate / 50, "a 20 ms period")
+            XCTAssertEqual(output.bufferFrames, format.sampleRate / 10, "in a 100 ms buffer")
+            XCTAssertTrue(output.canPause)
+            let player = try AudioPlayer(source: try AudioDecoder(path: clip, format: output.format), output: output, log: Log(level: .error))
+            player.start()
+            XCTAssertEqual(player.waitForEnd(timeout: 5), .finished)
+            output.close()
+            XCTAssertEqual(try WAVFile(path: wav).data, try AudioCompare.reference(clip, output.format), "\(format)")
+        }
+    }
+
+    func testSettingsOpenTheDeviceOrSayWhyInOneLine() throws {
+        let dir = try TempDir()
+        var settings = AudioSettings()
+        settings.device = try ALSATestDevice.install(writingTo: dir.file("o.wav"), in: dir)
+        settings.volume = 35
+        settings.muted = true
+        let lines = Lines()
+        let log = Log(level: .info, sink: { lines.add($0) })
+        let output = try XCTUnwrap(AudioOutput.open(settings, log: log))
+        XCTAssertEqual(output.format, .standard)
+        XCTAssertEqual(output.volume, 35)
+        XCTAssertTrue(output.muted)
+        output.close()
+        XCTAssertEqual(lines.all.count, 1, "one info line saying what was opened: \(lines.all)")
+        settings.device = "nosuchpcm"
+        XCTAssertNil(AudioOutput.open(settings, log: log))
+        XCTAssertEqual(lines.all.count, 2)
+        XCTAssertTrue(lines.all.last?.contains("warn") == true && lines.all.last?.contains("'nosuchpcm'") == true, "\(lines.all)")
+    }
+
     func testChunkOfAnotherFormatIsRefused() throws {
         let dir = try TempDir()
         let output = try AudioOutput(device: try ALSATestDevice.install(writingTo: dir.file("o.wav"), in: dir), format: wanted)
