@@ -101,19 +101,20 @@ public final class AudioOutput: @unchecked Sendable {
         SoftwareVolume.apply(to: &bytes, sample: format.sample, volume: v, muted: m)
         let frames = bytes.count / format.bytesPerFrame
         var done = 0
-        var waited = 0.0
+        var lastProgress = ContinuousClock.now
         try bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
             while done < frames {
                 let (rc, call) = try step(base + done * format.bytesPerFrame, frames: frames - done)
                 if rc > 0 {
                     done += rc
-                    waited = 0
+                    lastProgress = ContinuousClock.now
                 } else if rc == 0 {
-                    waited += try waitForRoom()
-                    if waited >= Self.stallSeconds {
-                        throw AudioDeviceError(device: device, call: "snd_pcm_wait", reason: "no room in the buffer for \(Int(Self.stallSeconds)) s (device stalled)")
+                    if ContinuousClock.now - lastProgress > .seconds(Self.stallSeconds) {
+                        throw AudioDeviceError(device: device, call: "snd_pcm_wait",
+                                               reason: "no room in the buffer for \(Int(Self.stallSeconds)) s (device stalled)")
                     }
+                    try waitForRoom()
                 } else {
                     try recover(rc, call: call)
                 }
@@ -137,13 +138,11 @@ public final class AudioOutput: @unchecked Sendable {
         return (rc, "snd_pcm_writei")
     }
 
-    /// Waits up to a second for room in the buffer; returns the seconds waited.
-    private func waitForRoom() throws -> Double {
+    /// Waits up to 100 ms for room in the buffer.
+    private func waitForRoom() throws {
         guard let pcm = lock.withLock({ pcm }) else { throw AudioDeviceError(device: device, call: "write", reason: "device is closed") }
-        let start = Date()
-        let rc = snd_pcm_wait(pcm, 1000)
+        let rc = snd_pcm_wait(pcm, 100)
         if rc < 0 { try recover(Int(rc), call: "snd_pcm_wait") }
-        return rc == 0 ? Date().timeIntervalSince(start) : 0
     }
 
     /// Recovers from an underrun, a suspend or an interrupted call; throws for anything else.

@@ -9,6 +9,10 @@ import XCTest
 final class AudioPlaybackTests: XCTestCase {
     let wanted = AudioFormat(sampleRate: 48_000, channels: 2, sample: .s16)
 
+    override func tearDown() {
+        ALSATestDevice.uninstall()
+    }
+
     /// Log lines written during a test.
     final class Lines: @unchecked Sendable {
         private let lock = NSLock()

@@ -17,6 +17,11 @@ enum ALSATestDevice {
         setenv("ALSA_CONFIG_PATH", FileManager.default.fileExists(atPath: system) ? "\(system):\(rc)" : rc, 1)
         return name
     }
+
+    /// Gives ALSA back its normal configuration (the test asoundrc goes with its temporary folder).
+    static func uninstall() {
+        unsetenv("ALSA_CONFIG_PATH")
+    }
 }
 
 /// The sample data of a WAV file and its header's format.
