@@ -12,6 +12,8 @@ public struct PlayerConfig: Sendable {
     public var kenBurns: KenBurns?
     /// Seconds a decode may take before the item is given up.
     public var decodeTimeout: Double = 20
+    /// Where sound goes and how loud.
+    public var audio = AudioSettings()
     /// Projection and start view from the command line (each item's `#EXTKIOSK:` line goes on top).
     public var projection = ProjectionOverride()
     /// Yaw degrees per second a 360/180 item pans in the slideshow (0 = still).
@@ -20,6 +22,19 @@ public struct PlayerConfig: Sendable {
     public var effect: EffectSpec?
 
     /// Defaults.
+    public init() {}
+}
+
+/// Sound settings: the ALSA PCM and the software volume.
+public struct AudioSettings: Sendable, Equatable {
+    /// The ALSA PCM name (`default`, `hw:1,0`, a name from an asoundrc).
+    public var device = "default"
+    /// Software volume, 0...100 (100 = as decoded).
+    public var volume = 100
+    /// Silence without stopping the audio clock.
+    public var muted = false
+
+    /// Defaults: `default` at full volume.
     public init() {}
 }
 
@@ -46,7 +61,14 @@ public enum CommandSpecs {
         OptionSpec("output", .choice(["headless"]), "where to show (default headless)"),
         OptionSpec("size", .size, metavar: "WxH", "headless canvas size (default 1920x1080)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
-    ] + view
+    ] + audio + view
+
+    /// Sound options of `kiosk play`.
+    public static let audio: [OptionSpec] = [
+        OptionSpec("audio-device", .text, metavar: "NAME", "ALSA PCM to play sound on (default 'default')"),
+        OptionSpec("mute", .flag, "play silently (the audio clock still runs)"),
+        OptionSpec("volume", .integer(0...100), metavar: "0..100", "software volume (default 100)"),
+    ]
 
     /// `kiosk record` options.
     public static let record: [OptionSpec] = slideshow + [
@@ -89,6 +111,9 @@ public enum CommandSpecs {
         if let s = o.size("size") { c.size = s }
         if o.has("ken-burns") { c.kenBurns = KenBurns(seed: c.slideshow.seed) }
         if let t = o.number("decode-timeout") { c.decodeTimeout = t }
+        if let d = o.string("audio-device") { c.audio.device = d }
+        if let v = o.integer("volume") { c.audio.volume = v }
+        c.audio.muted = o.has("mute")
         try applyView(o, to: &c)
         return c
     }
