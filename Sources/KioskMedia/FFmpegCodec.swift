@@ -11,16 +11,19 @@ final class FFmpegCodec {
     let name: String
     private let path: String
 
-    /// Opens the decoder for `stream`, with private `options` (such as `lowres`).
-    convenience init(path: String, stream: UnsafeMutablePointer<AVStream>, options: [String: String] = [:]) throws {
+    /// Opens the decoder for `stream`, with private `options` (such as `lowres`); `threaded` turns on frame and
+    /// slice threads with one thread per core (for video playback).
+    convenience init(path: String, stream: UnsafeMutablePointer<AVStream>, options: [String: String] = [:],
+                     threaded: Bool = false) throws {
         guard let par = stream.pointee.codecpar else { throw MediaError(path: path, reason: "unsupported format: no decoder") }
         try self.init(path: path, codecID: par.pointee.codec_id, parameters: par, timeBase: stream.pointee.time_base,
-                      options: options)
+                      options: options, threaded: threaded)
     }
 
     /// Opens the decoder for `codecID` directly (no container), optionally from a stream's `parameters`.
     init(path: String, codecID: AVCodecID, parameters: UnsafePointer<AVCodecParameters>? = nil,
-         timeBase: AVRational = AVRational(num: 1, den: 1), options: [String: String] = [:]) throws {
+         timeBase: AVRational = AVRational(num: 1, den: 1), options: [String: String] = [:],
+         threaded: Bool = false) throws {
         self.path = path
         guard let codec = avcodec_find_decoder(codecID) else {
             throw MediaError(path: path, reason: "unsupported format: no decoder")
@@ -39,7 +42,12 @@ final class FFmpegCodec {
             }
         }
         ctx.pointee.pkt_timebase = timeBase
-        ctx.pointee.thread_count = 1
+        if threaded {
+            ctx.pointee.thread_count = 0
+            ctx.pointee.thread_type = Int32(FF_THREAD_FRAME | FF_THREAD_SLICE)
+        } else {
+            ctx.pointee.thread_count = 1
+        }
         var dict: OpaquePointer? = nil
         for (k, v) in options { av_dict_set(&dict, k, v, 0) }
         rc = avcodec_open2(ctx, codec, &dict)

@@ -1,0 +1,259 @@
+import Foundation
+import KioskCore
+
+/// Decodes one playing video item on its own thread into a bounded queue of `VideoFrame`s (bounded in count and
+/// in bytes, so memory stays flat however long a clip plays). The render thread takes frames by presentation
+/// time (`frame(at:)`, dropping late ones) or one after another (`nextFrame`, for untimed playback). Seeks are
+/// accurate; with `loop` the clip starts over at its end and times keep rising by the clip's length.
+public final class VideoDecoder: @unchecked Sendable {
+    /// How much the queue may hold.
+    public struct Limits: Sendable, Equatable {
+        /// Most frames queued.
+        public var maxFrames: Int
+        /// Most bytes of planes queued (one frame is always allowed, however large).
+        public var maxBytes: Int
+
+        /// Creates limits.
+        public init(maxFrames: Int = 8, maxBytes: Int = 96 << 20) {
+            self.maxFrames = max(1, maxFrames)
+            self.maxBytes = max(1, maxBytes)
+        }
+    }
+
+    /// What the stream is.
+    public let info: VideoStreamInfo
+    private let shared: Shared
+
+    /// Opens `path` (errors naming the file are thrown here), optionally seeks to `startAt` seconds, and starts
+    /// the decode thread. A pixel format with no shader path is logged once on `log`.
+    public init(path: String, log: Log, limits: Limits = Limits(), loop: Bool = false, startAt: Double? = nil) throws {
+        let reader = try VideoStreamReader(path: path)
+        if let startAt, startAt > 0 { try reader.seek(to: startAt) }
+        info = reader.info
+        shared = Shared(limits: limits, loop: loop, log: log)
+        let box = ReaderBox(reader)
+        let shared = self.shared
+        let thread = Thread { shared.run(box) }
+        thread.name = "kiosk-video"
+        thread.stackSize = 4 << 20
+        thread.start()
+    }
+
+    deinit { shared.stop() }
+
+    /// The newest queued frame due at media time `t` (its time at or before `t`), removing it and every older one
+    /// (late frames are dropped, none is repeated); nil when no new frame is due.
+    public func frame(at t: Double) -> VideoFrame? { shared.take(dueAt: t) }
+
+    /// The next frame in order, waiting up to `timeout` seconds; nil at the end, on a failure, or on time-out.
+    public func nextFrame(timeout: Double) -> VideoFrame? { shared.next(timeout: timeout) }
+
+    /// Waits up to `timeout` seconds for the first queued frame and returns it without removing it (a prefetch:
+    /// the clip is open and its first picture decoded before its slot begins).
+    public func peekFrame(timeout: Double) -> VideoFrame? { shared.peek(timeout: timeout) }
+
+    /// Restarts decoding so the next frame is the one shown at `seconds` (accurate seek); the queue is emptied.
+    public func seek(to seconds: Double) { shared.seek(to: seconds) }
+
+    /// Whether the stream has ended (or failed) and every frame was taken.
+    public var isFinished: Bool { shared.isFinished }
+
+    /// The error that ended the stream early (truncated or corrupt file), if any.
+    public var failure: MediaError? { shared.failureNow }
+
+    /// Frames and bytes queued now (for memory checks).
+    public var queued: (frames: Int, bytes: Int) { shared.queuedNow }
+
+    /// Frames dropped by `frame(at:)` because a newer one was already due.
+    public var droppedFrames: Int { shared.droppedNow }
+
+    /// Stops the decode thread and frees the decoder (also done when the value goes away).
+    public func close() { shared.stop() }
+
+    /// Carries the reader to the decode thread, which alone uses it from then on.
+    private final class ReaderBox: @unchecked Sendable {
+        let reader: VideoStreamReader
+        init(_ reader: VideoStreamReader) { self.reader = reader }
+    }
+
+    /// The state shared by the decode thread and the render thread, under one lock.
+    private final class Shared: @unchecked Sendable {
+        let limits: Limits
+        let loop: Bool
+        let log: Log
+        let lock = NSCondition()
+        var queue: [VideoFrame] = []
+        var bytes = 0
+        var ended = false
+        var failure: MediaError?
+        var stopping = false
+        var stopped = false
+        var pendingSeek: Double?
+        var generation = 0
+        var loopOffset = 0.0
+        var dropped = 0
+
+        init(limits: Limits, loop: Bool, log: Log) {
+            self.limits = limits
+            self.loop = loop
+            self.log = log
+        }
+
+        private var isFull: Bool {
+            !queue.isEmpty && (queue.count >= limits.maxFrames || bytes >= limits.maxBytes)
+        }
+
+        /// The decode thread's loop: decode while there is room, wait otherwise.
+        func run(_ box: ReaderBox) {
+            let reader = box.reader
+            var noted = false
+            var lastPTS: Double?
+            var framesThisPass = 0
+            while true {
+                lock.lock()
+                while !stopping && pendingSeek == nil && (ended || isFull) { lock.wait() }
+                if stopping {
+                    stopped = true
+                    lock.broadcast()
+                    lock.unlock()
+                    return
+                }
+                let seek = pendingSeek
+                pendingSeek = nil
+                let gen = generation
+                let offset = loopOffset
+                lock.unlock()
+
+                var result: Result<VideoFrame?, MediaError>
+                do {
+                    if let seek {
+                        try reader.seek(to: seek)
+                        framesThisPass = 0
+                    }
+                    result = .success(try reader.next())
+                } catch let error as MediaError {
+                    result = .failure(error)
+                } catch {
+                    result = .failure(MediaError(path: reader.info.path, reason: "\(error)"))
+                }
+                if !noted, let note = reader.conversionNote {
+                    noted = true
+                    log.warn(note)
+                }
+
+                lock.lock()
+                if gen != generation {
+                    lock.unlock()
+                    continue
+                }
+                switch result {
+                case .success(var frame?):
+                    frame.pts += offset
+                    lastPTS = frame.pts
+                    framesThisPass += 1
+                    queue.append(frame)
+                    bytes += frame.byteCount
+                case .success(nil):
+                    if loop && framesThisPass > 0 {
+                        let step = reader.info.frameRate > 0 ? 1 / reader.info.frameRate : 0.04
+                        loopOffset = (lastPTS ?? offset) + step
+                        pendingSeek = 0
+                    } else {
+                        ended = true
+                    }
+                case .failure(let error):
+                    failure = error
+                    ended = true
+                }
+                lock.broadcast()
+                lock.unlock()
+            }
+        }
+
+        func take(dueAt t: Double) -> VideoFrame? {
+            lock.lock()
+            defer { lock.broadcast(); lock.unlock() }
+            var found: VideoFrame?
+            while let first = queue.first, first.pts <= t + 1e-6 {
+                if found != nil { dropped += 1 }
+                found = first
+                queue.removeFirst()
+                bytes -= first.byteCount
+            }
+            return found
+        }
+
+        func next(timeout: Double) -> VideoFrame? {
+            lock.lock()
+            defer { lock.broadcast(); lock.unlock() }
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while queue.isEmpty && !ended && !stopping {
+                if !lock.wait(until: deadline) { break }
+            }
+            guard !queue.isEmpty else { return nil }
+            let frame = queue.removeFirst()
+            bytes -= frame.byteCount
+            return frame
+        }
+
+        func peek(timeout: Double) -> VideoFrame? {
+            lock.lock()
+            defer { lock.unlock() }
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while queue.isEmpty && !ended && !stopping {
+                if !lock.wait(until: deadline) { break }
+            }
+            return queue.first
+        }
+
+        func seek(to seconds: Double) {
+            lock.lock()
+            defer { lock.broadcast(); lock.unlock() }
+            queue.removeAll()
+            bytes = 0
+            generation += 1
+            pendingSeek = seconds
+            loopOffset = 0
+            ended = false
+            failure = nil
+        }
+
+        var isFinished: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return ended && queue.isEmpty && pendingSeek == nil
+        }
+
+        var failureNow: MediaError? {
+            lock.lock()
+            defer { lock.unlock() }
+            return failure
+        }
+
+        var queuedNow: (frames: Int, bytes: Int) {
+            lock.lock()
+            defer { lock.unlock() }
+            return (queue.count, bytes)
+        }
+
+        var droppedNow: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return dropped
+        }
+
+        /// Asks the thread to stop and waits (a little) until it has, so the decoder is freed on return.
+        func stop() {
+            lock.lock()
+            defer { lock.unlock() }
+            stopping = true
+            queue.removeAll()
+            bytes = 0
+            lock.broadcast()
+            let deadline = Date(timeIntervalSinceNow: 5)
+            while !stopped {
+                if !lock.wait(until: deadline) { break }
+            }
+        }
+    }
+}
