@@ -1,6 +1,7 @@
 #version 300 es
 // Common head of every layer shader. A layer shader is composed of pieces, in this order:
-//   prelude.frag + one effect (defines vec2 kiosk_effect(vec2 canvasUV)) + the projection's helpers +
+//   prelude.frag + one sampling stage (defines vec4 kiosk_sample(vec2 uv): premultiplied RGBA at texture uv;
+//   sample_rgba.frag or sample_yuv.frag) + one effect (defines vec2 kiosk_effect(vec2 canvasUV)) + the projection's helpers +
 //   one projection (defines vec2 kiosk_source(vec2 canvasUV): texture uv, or negative outside the source) + main.frag
 // Canvas uv: (0,0) top-left, (1,1) bottom-right, at pixel centres. Texture uv: row 0 is the picture's top.
 precision highp float;
@@ -8,10 +9,9 @@ precision highp float;
 in vec2 v_uv;
 out vec4 fragColor;
 
-uniform sampler2D u_picture;
 uniform vec3 u_background;
 uniform float u_opacity;
-// The canvas (target) and the picture texture, in pixels.
+// The canvas (target) and the picture (as displayed), in pixels.
 uniform vec2 u_canvasSize;
 uniform vec2 u_pictureSize;
 

@@ -3,8 +3,8 @@ import KioskCore
 
 /// One picture on the canvas, drawn by its pass and blended with its opacity.
 public struct RenderLayer {
-    /// The picture.
-    public var texture: Texture
+    /// The picture: an RGBA texture or a video frame's planes.
+    public var texture: any LayerPicture
     /// How it is projected onto the canvas.
     public var pass: any ShaderPass
     /// 0...1: how much of it covers what is below (a crossfade draws two layers).
@@ -13,7 +13,7 @@ public struct RenderLayer {
     public var effect: any ShaderEffect
 
     /// Creates a layer.
-    public init(texture: Texture, pass: any ShaderPass, opacity: Double = 1, effect: any ShaderEffect = NoEffect()) {
+    public init(texture: any LayerPicture, pass: any ShaderPass, opacity: Double = 1, effect: any ShaderEffect = NoEffect()) {
         self.texture = texture
         self.pass = pass
         self.opacity = opacity

@@ -30,8 +30,9 @@ public final class Renderer {
     }
 
     /// The layer program composed for a projection and an effect, compiled once.
-    func program(pass: any ShaderPass.Type, effect: any ShaderEffect.Type) throws -> Program {
-        let pieces = PassRegistry.pieces(pass: pass, effect: effect)
+    func program(pass: any ShaderPass.Type, effect: any ShaderEffect.Type,
+                 sampler: String = PassRegistry.rgbaSampler) throws -> Program {
+        let pieces = PassRegistry.pieces(pass: pass, effect: effect, sampler: sampler)
         let key = pieces.joined(separator: "+")
         if let made = programs[key] { return made }
         let made = try Program(context: context, vertexShader: PassRegistry.vertexShader, fragmentPieces: pieces)
@@ -71,10 +72,10 @@ public final class Renderer {
         glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA),
                             GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         for layer in frame.layers {
-            let program = try program(pass: type(of: layer.pass), effect: type(of: layer.effect))
+            let program = try program(pass: type(of: layer.pass), effect: type(of: layer.effect),
+                                      sampler: layer.texture.samplerShader)
             program.use()
-            layer.texture.bind(unit: 0)
-            program.set("u_picture", int: 0)
+            layer.texture.bind(to: program)
             program.set("u_background", bg.red, bg.green, bg.blue)
             program.set("u_opacity", min(max(layer.opacity, 0), 1))
             let context = PassContext(canvas: target.size, picture: layer.texture.size)

@@ -20,7 +20,7 @@ public struct PassContext: Sendable, Equatable {
 /// A projection drawing a layer's picture onto the canvas: its shader piece defines
 /// `vec2 kiosk_source(vec2 canvasUV)` (texture uv, or negative where the source does not cover the canvas).
 ///
-/// The renderer sets the common uniforms: `u_picture` (sampler, unit 0), `u_background` (vec3), `u_opacity`,
+/// The renderer binds the layer's picture for its sampling stage and sets the common uniforms: `u_background` (vec3), `u_opacity`,
 /// `u_canvasSize` and `u_pictureSize` (vec2, pixels).
 public protocol ShaderPass: Sendable {
     /// The projection's shader piece in Shaders/, e.g. `flat.frag`.
@@ -70,17 +70,26 @@ public enum PassRegistry {
     public static let finalShader = "final.frag"
     /// The head of every layer shader (version, precision, common uniforms).
     public static let prelude = "prelude.frag"
+    /// The sampling stage for RGBA textures.
+    public static let rgbaSampler = "sample_rgba.frag"
+    /// The sampling stage for video frames (YUV planes converted in the shader).
+    public static let yuvSampler = "sample_yuv.frag"
+    /// Every sampling stage.
+    public static let samplers = [rgbaSampler, yuvSampler]
     /// The tail of every layer shader (`main`).
     public static let main = "main.frag"
 
-    /// The pieces of the layer shader for a projection and an effect, in order.
-    public static func pieces(pass: any ShaderPass.Type, effect: any ShaderEffect.Type) -> [String] {
-        [prelude, effect.fragmentShader] + pass.helpers + [pass.fragmentShader, main]
+    /// The pieces of the layer shader for a projection, an effect and a sampling stage, in order.
+    public static func pieces(pass: any ShaderPass.Type, effect: any ShaderEffect.Type,
+                              sampler: String = rgbaSampler) -> [String] {
+        [prelude, sampler, effect.fragmentShader] + pass.helpers + [pass.fragmentShader, main]
     }
 
     /// The composed GLSL source of a layer shader (the pieces joined), e.g. for a validator.
-    public static func composedSource(pass: any ShaderPass.Type, effect: any ShaderEffect.Type) throws -> String {
-        try pieces(pass: pass, effect: effect).map { try ShaderLibrary.source(named: $0) }.joined(separator: "\n")
+    public static func composedSource(pass: any ShaderPass.Type, effect: any ShaderEffect.Type,
+                                      sampler: String = rgbaSampler) throws -> String {
+        try pieces(pass: pass, effect: effect, sampler: sampler).map { try ShaderLibrary.source(named: $0) }
+            .joined(separator: "\n")
     }
 }
 

@@ -19,9 +19,11 @@ final class RenderContextTests: RenderTestCase {
         // Every projection with every effect, composed from the pieces.
         for pass in PassRegistry.all {
             for effect in PassRegistry.effects {
-                let pieces = PassRegistry.pieces(pass: pass, effect: effect)
-                XCTAssertNoThrow(try Program(context: gl, vertexShader: PassRegistry.vertexShader, fragmentPieces: pieces),
-                                 pieces.joined(separator: "+"))
+                for sampler in PassRegistry.samplers {
+                    let pieces = PassRegistry.pieces(pass: pass, effect: effect, sampler: sampler)
+                    XCTAssertNoThrow(try Program(context: gl, vertexShader: PassRegistry.vertexShader, fragmentPieces: pieces),
+                                     pieces.joined(separator: "+"))
+                }
             }
         }
     }
@@ -29,7 +31,11 @@ final class RenderContextTests: RenderTestCase {
     func testEveryShaderPieceIsUsedByTheRegistry() {
         var used: Set<String> = [PassRegistry.vertexShader, PassRegistry.finalShader]
         for pass in PassRegistry.all {
-            for effect in PassRegistry.effects { used.formUnion(PassRegistry.pieces(pass: pass, effect: effect)) }
+            for effect in PassRegistry.effects {
+                for sampler in PassRegistry.samplers {
+                    used.formUnion(PassRegistry.pieces(pass: pass, effect: effect, sampler: sampler))
+                }
+            }
         }
         XCTAssertEqual(used, Set(ShaderLibrary.names), "a shader file in Shaders/ is not reachable from PassRegistry")
     }
@@ -72,12 +78,15 @@ final class RenderContextTests: RenderTestCase {
         defer { try? FileManager.default.removeItem(at: tmp) }
         for pass in PassRegistry.all {
             for effect in PassRegistry.effects {
-                let pieces = PassRegistry.pieces(pass: pass, effect: effect)
-                let url = tmp.appendingPathComponent(pieces.joined(separator: "+"))
-                try PassRegistry.composedSource(pass: pass, effect: effect).write(to: url, atomically: true, encoding: .utf8)
-                let result = try RenderTestSupport.run(validator, ["-S", "frag", url.path])
-                XCTAssertEqual(result.status, 0, "\(url.lastPathComponent): \(result.output)")
-                checked.formUnion(pieces)
+                for sampler in PassRegistry.samplers {
+                    let pieces = PassRegistry.pieces(pass: pass, effect: effect, sampler: sampler)
+                    let url = tmp.appendingPathComponent(pieces.joined(separator: "+"))
+                    try PassRegistry.composedSource(pass: pass, effect: effect, sampler: sampler)
+                        .write(to: url, atomically: true, encoding: .utf8)
+                    let result = try RenderTestSupport.run(validator, ["-S", "frag", url.path])
+                    XCTAssertEqual(result.status, 0, "\(url.lastPathComponent): \(result.output)")
+                    checked.formUnion(pieces)
+                }
             }
         }
         XCTAssertEqual(checked, Set(files), "every shader file is validated alone or as part of a composed program")

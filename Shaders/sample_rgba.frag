@@ -1,0 +1,6 @@
+// Sampling stage for a picture uploaded as one RGBA8 texture (premultiplied): stills and animations.
+uniform sampler2D u_picture;
+
+vec4 kiosk_sample(vec2 uv) {
+    return texture(u_picture, uv);
+}

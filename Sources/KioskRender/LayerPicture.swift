@@ -1,0 +1,25 @@
+/// What a layer draws from: an RGBA texture (stills, animations) or a video frame's planes. Each kind names the
+/// sampling stage of the layer shader that reads it (`vec4 kiosk_sample(vec2 uv)`), and binds its textures and
+/// uniforms for that stage.
+import KioskCore
+
+/// A picture a layer samples. Create, update and drop it on the render thread only.
+public protocol LayerPicture: AnyObject {
+    /// The picture's size as displayed (after sample aspect and rotation), in pixels: what passes fit and project.
+    var size: PixelSize { get }
+    /// The sampling stage's shader piece in Shaders/ (`sample_rgba.frag`, `sample_yuv.frag`).
+    var samplerShader: String { get }
+    /// Binds its textures and sets the sampling stage's uniforms on `program` (in use).
+    func bind(to program: Program)
+}
+
+extension Texture: LayerPicture {
+    /// The RGBA sampling stage.
+    public var samplerShader: String { PassRegistry.rgbaSampler }
+
+    /// Binds to unit 0 as `u_picture`.
+    public func bind(to program: Program) {
+        bind(unit: 0)
+        program.set("u_picture", int: 0)
+    }
+}
