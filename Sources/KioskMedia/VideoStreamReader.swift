@@ -54,7 +54,7 @@ final class VideoStreamReader {
     private var lookahead: VideoFrame?
     /// Media seconds at which the stream starts (0 for most files).
     private let streamStart: Double
-    /// Declared length of the video stream when the container's figure is exact.
+    /// Declared length of the video stream (or the container) when the figure is not a guess from the bit rate.
     private let declaredLength: Double?
     private var lastPTS: Double?
 
@@ -84,11 +84,12 @@ final class VideoStreamReader {
         let tb = stream.pointee.time_base
         let start = stream.pointee.start_time
         streamStart = start != kiosk_nopts_value() && tb.den > 0 ? Double(start) * Double(tb.num) / Double(tb.den) : 0
-        if stream.pointee.duration > 0 && stream.pointee.duration != kiosk_nopts_value() && tb.den > 0
-            && input.context.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE {
+        if input.context.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE {
+            declaredLength = nil
+        } else if stream.pointee.duration > 0 && stream.pointee.duration != kiosk_nopts_value() && tb.den > 0 {
             declaredLength = Double(stream.pointee.duration) * Double(tb.num) / Double(tb.den)
         } else {
-            declaredLength = nil
+            declaredLength = input.durationSeconds
         }
         info = VideoStreamInfo(
             path: path, codecName: codec.name,
