@@ -89,6 +89,7 @@ public final class Player {
         var slots = 0
         var lastKey: SceneComposer.VisualKey?
         var lastSequence = -1
+        var lastGeneration = output.generation
         defer { composer.releaseAll() }
         while !shouldStop() {
             let t = clock.now
@@ -117,11 +118,16 @@ public final class Player {
                 output.idle()
                 continue
             }
-            if key == lastKey && !output.needsEveryFrame {
+            if !output.isAvailable {
+                output.idle()   // the display is lost: wait for it, draw nothing
+                continue
+            }
+            if key == lastKey && output.generation == lastGeneration && !output.needsEveryFrame {
                 output.idle()
                 continue
             }
             try renderer.draw(frame, into: output.target, rotation: output.rotation)
+            lastGeneration = output.generation
             _ = try output.present()
             lastKey = key
             presented += 1

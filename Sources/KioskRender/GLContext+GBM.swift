@@ -4,7 +4,8 @@ import CEGL
 extension GLContext {
     /// A context on a GBM device (`struct gbm_device *`), current on the calling thread with no surface until
     /// `makeWindowSurface` is called. The context is configless so any surface format can be chosen later.
-    public convenience init(gbmDevice: UnsafeMutableRawPointer) throws {
+    /// `owner` (the DRM output holding the GBM device) is kept alive until the EGL display is terminated.
+    public convenience init(gbmDevice: UnsafeMutableRawPointer, owner: AnyObject? = nil) throws {
         let display = try GLContext.openDisplay(platform: EGLenum(EGL_PLATFORM_GBM_KHR), native: gbmDevice)
         do {
             let extensions = eglQueryString(display, EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
@@ -13,6 +14,7 @@ extension GLContext {
                 : try GLContext.chooseConfig(display: display, surfaceType: EGL_WINDOW_BIT, nativeFormat: nil)
             let context = try GLContext.createContext(display: display, config: config)
             self.init(display: display, context: context, config: config)
+            nativeOwner = owner
         } catch {
             eglTerminate(display)
             throw error
