@@ -6,7 +6,7 @@ usage: vm.py --gpu bochs|virtio --res WxH --job SCRIPT --out DIR [--timeout S]
 
 The job runs chrooted into the host root with $KIOSK_VM_IO as a writable exchange folder. To ask for a
 screenshot it prints a line `KIOSK-VM screendump NAME` and waits for the file $KIOSK_VM_IO/ack-NAME. The
-driver takes the screendump through QEMU's HMP monitor, saves DIR/NAME.png, and writes into ack-NAME one
+driver takes the screendump through QEMU's HMP monitor, saves DIR/NAME.png (and NAME.ppm), and writes into ack-NAME one
 line: `WIDTH HEIGHT R G B FRACTION`, the centre pixel and the fraction of pixels equal to it.
 Writes DIR/serial.log (each line with seconds since QEMU started) and DIR/summary.json.
 Exit status: the job's, or 124 on timeout, 125 when the VM died without one.
@@ -167,7 +167,7 @@ def main():
         ppm = os.path.join(io, f'{name}.ppm')
         monitor.command(f'screendump {ppm}')
         stats = centre_stats(*png_from_ppm(ppm, os.path.join(out, f'{name}.png')))
-        os.unlink(ppm)
+        shutil.move(ppm, os.path.join(out, f'{name}.ppm'))  # kept for the pixel checks (check.py)
         shots.append({'name': name, 't': round(time.monotonic() - t0, 2), 'size': f'{stats[0]}x{stats[1]}',
                       'centre': list(stats[2:5]), 'uniform': round(stats[5], 4)})
         with open(os.path.join(io, f'ack-{name}.tmp'), 'w') as f:
