@@ -65,6 +65,7 @@ waitlog() { n=0; while ! grep -q "\$2" "\$1" 2>/dev/null; do sleep 0.05; n=\$((n
 now() { date +%s.%N; }
 # Text on the console (cursor hidden), so that restoring it shows in the screendumps.
 [ -e /dev/tty1 ] && printf '\033[?25l\033[2J\033[Hkiosk VM test: the console before and after\n' > /dev/tty1
+sleep 0.5   # fbcon and virtio-gpu's flush draw the text a little later
 shot console-before
 "$KIOSK" play --output drm --drm-device /dev/dri/card0 --duration $DURATION --transition none --log-level info \
   \$F/c.png \$F/a.png \$F/b.png > \$R/play.log 2>&1 &
@@ -74,6 +75,7 @@ waitlog \$R/play.log "first frame presented" 90
 waitlog \$R/play.log "showing \$F/a.png" 20 && sleep 1 && shot play-a
 waitlog \$R/play.log "showing \$F/b.png" 10 && sleep 1 && shot play-b
 t0=\$(now); kill -TERM \$pid; wait \$pid; rc=\$?; echo "\$rc \$(now) \$t0" > \$R/play.exit
+sleep 0.5
 shot console-after
 "$KIOSK" play --rotate 90 --transition none --log-level info \$F/a.png > \$R/rot.log 2>&1 &
 pid=\$!

@@ -44,7 +44,8 @@ struct Commands {
                                       length: o.number("length"), log: log,
                                       shouldStop: { stop.requested },
                                       onFirstFrame: { [log] in log.info("first frame presented \(ProcessClock.millisecondsSinceStart()) ms after process start") })
-        log.info("played \(report.slotsShown) items, \(report.framesPresented) frames")
+        log.info("played \(report.slotsShown) items, \(report.framesPresented) frames"
+                 + (report.presentedFPS.map { String(format: ", %.2f frames/s after the first", $0) } ?? ""))
         return 0
     }
 
