@@ -141,6 +141,20 @@ def main():
         c.check(f'{g} console-restored', ok, f'{after[0]}x{after[1]} (before {before[0]}x{before[1]}), '
                 f"text {'identical' if same_text else 'differs'}")
 
+    # (e) a new preferred mode (virtio-gpu, resized through VNC): kiosk sets it and keeps showing the item
+    if g == 'virtio':
+        s = shot('resized')
+        rlog = read(os.path.join(a.results, 'resize.log'))
+        line = next((x for x in rlog.splitlines() if 'display mode is now' in x), 'no mode change logged')
+        if s is None:
+            c.check(f'{g} new-mode', False, f'no screendump after the resize; {line}')
+        else:
+            p = psnr(s, ref('a-800x600'))
+            c.check(f'{g} new-mode', s[:2] == (800, 600) and p >= 30,
+                    f'screen {s[0]}x{s[1]} (800x600), PSNR {p:.1f} dB vs the 800x600 snapshot (>= 30); {line}')
+        rc = read(os.path.join(a.results, 'resize.exit'), 'none').strip()
+        c.check(f'{g} new-mode-exit', rc == '0', f'exit {rc} after SIGTERM')
+
     # the DRM building blocks' own tests (DPMS, legacy commits, permissions)
     for name in ['xctest', 'xctest-nobody']:
         rc = read(os.path.join(a.results, name + '.rc'), 'none').strip()

@@ -50,7 +50,8 @@ ff -f lavfi -i "mandelbrot=size=$RES" -frames:v 1 "$FIX/c.png"
 export LIBGL_ALWAYS_SOFTWARE=1
 for i in a b; do "$KIOSK" snapshot "$FIX/$i.png" --size "$RES" --output "$FIX/ref-$i.png"; done
 "$KIOSK" snapshot "$FIX/a.png" --size "${H}x${W}" --output "$FIX/ref-a-portrait.png"
-for i in a b a-portrait; do ff -i "$FIX/ref-$i.png" -f image2 -vcodec ppm "$FIX/$i.ppm"; done
+"$KIOSK" snapshot "$FIX/a.png" --size 800x600 --output "$FIX/ref-a-800x600.png"
+for i in a b a-portrait a-800x600; do ff -i "$FIX/ref-$i.png" -f image2 -vcodec ppm "$FIX/$i.ppm"; done
 echo "== fixtures: $(elapsed)"
 
 IO=$HERE/.cache/io
@@ -86,6 +87,16 @@ cd "$ROOT"
 setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/run/tmp \
   "$XCTEST" KioskTests.DRMVMTests/testOpeningWithoutPermissionNamesTheVideoGroup > \$R/xctest-nobody.log 2>&1
 echo \$? > \$R/xctest-nobody.rc
+# Last (it changes the preferred mode): virtio-gpu gets a new size from a VNC client, kiosk takes up the mode.
+if [ "\$KIOSK_VM_GPU" = virtio ]; then
+  "$KIOSK" play --output drm --transition none --log-level info \$F/a.png > \$R/resize.log 2>&1 &
+  pid=\$!
+  waitlog \$R/resize.log "first frame presented" 90
+  echo "KIOSK-VM resize 800x600"
+  n=0; while [ ! -e "\$KIOSK_VM_IO/ack-resize-800x600" ] && [ \$n -lt 600 ]; do sleep 0.05; n=\$((n+1)); done
+  waitlog \$R/resize.log "display mode is now 800x600" 20 && sleep 2 && shot resized
+  kill -TERM \$pid; wait \$pid; echo \$? > \$R/resize.exit
+fi
 JOB
 
 mkdir -p "$OUT"

@@ -6,18 +6,22 @@ import KioskRender
 /// renderer's GL context on its GBM device and a window surface on its GBM surface. One frame per vblank:
 /// `present()` swaps and waits for the flip. The canvas is the mode's size, transposed for 90° and 270°; the
 /// renderer's final pass turns it onto the screen. Keeps going through lost master and disconnects
-/// (`DisplayLink`). Use on the render thread only.
+/// (`DisplayLink`), and takes up a new mode (a new preferred mode after a hotplug, when no `--drm-mode` was
+/// asked for) with new GBM and EGL surfaces: `size` then changes. Use on the render thread only.
 public final class DRMDisplayOutput: Output {
     /// The GL context on the card's GBM device (it keeps the `DRMOutput` alive until EGL is done with it).
     public let context: GLContext
     /// How the canvas is turned onto the screen.
     public let rotation: Rotation
     /// The canvas size the slideshow composes at: the mode's size, transposed for 90° and 270°.
-    public let size: PixelSize
-    /// The card, connector and mode in use.
-    public let selection: DisplaySelection
+    public private(set) var size: PixelSize
     private let drm: DRMOutput
-    private let screen: DefaultTarget
+    private let options: DRMOutputOptions
+    private var screen: DefaultTarget
+    /// A mode change that failed half-way: the next `present()` throws it.
+    private var failure: Error?
+    /// The connector's fingerprint at the last poll (a change triggers a full probe).
+    private var fingerprint = ""
     private let clock: PresentationClock?
     private let log: Log
     private var link: DisplayLink
@@ -34,15 +38,19 @@ public final class DRMDisplayOutput: Output {
         self.drm = drm
         self.context = context
         self.rotation = rotation
-        selection = drm.selection
+        self.options = options
         screen = DefaultTarget(size: screenSize)
         size = rotation.canvasSize(forScreen: screenSize)
         self.clock = clock
         self.log = log
         link = DisplayLink(now: monotonicSeconds())
+        fingerprint = drm.connectorFingerprint()
     }
 
     deinit { drm.close() }
+
+    /// The card, connector and mode in use.
+    public var selection: DisplaySelection { drm.selection }
 
     /// `drm /dev/dri/card0 Virtual-1 640x480@60 atomic`, with the rotation when there is one.
     public var name: String {
@@ -66,6 +74,7 @@ public final class DRMDisplayOutput: Output {
     /// Swaps and flips the drawn frame, waiting at most 100 ms for the flip; returns the flip time
     /// (CLOCK_MONOTONIC seconds), or nil when it was not shown (flip still pending, display lost).
     public func present() throws -> Double? {
+        if let failure { throw failure }
         guard link.isShowing else {
             idle()
             return nil
@@ -104,12 +113,20 @@ public final class DRMDisplayOutput: Output {
         }
     }
 
-    /// Reads the connector and moves the link: a disconnect stops drawing, a reconnect sets the mode again.
+    /// Reads the connector and moves the link: a disconnect stops drawing, a reconnect or a new preferred mode
+    /// sets the mode again. While showing, only a change of the cheap fingerprint leads to a full probe (a
+    /// probe can read the EDID over DDC and stall a frame).
     private func pollConnector(probe: Bool) {
         let now = monotonicSeconds()
+        let seen = drm.connectorFingerprint()
+        if !probe && seen == fingerprint {
+            _ = link.connector(connected: true, at: now)   // unchanged: just restart the poll interval
+            return
+        }
+        fingerprint = seen
         let connector: ConnectorReport
         do {
-            connector = try drm.readConnector(probe: probe)
+            connector = try drm.readConnector(probe: true)
         } catch {
             log.warn("\(error)")
             _ = link.connector(connected: link.isShowing, at: now)
@@ -125,8 +142,31 @@ public final class DRMDisplayOutput: Output {
             log.info("display on \(connector.name) is back: setting \(drm.mode.name) again"
                      + (offered ? "" : " (no longer offered; modes: \(connector.modes.map(\.name).joined(separator: ", ")))"))
         default:
-            break
+            if link.isShowing { takeUpNewMode(connector) }
         }
+    }
+
+    /// Sets the mode the options now choose on `connector` when it is not the one shown (a new preferred mode,
+    /// or the asked-for mode back), with GBM and EGL surfaces of its size.
+    private func takeUpNewMode(_ connector: ConnectorReport) {
+        let card = CardReport(path: selection.path, driver: "", connectors: [connector])
+        var wanted = options
+        wanted.devicePath = selection.path
+        wanted.connectorName = connector.name
+        guard let next = try? DisplayReport(cards: [card]).select(wanted), next.mode != drm.mode else { return }
+        let before = drm.mode.name
+        do {
+            try drm.changeMode(to: next, dropSurface: { context.dropWindowSurface() })
+            try context.makeWindowSurface(gbmSurface: drm.gbmSurfaceHandle, format: drm.gbmFormat)
+        } catch {
+            failure = error
+            return
+        }
+        let screenSize = PixelSize(width: next.mode.width, height: next.mode.height)
+        screen = DefaultTarget(size: screenSize)
+        size = rotation.canvasSize(forScreen: screenSize)
+        link.redraw()
+        log.info("display mode is now \(next.mode.name) (was \(before)), canvas \(size)")
     }
 
     /// Turns the screen on or off (DPMS); frames presented while off are not shown.

@@ -10,13 +10,14 @@ import KioskCore
 /// so keep the output alive until the GL context is gone (`GLContext(gbmDevice:owner:)` does that).
 public final class DRMOutput {
     /// The card, connector and mode in use.
-    public let selection: DisplaySelection
+    public private(set) var selection: DisplaySelection
     /// `atomic` or `legacy`.
     public let commitName: String
     let device: DRMDevice
-    let pipe: DRMPipe
-    private let committer: DRMCommitter
+    private(set) var pipe: DRMPipe
+    private var committer: DRMCommitter
     private let scanout: GBMScanout
+    private let commitMode: CommitMode
     private let waiter = DRMFlipWaiter()
     private let log: Log
     private var swapBuffers: (() throws -> Void)?
@@ -34,15 +35,7 @@ public final class DRMOutput {
         let device = try DRMDevice(path: selection.path)
         try device.becomeMaster()
         let pipe = try DRMPipe(device: device, selection: selection)
-        var committer: DRMCommitter = DRMLegacyCommitter(device: device, pipe: pipe)
-        if options.commit != .legacy {
-            do {
-                committer = try DRMAtomicCommitter(device: device, pipe: pipe)
-            } catch {
-                if options.commit == .atomic { throw error }
-                log.info("DRM atomic commits unavailable (\(error)); using legacy")
-            }
-        }
+        let committer = try Self.committer(options.commit, device: device, pipe: pipe, log: log)
         let mode = selection.mode
         scanout = try GBMScanout(drm: device, width: UInt32(mode.width), height: UInt32(mode.height))
         self.selection = selection
@@ -50,8 +43,41 @@ public final class DRMOutput {
         self.pipe = pipe
         self.committer = committer
         self.log = log
+        commitMode = options.commit
         commitName = committer.name
         log.info("DRM output \(selection.path) \(selection.connector.name) \(mode.name), \(committer.name) commits")
+    }
+
+    /// Atomic where the driver takes it (unless `mode` says legacy), else legacy.
+    private static func committer(_ mode: CommitMode, device: DRMDevice, pipe: DRMPipe, log: Log) throws -> DRMCommitter {
+        if mode != .legacy {
+            do {
+                return try DRMAtomicCommitter(device: device, pipe: pipe)
+            } catch {
+                if mode == .atomic { throw error }
+                log.info("DRM atomic commits unavailable (\(error)); using legacy")
+            }
+        }
+        return DRMLegacyCommitter(device: device, pipe: pipe)
+    }
+
+    /// Switches to `newSelection` (same card and connector, another mode, e.g. a new preferred mode after a
+    /// hotplug): forgets the buffers, lets the caller drop its EGL window surface (`dropSurface`), makes a GBM
+    /// surface of the new size and sets the mode with the next frame. The CRTC state restored on close stays
+    /// the one found at start. Make the new EGL window surface on `gbmSurfaceHandle` after.
+    public func changeMode(to newSelection: DisplaySelection, dropSurface: () -> Void) throws {
+        requestModeset()
+        if let old = onScreen { scanout.release(old) }
+        onScreen = nil
+        dropSurface()
+        var newPipe = try DRMPipe(device: device, selection: newSelection)
+        newPipe.saved = pipe.saved
+        committer.release()
+        committer = try Self.committer(commitMode, device: device, pipe: newPipe, log: log)
+        let mode = newSelection.mode
+        try scanout.replaceSurface(width: UInt32(mode.width), height: UInt32(mode.height))
+        pipe = newPipe
+        selection = newSelection
     }
 
     deinit {
@@ -75,6 +101,18 @@ public final class DRMOutput {
         }
         defer { drmModeFreeConnector(c) }
         return ConnectorReport(c: c)
+    }
+
+    /// A cheap fingerprint of the connector, read without probing it: its status and the id of its EDID blob
+    /// (a new EDID, e.g. another display or a new preferred size, gets a new blob). When it changes, probe.
+    public func connectorFingerprint() -> String {
+        var status = "?"
+        if let c = drmModeGetConnectorCurrent(device.fd, pipe.connectorID) {
+            status = String(c.pointee.connection.rawValue)
+            drmModeFreeConnector(c)
+        }
+        let edid = device.property(object: pipe.connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR), name: "EDID")
+        return "\(status) \(edid?.value ?? 0)"
     }
 
     /// The `struct gbm_device *` for the renderer's EGL display (EGL_PLATFORM_GBM_KHR).

@@ -75,6 +75,9 @@ public struct DisplayLink: Sendable, Equatable {
         return true
     }
 
+    /// The output changed under the player (a new mode): draw again even if the scene did not change.
+    public mutating func redraw() { generation += 1 }
+
     /// What is due at `now`.
     public func due(at now: Double) -> Action {
         switch state {

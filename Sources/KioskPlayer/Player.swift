@@ -123,6 +123,7 @@ public final class Player {
             if let o = scene.outgoing { keep.insert(o.index) }
             if let u = show.upcoming { keep.insert(u) }
             cache.evict(keeping: keep)
+            composer.canvas = output.size   // a display's mode can change while playing
             guard let (frame, key) = try composer.frame(for: scene, cache: cache) else {
                 output.idle()
                 continue

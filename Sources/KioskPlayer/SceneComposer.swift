@@ -20,8 +20,12 @@ final class SceneComposer {
     private let context: GLContext
     private var textures: [Int: SlotTexture] = [:]  // by slot sequence
 
+    /// The canvas the frames are composed for: the config's size until the output's mode changes.
+    var canvas: PixelSize
+
     init(config: PlayerConfig, context: GLContext) {
         self.config = config
+        canvas = config.size
         self.context = context
     }
 
@@ -77,7 +81,7 @@ final class SceneComposer {
             view = kb.view(forSlot: slot.sequence, progress: p, base: view)
             key.motion += p + Double(slot.sequence)
         }
-        let transform = view.transform(picture: texture.size, canvas: config.size)
+        let transform = view.transform(picture: texture.size, canvas: canvas)
         return RenderLayer(texture: texture, pass: FlatPass(transform: transform), opacity: opacity)
     }
 

@@ -23,7 +23,7 @@ extension GLContext {
     }
 
     /// Creates the window surface on a GBM surface (`struct gbm_surface *`) whose buffers have the fourcc `format`
-    /// (e.g. XRGB8888), and makes it current. Call once.
+    /// (e.g. XRGB8888), and makes it current. One at a time (`dropWindowSurface` first).
     public func makeWindowSurface(gbmSurface: UnsafeMutableRawPointer, format: UInt32) throws {
         guard surface == nil else {
             throw RenderError(call: "makeWindowSurface", reason: "the context already has a window surface")
@@ -35,6 +35,15 @@ extension GLContext {
         surface = made
         self.config = config
         try makeCurrent()
+    }
+
+    /// Destroys the window surface (before its GBM surface goes, e.g. for a new mode's size) and keeps the
+    /// context current without one; `makeWindowSurface` makes the next.
+    public func dropWindowSurface() {
+        guard let old = surface else { return }
+        eglMakeCurrent(display, nil, nil, context)
+        eglDestroySurface(display, old)
+        surface = nil
     }
 
     /// Presents the window surface's back buffer (the DRM output then locks the GBM front buffer).
