@@ -42,6 +42,10 @@ let package = Package(
         // Build-tool plugin running shader-embed over the top-level Shaders/ folder.
         .plugin(name: "ShaderEmbed", capability: .buildTool(), dependencies: ["shader-embed"],
                 path: "Plugins/ShaderEmbed"),
+        // ALSA's variadic error-handler callback, which Swift cannot express: one C file, used only by KioskAudio.
+        .target(name: "CKioskALSAShim", dependencies: ["CALSA"]),
+        // Sound: ALSA playback and the audio clock. The only place ALSA is imported.
+        .target(name: "KioskAudio", dependencies: ["KioskCore", "CALSA", "CKioskALSAShim"]),
         // Outputs: headless (FBO read-back) and DRM/KMS. The only place libdrm and GBM are imported.
         .target(name: "KioskOutput", dependencies: ["KioskCore", "KioskRender", "CDRM", "CGBM"]),
         // The player: wires clock, slideshow, decoders, renderer and output.
@@ -50,6 +54,7 @@ let package = Package(
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskPlayer"]),
         .testTarget(name: "KioskTests",
-                    dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer"]),
+                    dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
+                                   "KioskAudio"]),
     ]
 )

@@ -27,3 +27,7 @@ ff -f lavfi -i "testsrc2=size=320x240:rate=12" -t 2 -c:v libwebp -lossless 0 -q:
 ff -f lavfi -i "color=c=black@0:size=640x640,format=rgba,geq=r='255*X/W':g='128':b='255*Y/H':a='255*lt(hypot(X-W/2,Y-H/2),W/2.2)'" -frames:v 1 05-alpha-disc.png
 # An APNG, a short loop.
 ff -f lavfi -i "testsrc=size=240x180:rate=8" -t 1.5 -plays 0 -f apng 06-testsrc.apng
+# A 360x180 equirect panorama (seamless at the wrap: a picture and its mirror), detected by the _360 name token;
+# the playlist's #EXTKIOSK line sets its start view, and the slideshow pans its yaw.
+ff -f lavfi -i "mandelbrot=size=1024x1024:end_pts=40:start_scale=2.5:outer=normalized_iteration_count" -frames:v 1 \
+   -filter_complex "split[a][b];[b]hflip[c];[a][c]hstack" -q:v 4 07-pano_360.jpg

@@ -4,6 +4,8 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/display.h>
+#include <libavutil/spherical.h>
+#include <libavutil/stereo3d.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/channel_layout.h>
 #include <libswscale/swscale.h>
@@ -19,3 +21,4 @@ static inline int kiosk_averror_invaliddata(void) { return AVERROR_INVALIDDATA; 
 static inline int kiosk_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
 static inline int kiosk_codec_flag_qscale(void) { return AV_CODEC_FLAG_QSCALE; }
 static inline int kiosk_qp2lambda(void) { return FF_QP2LAMBDA; }
+static inline int kiosk_stereo3d_flag_invert(void) { return AV_STEREO3D_FLAG_INVERT; }

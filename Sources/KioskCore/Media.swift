@@ -90,10 +90,13 @@ public struct MediaInfo: Sendable, Equatable {
     public var loops: Int
     /// EXIF orientation, 1...8 (1 = as stored).
     public var orientation: Int
+    /// What the stream's side data says about projection and stereo (videos), if anything.
+    public var projection: ProjectionMetadata?
 
     /// Creates a description of one file.
     public init(path: String, kind: MediaKind, width: Int, height: Int, frames: Int,
-                duration: Double?, loops: Int, orientation: Int) {
+                duration: Double?, loops: Int, orientation: Int, projection: ProjectionMetadata? = nil) {
+        self.projection = projection
         self.path = path
         self.kind = kind
         self.width = width

@@ -12,8 +12,29 @@ public struct PlayerConfig: Sendable {
     public var kenBurns: KenBurns?
     /// Seconds a decode may take before the item is given up.
     public var decodeTimeout: Double = 20
+    /// Where sound goes and how loud.
+    public var audio = AudioSettings()
+    /// Projection and start view from the command line (each item's `#EXTKIOSK:` line goes on top).
+    public var projection = ProjectionOverride()
+    /// Yaw degrees per second a 360/180 item pans in the slideshow (0 = still).
+    public var panSpeed: Double = 3
+    /// The picture effect, if any.
+    public var effect: EffectSpec?
 
     /// Defaults.
+    public init() {}
+}
+
+/// Sound settings: the ALSA PCM and the software volume.
+public struct AudioSettings: Sendable, Equatable {
+    /// The ALSA PCM name (`default`, `hw:1,0`, a name from an asoundrc).
+    public var device = "default"
+    /// Software volume, 0...100 (100 = as decoded).
+    public var volume = 100
+    /// Silence without stopping the audio clock.
+    public var muted = false
+
+    /// Defaults: `default` at full volume.
     public init() {}
 }
 
@@ -46,6 +67,13 @@ public enum CommandSpecs {
         OptionSpec("drm-mode", .text, metavar: "WxH[@Hz]", "display mode (default: the display's preferred mode)"),
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
+    ] + audio + view
+
+    /// Sound options of `kiosk play`.
+    public static let audio: [OptionSpec] = [
+        OptionSpec("audio-device", .text, metavar: "NAME", "ALSA PCM to play sound on (default 'default')"),
+        OptionSpec("mute", .flag, "play silently (the audio clock still runs)"),
+        OptionSpec("volume", .integer(0...100), metavar: "0..100", "software volume (default 100)"),
     ]
 
     /// `kiosk record` options.
@@ -54,7 +82,7 @@ public enum CommandSpecs {
         OptionSpec("size", .size, metavar: "WxH", "frame size (default 1920x1080)"),
         OptionSpec("fps", .integer(1...240), metavar: "N", "frames per second (default 30)"),
         OptionSpec("length", .number(0...1e6), metavar: "S", "stop after S seconds (default: the playlist once with --no-loop, else 60)"),
-    ]
+    ] + view
 
     /// `kiosk snapshot` options.
     public static let snapshot: [OptionSpec] = [
@@ -67,7 +95,7 @@ public enum CommandSpecs {
         OptionSpec("center", .point, metavar: "X,Y", "picture point at the centre, 0..1 each (default 0.5,0.5)"),
         OptionSpec("duration", .number(0.05...86_400), metavar: "S", "slot length used to time animations (default 5)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
-    ]
+    ] + view
 
     /// `kiosk outputs` options.
     public static let outputs: [OptionSpec] = [
@@ -77,7 +105,7 @@ public enum CommandSpecs {
     /// `kiosk probe` options.
     public static let probe: [OptionSpec] = [
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
-    ]
+    ] + projectionFlags
 
     /// Builds a config from parsed `play`/`record`/`snapshot` options.
     public static func config(from o: ParsedOptions) throws -> PlayerConfig {
@@ -94,6 +122,10 @@ public enum CommandSpecs {
         if let s = o.size("size") { c.size = s }
         if o.has("ken-burns") { c.kenBurns = KenBurns(seed: c.slideshow.seed) }
         if let t = o.number("decode-timeout") { c.decodeTimeout = t }
+        if let d = o.string("audio-device") { c.audio.device = d }
+        if let v = o.integer("volume") { c.audio.volume = v }
+        c.audio.muted = o.has("mute")
+        try applyView(o, to: &c)
         return c
     }
 }

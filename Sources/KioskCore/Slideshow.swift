@@ -86,7 +86,6 @@ public final class Slideshow {
     private var transitionStart = 0.0
     private var sequence = 0
     private var skip: Int = 0  // +1 next requested, -1 previous requested
-    private var startedAt: Double?
     private var held = false
 
     /// True after the last item with `loop == false`, or when nothing is playable.
@@ -154,7 +153,6 @@ public final class Slideshow {
     /// finished. `availability` answers for playlist indices.
     public func update(at t: Double, availability: (Int) -> Availability) -> Scene? {
         if isFinished { return nil }
-        if startedAt == nil { startedAt = t }
         if slot == nil {
             guard start(at: t, availability: availability) else { return nil }
         }

@@ -80,7 +80,8 @@ public enum FFmpegImageDecoder {
                 }
                 let shown = (Orientation(rawValue: jpeg.orientation) ?? .up).displayedSize(of: stored)
                 return MediaInfo(path: path, kind: .image, width: shown.width, height: shown.height, frames: 1,
-                                 duration: nil, loops: 1, orientation: jpeg.orientation)
+                                 duration: nil, loops: 1, orientation: jpeg.orientation,
+                                 projection: XMPProjection.metadata(file.head))
             }
             let w = Int(par.pointee.width), h = Int(par.pointee.height)
             guard w > 0, h > 0 else { throw MediaError(path: path, reason: "\(what): no picture size") }
@@ -123,7 +124,8 @@ public enum FFmpegImageDecoder {
                 if rate.num > 0 && rate.den > 0 { frames = Int((d * Double(rate.num) / Double(rate.den)).rounded()) }
             }
             return MediaInfo(path: path, kind: .video, width: size.width, height: size.height, frames: max(frames, 0),
-                             duration: duration, loops: 1, orientation: orientation.rawValue)
+                             duration: duration, loops: 1, orientation: orientation.rawValue,
+                             projection: StreamProjection.metadata(stream))
         }
         let hasAudio = file.input.streams.contains { $0.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
         guard hasAudio else { throw MediaError(path: path, reason: "unsupported format: no picture, video or audio stream") }
@@ -239,7 +241,8 @@ public enum FFmpegImageDecoder {
         let orientation = Orientation(rawValue: jpeg.orientation) ?? .up
         let shown = orientation.displayedSize(of: stored)
         let info = MediaInfo(path: path, kind: .image, width: shown.width, height: shown.height, frames: 1,
-                             duration: nil, loops: 1, orientation: orientation.rawValue)
+                             duration: nil, loops: 1, orientation: orientation.rawValue,
+                             projection: XMPProjection.metadata(head))
         let wanted = clamp(targetSize(shown), to: shown)
         let storedTarget = orientation.swapsAxes ? wanted.transposed : wanted
         let k = lowresFactor(stored: stored, target: storedTarget)

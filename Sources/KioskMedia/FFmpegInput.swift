@@ -49,6 +49,11 @@ final class FFmpegInput {
         deadline.deallocate()
     }
 
+    /// Sets the time bound to `seconds` from now (a long playback renews it before each read).
+    func renewDeadline(_ seconds: Double) {
+        deadline.pointee = FFmpegLibrary.monotonicNanoseconds() + Int64(seconds * 1e9)
+    }
+
     /// Whether the time bound has passed.
     var pastDeadline: Bool { FFmpegLibrary.monotonicNanoseconds() > deadline.pointee }
 

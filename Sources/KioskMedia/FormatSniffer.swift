@@ -10,6 +10,11 @@ enum FormatSniffer {
     /// The demuxer for `head` (the file's first bytes) or a MediaError "unsupported format".
     static func format(path: String, head: [UInt8]) throws -> UnsafePointer<AVInputFormat> {
         _ = FFmpegLibrary.quiet
+        var head = head
+        if let tag = id3TagLength(head), tag + 16 > head.count,
+           let after = try? FileBytes.read(path, offset: tag, count: 1 << 16), after.count > 16 {
+            head = after  // an ID3 tag (big cover art) longer than the head: judge the audio after it
+        }
         var padded = head
         padded.append(contentsOf: [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE)))
         var score: Int32 = 0
@@ -25,5 +30,13 @@ enum FormatSniffer {
             throw MediaError(path: path, reason: "unsupported format")
         }
         return format
+    }
+
+    /// Bytes of an ID3v2 tag at the start of `head` (header, body and footer), or nil when there is none.
+    static func id3TagLength(_ head: [UInt8]) -> Int? {
+        guard head.count >= 10, head[0] == 0x49, head[1] == 0x44, head[2] == 0x33,
+              head[6] & 0x80 == 0, head[7] & 0x80 == 0, head[8] & 0x80 == 0, head[9] & 0x80 == 0 else { return nil }
+        let body = Int(head[6]) << 21 | Int(head[7]) << 14 | Int(head[8]) << 7 | Int(head[9])
+        return 10 + body + (head[5] & 0x10 != 0 ? 10 : 0)
     }
 }

@@ -22,7 +22,7 @@ extension PlayJob {
         config.slideshow.duration = 1
         let items = (0..<count).map { PlaylistItem(path: files[$0 % files.count]) }
         let clock = VirtualClock()
-        let output = try SteppingOutput(size: canvas, clock: clock, step: 1)
+        let output = try VirtualTimeOutput(size: canvas, fps: 1, clock: clock, sink: nil)
         let player = try Player(items: items, config: { var c = config; c.slideshow.loop = false; return c }(),
                                 output: output, clock: clock, log: Log(level: .error), waitForDecodes: true)
         let start = DispatchTime.now().uptimeNanoseconds
@@ -32,29 +32,32 @@ extension PlayJob {
     }
 }
 
-/// A headless output on a virtual clock that moves `step` seconds per presented frame.
-final class SteppingOutput: Output {
-    private let canvas: HeadlessOutput
-    private let clock: VirtualClock
-    private let step: Double
-
-    init(size: PixelSize, clock: VirtualClock, step: Double) throws {
-        canvas = try HeadlessOutput(size: size, pacing: nil)
-        self.clock = clock
-        self.step = step
+extension PlayJob {
+    /// Milliseconds per frame to draw `path` on a headless canvas of `canvas` size through an equirect view (yaw
+    /// turning each frame) and through the plain flat pass, `frames` frames each, every frame waited for (glFinish).
+    public static func projectionCost(picture path: String, canvas: PixelSize, frames: Int) throws -> (equirect: Double, flat: Double) {
+        let decoded = try MediaFile.decode(path, targetSize: { ItemProjection.decodeSize(picture: $0) })
+        let output = try HeadlessOutput(size: canvas, pacing: nil)
+        let renderer = try Renderer(context: output.context)
+        let texture = try Texture(context: output.context, image: SceneComposer.image(of: decoded.picture, frame: 0))
+        let projection = ItemProjection(kind: .equirect)
+        let flatTransform = FlatView(fit: .contain).transform(picture: texture.size, canvas: canvas)
+        func draw(_ pass: any ShaderPass) throws -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try renderer.draw(RenderFrame(background: .black, layers: [RenderLayer(texture: texture, pass: pass)]), into: output.target)
+            output.context.finish()
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        }
+        // Alternate the two, so the load of a shared machine weighs on both alike; the first 3 of each warm up.
+        var flat = 0.0, equirect = 0.0
+        for i in 0..<(frames + 3) {
+            let f = try draw(FlatPass(transform: flatTransform))
+            let e = try draw(EquirectProjection(view: SphereView(yaw: Double(i) * 3, pitch: 10, hFOV: 90, canvas: canvas),
+                                                projection: projection))
+            if i >= 3 { flat += f; equirect += e }
+        }
+        flat /= Double(max(1, frames))
+        equirect /= Double(max(1, frames))
+        return (equirect, flat)
     }
-
-    var name: String { "stepping" }
-    var context: GLContext { canvas.context }
-    var size: PixelSize { canvas.size }
-    var rotation: Rotation { .none }
-    var target: RenderTarget { canvas.target }
-    var needsEveryFrame: Bool { true }
-    func present() throws -> Double? {
-        context.finish()
-        let t = clock.now
-        clock.advance(by: step)
-        return t
-    }
-    func idle() { clock.advance(by: step) }
 }

@@ -59,11 +59,12 @@ public enum PlayJob {
         var config = config
         if length == nil { config.slideshow.loop = false }
         let clock = VirtualClock()
-        let output = try RecordingOutput(path: path, size: config.size, fps: fps, clock: clock)
-        log.info("recording \(config.size) at \(fps) fps with \(output.codecName) to \(path)")
+        let encoder = try VideoEncoder(path: path, size: config.size, fps: fps)
+        let output = try VirtualTimeOutput(size: config.size, fps: Double(fps), clock: clock, sink: { try encoder.append($0) })
+        log.info("recording \(config.size) at \(fps) fps with \(encoder.codecName) to \(path)")
         let player = try Player(items: items, config: config, output: output, clock: clock, log: log, waitForDecodes: true)
         let report = try player.run(length: length)
-        try output.finish()
+        try encoder.finish()
         return report
     }
 
@@ -77,17 +78,20 @@ public enum PlayJob {
     /// The pixels `snapshot` writes.
     public static func snapshotImage(input: String, config: PlayerConfig, at: Double, view: FlatView, log: Log) throws -> RGBAImage {
         let canvas = config.size
+        let named = ItemView.beforeDecode(path: input, itemOverride: nil, config: config)
         let decoded = try decodeBounded(input, timeout: config.decodeTimeout) { picture in
-            FlatView.decodeSize(picture: picture, canvas: canvas, fit: view.fit, maxZoom: view.zoom)
+            named.decodeSize(picture: picture) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: view.fit, maxZoom: view.zoom) }
         }
+        let item = ItemView(path: input, metadata: decoded.info.projection, itemOverride: nil, config: config)
         let output = try HeadlessOutput(size: canvas, pacing: nil)
         let renderer = try Renderer(context: output.context)
         let timing = decoded.picture.timing
         let frame = timing.frameIndex(at: at, slotDuration: config.slideshow.duration)
-        let texture = try Texture(context: output.context, image: SceneComposer.image(of: decoded.picture, frame: frame))
-        let transform = view.transform(picture: texture.size, canvas: canvas)
+        let texture = try Texture(context: output.context, image: try item.picture(SceneComposer.image(of: decoded.picture, frame: frame),
+                                                                                  maxSide: output.context.maxTextureSize))
+        let pass = item.pass(texture: texture.size, canvas: canvas, view: item.startView(canvas: canvas), flat: view)
         try renderer.draw(RenderFrame(background: config.background,
-                                  layers: [RenderLayer(texture: texture, pass: FlatPass(transform: transform), opacity: 1)]),
+                                  layers: [RenderLayer(texture: texture, pass: pass, opacity: 1, effect: ItemView.effect(config))]),
                       into: output.target, rotation: .none)
         return try output.readPixels()
     }
@@ -107,9 +111,9 @@ public enum PlayJob {
     }
 
     /// One `probe` line, and whether the file failed.
-    public static func probeLine(_ path: String) -> (json: String, failed: Bool) {
+    public static func probeLine(_ path: String, override: ProjectionOverride? = nil) -> (json: String, failed: Bool) {
         do {
-            return (ProbeReport.line(try MediaFile.probe(path)), false)
+            return (ProbeReport.line(try MediaFile.probe(path), override: override), false)
         } catch let e as MediaError {
             return (ProbeReport.line(path: path, error: e.reason), true)
         } catch {

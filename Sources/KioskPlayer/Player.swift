@@ -58,7 +58,7 @@ public final class Player {
         self.waitForDecodes = waitForDecodes
         show = Slideshow(items: items, options: config.slideshow)
         cache = DecodeCache(items: items, timeout: config.decodeTimeout, log: log,
-                            decode: decode ?? Player.decoder(for: config))
+                            decode: decode ?? Player.decoder(for: config, items: items))
         if let first = show.upcoming { cache.request(first) }
     }
 
@@ -72,17 +72,23 @@ public final class Player {
     /// Sets the output frames go to (on the render thread: its GL context must be current here).
     public func attach(_ output: Output) throws {
         renderer = try Renderer(context: output.context)
-        composer = SceneComposer(config: config, context: output.context)
+        composer = SceneComposer(config: config, context: output.context, items: show.items)
         self.output = output
     }
 
-    /// The decoder for a config: pictures are decoded straight to the size they take on the canvas.
-    public static func decoder(for config: PlayerConfig) -> DecodeCache.Decode {
+    /// The decoder for a config: pictures are decoded straight to the size they take on the canvas; spherical
+    /// items (by name or override) whole, within the texture limit.
+    public static func decoder(for config: PlayerConfig, items: [PlaylistItem] = []) -> DecodeCache.Decode {
         let canvas = config.size
         let fit = config.fit
         let maxZoom = config.kenBurns?.maxZoom ?? 1
-        return { path in
-            try MediaFile.decode(path, targetSize: { FlatView.decodeSize(picture: $0, canvas: canvas, fit: fit, maxZoom: maxZoom) })
+        var overrides: [String: ProjectionOverride] = [:]
+        for item in items { if let o = item.override { overrides[item.path] = o } }
+        return { [overrides] path in
+            let view = ItemView.beforeDecode(path: path, itemOverride: overrides[path], config: config)
+            return try MediaFile.decode(path, targetSize: {
+                view.decodeSize(picture: $0) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: fit, maxZoom: maxZoom) }
+            })
         }
     }
 

@@ -2,8 +2,8 @@ import KioskCore
 
 /// `kiosk probe` output: one JSON object per line, fields in a fixed order.
 public enum ProbeReport {
-    /// The JSON line for a file that was read.
-    public static func line(_ info: MediaInfo) -> String {
+    /// The JSON line for a file that was read; projection fields as decided with `override` (command line).
+    public static func line(_ info: MediaInfo, override: ProjectionOverride? = nil) -> String {
         var fields: [(String, String)] = [
             ("path", quote(info.path)),
             ("kind", quote(info.kind.rawValue)),
@@ -14,6 +14,11 @@ public enum ProbeReport {
         fields.append(("duration", info.duration.map(number) ?? "null"))
         fields.append(("loops", String(info.loops)))
         fields.append(("orientation", String(info.orientation)))
+        let d = ProjectionResolver.decide(path: info.path, metadata: info.projection, override: override)
+        fields.append(("projection", quote(d.unsupported ?? d.projection.kind.rawValue)))
+        fields.append(("stereo", quote(d.projection.stereo.rawValue)))
+        fields.append(("input_fov", d.projection.isSpherical ? number(d.projection.inputFOV) : "null"))
+        fields.append(("source", quote(d.source.rawValue)))
         return object(fields)
     }
 

@@ -7,6 +7,8 @@ final class SceneComposer {
     private struct SlotTexture {
         let texture: Texture
         var frame: Int
+        /// How the slot's item is drawn (its projection), decided when its picture arrived.
+        let view: ItemView
     }
 
     /// What a drawn frame looked like, to skip drawing identical frames.
@@ -18,15 +20,17 @@ final class SceneComposer {
 
     private let config: PlayerConfig
     private let context: GLContext
+    private let items: [PlaylistItem]
     private var textures: [Int: SlotTexture] = [:]  // by slot sequence
 
     /// The canvas the frames are composed for: the config's size until the output's mode changes.
     var canvas: PixelSize
 
-    init(config: PlayerConfig, context: GLContext) {
+    init(config: PlayerConfig, context: GLContext, items: [PlaylistItem]) {
         self.config = config
         canvas = config.size
         self.context = context
+        self.items = items
     }
 
     /// Builds the frame for `scene`; nil if a picture isn't available (then nothing is drawn).
@@ -57,32 +61,43 @@ final class SceneComposer {
             guard let item = cache.item(slot.index) else {
                 // Evicted while still on screen can't happen (the player keeps visible items); draw what we have.
                 guard let e = entry else { return nil }
-                return layerFor(texture: e.texture, slot: slot, time: time, opacity: opacity, key: &key)
+                return layerFor(e, slot: slot, time: time, opacity: opacity, key: &key)
             }
             let image = Self.image(of: item.picture, frame: frameIndex)
             if let e = entry {
-                try e.texture.update(with: image)
+                try e.texture.update(with: e.view.picture(image, maxSide: context.maxTextureSize))
                 entry?.frame = frameIndex
             } else {
-                entry = SlotTexture(texture: try Texture(context: context, image: image), frame: frameIndex)
+                let view = ItemView(path: item.info.path, metadata: item.info.projection,
+                                    itemOverride: items.indices.contains(slot.index) ? items[slot.index].override : nil,
+                                    config: config)
+                entry = SlotTexture(texture: try Texture(context: context, image: view.picture(image, maxSide: context.maxTextureSize)),
+                                    frame: frameIndex,
+                                    view: view)
             }
             textures[slot.sequence] = entry
         }
         guard let e = entry else { return nil }
         key.layers += [slot.sequence, frameIndex]
-        return layerFor(texture: e.texture, slot: slot, time: time, opacity: opacity, key: &key)
+        return layerFor(e, slot: slot, time: time, opacity: opacity, key: &key)
     }
 
-    private func layerFor(texture: Texture, slot: Slot, time: Double, opacity: Double,
+    private func layerFor(_ entry: SlotTexture, slot: Slot, time: Double, opacity: Double,
                           key: inout VisualKey) -> RenderLayer {
-        var view = FlatView(fit: config.fit)
-        if let kb = config.kenBurns, slot.timing == .still {
+        let texture = entry.texture
+        var flat = FlatView(fit: config.fit)
+        var sphere = entry.view.startView(canvas: canvas)
+        if entry.view.decision.projection.isSpherical {
+            // 360/180 items pan their yaw slowly while they show.
+            sphere = entry.view.view(at: time, panSpeed: config.panSpeed, canvas: canvas)
+            if config.panSpeed != 0 { key.motion += time + Double(slot.sequence) }
+        } else if let kb = config.kenBurns, slot.timing == .still {
             let p = slot.length > 0 ? min(1, time / slot.length) : 0
-            view = kb.view(forSlot: slot.sequence, progress: p, base: view)
+            flat = kb.view(forSlot: slot.sequence, progress: p, base: flat)
             key.motion += p + Double(slot.sequence)
         }
-        let transform = view.transform(picture: texture.size, canvas: canvas)
-        return RenderLayer(texture: texture, pass: FlatPass(transform: transform), opacity: opacity)
+        let pass = entry.view.pass(texture: texture.size, canvas: canvas, view: sphere, flat: flat)
+        return RenderLayer(texture: texture, pass: pass, opacity: opacity, effect: ItemView.effect(config))
     }
 
     /// The picture to show for an item at a frame index.

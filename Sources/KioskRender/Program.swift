@@ -20,6 +20,15 @@ public final class Program {
                       fragment: (fragmentShader, try ShaderLibrary.source(named: fragmentShader)))
     }
 
+    /// Compiles and links a layer shader composed of fragment pieces (file names in Shaders/, joined in order);
+    /// errors name the pieces, e.g. `prelude.frag+noeffect.frag+flat.frag+main.frag`.
+    public convenience init(context: GLContext, vertexShader: String, fragmentPieces: [String]) throws {
+        let source = try fragmentPieces.map { try ShaderLibrary.source(named: $0) }.joined(separator: "\n")
+        try self.init(context: context,
+                      vertex: (vertexShader, try ShaderLibrary.source(named: vertexShader)),
+                      fragment: (fragmentPieces.joined(separator: "+"), source))
+    }
+
     /// Compiles and links sources given with the file names used in messages.
     init(context: GLContext, vertex: (file: String, source: String), fragment: (file: String, source: String)) throws {
         let vertexShader = vertex.file, fragmentShader = fragment.file
@@ -69,6 +78,10 @@ public final class Program {
     /// Sets a vec3 uniform.
     public func set(_ uniform: String, _ x: Double, _ y: Double, _ z: Double) {
         glUniform3f(location(uniform), GLfloat(x), GLfloat(y), GLfloat(z))
+    }
+    /// Sets a vec4 uniform.
+    public func set(_ uniform: String, _ x: Double, _ y: Double, _ z: Double, _ w: Double) {
+        glUniform4f(location(uniform), GLfloat(x), GLfloat(y), GLfloat(z), GLfloat(w))
     }
     /// Sets an int (or sampler unit) uniform.
     public func set(_ uniform: String, int value: Int) { glUniform1i(location(uniform), GLint(value)) }

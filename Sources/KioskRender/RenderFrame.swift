@@ -9,12 +9,15 @@ public struct RenderLayer {
     public var pass: any ShaderPass
     /// 0...1: how much of it covers what is below (a crossfade draws two layers).
     public var opacity: Double
+    /// The effect applied on the canvas (none by default).
+    public var effect: any ShaderEffect
 
     /// Creates a layer.
-    public init(texture: Texture, pass: any ShaderPass, opacity: Double = 1) {
+    public init(texture: Texture, pass: any ShaderPass, opacity: Double = 1, effect: any ShaderEffect = NoEffect()) {
         self.texture = texture
         self.pass = pass
         self.opacity = opacity
+        self.effect = effect
     }
 }
 

@@ -29,6 +29,16 @@ public final class Renderer {
         return made
     }
 
+    /// The layer program composed for a projection and an effect, compiled once.
+    func program(pass: any ShaderPass.Type, effect: any ShaderEffect.Type) throws -> Program {
+        let pieces = PassRegistry.pieces(pass: pass, effect: effect)
+        let key = pieces.joined(separator: "+")
+        if let made = programs[key] { return made }
+        let made = try Program(context: context, vertexShader: PassRegistry.vertexShader, fragmentPieces: pieces)
+        programs[key] = made
+        return made
+    }
+
     /// Draws `frame` into `target`. With a rotation the frame is drawn on a canvas of the rotated size first.
     public func draw(_ frame: RenderFrame, into target: RenderTarget, rotation: Rotation = .none) throws {
         if rotation == .none {
@@ -61,13 +71,17 @@ public final class Renderer {
         glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA),
                             GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         for layer in frame.layers {
-            let program = try program(fragmentShader: type(of: layer.pass).fragmentShader)
+            let program = try program(pass: type(of: layer.pass), effect: type(of: layer.effect))
             program.use()
             layer.texture.bind(unit: 0)
             program.set("u_picture", int: 0)
             program.set("u_background", bg.red, bg.green, bg.blue)
             program.set("u_opacity", min(max(layer.opacity, 0), 1))
-            layer.pass.setUniforms(program, context: PassContext(canvas: target.size, picture: layer.texture.size))
+            let context = PassContext(canvas: target.size, picture: layer.texture.size)
+            program.set("u_canvasSize", Double(context.canvas.width), Double(context.canvas.height))
+            program.set("u_pictureSize", Double(context.picture.width), Double(context.picture.height))
+            layer.effect.setUniforms(program, context: context)
+            layer.pass.setUniforms(program, context: context)
             glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
         }
         glDisable(GLenum(GL_BLEND))

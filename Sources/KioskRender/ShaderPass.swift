@@ -1,5 +1,6 @@
-/// A shader pass: one fragment shader in Shaders/ and the small value describing its uniforms. The renderer draws
-/// each layer with its pass over a full-screen triangle (Shaders/fullscreen.vert).
+/// A layer's fragment shader is composed of small pieces from Shaders/ (mpv style): the common prelude, one effect,
+/// the projection's helpers, one projection, and the common main. Each projection and effect is one shader file and
+/// one small Swift descriptor of its uniforms; adding one adds one line to `PassRegistry`.
 import KioskCore
 
 /// What a pass knows when setting its uniforms.
@@ -16,23 +17,50 @@ public struct PassContext: Sendable, Equatable {
     }
 }
 
-/// A projection or effect drawing a layer's picture onto the canvas.
+/// A projection drawing a layer's picture onto the canvas: its shader piece defines
+/// `vec2 kiosk_source(vec2 canvasUV)` (texture uv, or negative where the source does not cover the canvas).
 ///
-/// The renderer sets the common uniforms: `u_picture` (sampler, unit 0), `u_background` (vec3) and `u_opacity`.
-/// The shader writes an opaque colour in `rgb` and `u_opacity` in alpha; the renderer blends it into the canvas.
+/// The renderer sets the common uniforms: `u_picture` (sampler, unit 0), `u_background` (vec3), `u_opacity`,
+/// `u_canvasSize` and `u_pictureSize` (vec2, pixels).
 public protocol ShaderPass: Sendable {
-    /// The fragment shader's file name in Shaders/, e.g. `flat.frag`.
+    /// The projection's shader piece in Shaders/, e.g. `flat.frag`.
     static var fragmentShader: String { get }
+    /// Shared pieces it needs before its own (e.g. `sphere.frag`), in order.
+    static var helpers: [String] { get }
     /// Sets this pass's own uniforms on its (current) program.
     func setUniforms(_ program: Program, context: PassContext)
 }
 
-/// Every pass type, so programs can be built and tested for all of them. Adding a pass adds one line here.
+extension ShaderPass {
+    /// No helpers.
+    public static var helpers: [String] { [] }
+}
+
+/// An effect applied on the canvas before projection: its shader piece defines `vec2 kiosk_effect(vec2 canvasUV)`,
+/// the canvas point whose projected picture shows at `canvasUV`.
+public protocol ShaderEffect: Sendable {
+    /// The effect's shader piece in Shaders/, e.g. `mosaic.frag`.
+    static var fragmentShader: String { get }
+    /// Sets this effect's own uniforms on its (current) program.
+    func setUniforms(_ program: Program, context: PassContext)
+}
+
+/// Every projection and effect, so programs can be built and tested for all combinations. Adding one adds one line.
 public enum PassRegistry {
-    /// All pass types.
+    /// All projections.
     public static var all: [any ShaderPass.Type] {
         [
             FlatPass.self,
+            EquirectProjection.self,
+            FisheyeProjection.self,
+        ]
+    }
+
+    /// All effects.
+    public static var effects: [any ShaderEffect.Type] {
+        [
+            NoEffect.self,
+            MosaicEffect.self,
         ]
     }
 
@@ -40,4 +68,28 @@ public enum PassRegistry {
     public static let vertexShader = "fullscreen.vert"
     /// The final pass turning the canvas onto the screen.
     public static let finalShader = "final.frag"
+    /// The head of every layer shader (version, precision, common uniforms).
+    public static let prelude = "prelude.frag"
+    /// The tail of every layer shader (`main`).
+    public static let main = "main.frag"
+
+    /// The pieces of the layer shader for a projection and an effect, in order.
+    public static func pieces(pass: any ShaderPass.Type, effect: any ShaderEffect.Type) -> [String] {
+        [prelude, effect.fragmentShader] + pass.helpers + [pass.fragmentShader, main]
+    }
+
+    /// The composed GLSL source of a layer shader (the pieces joined), e.g. for a validator.
+    public static func composedSource(pass: any ShaderPass.Type, effect: any ShaderEffect.Type) throws -> String {
+        try pieces(pass: pass, effect: effect).map { try ShaderLibrary.source(named: $0) }.joined(separator: "\n")
+    }
+}
+
+/// No effect: the canvas shows the projected picture as it is.
+public struct NoEffect: ShaderEffect {
+    /// The file name of its shader piece.
+    public static let fragmentShader = "noeffect.frag"
+    /// No effect.
+    public init() {}
+    /// Nothing to set.
+    public func setUniforms(_ program: Program, context: PassContext) {}
 }

@@ -61,6 +61,12 @@ struct Bench {
         print(String(format: "%.2f %.1f", r, Self.peakRSSMiB()))
     }
 
+    /// Draws an equirect view and the flat pass of one picture; prints `equirectMs flatMs` per frame.
+    func projectionChild(_ path: String, size: PixelSize, frames: Int) throws {
+        let r = try PlayJob.projectionCost(picture: path, canvas: size, frames: frames)
+        print(String(format: "%.3f %.3f", r.equirect, r.flat))
+    }
+
     /// One 24 MP JPEG to 1920x1080: kiosk's decode (child process) against ffmpeg's decode + scale.
     private func decodeComparison(label: String, big: String, ffmpeg: String) throws {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: big)[.size] as? Int) ?? 0
@@ -129,5 +135,15 @@ struct Bench {
         let ffStill = try run(ffmpeg, ["-v", "error", "-i", dir + "/s%d.jpg", "-frames:v", "8", "-f", "null", "-"]).seconds
         print(String(format: "stills through the headless pipeline at 1920x1080: %@ stills/s (decode + upload + draw), peak RSS %@ MiB; ffmpeg decodes the same JPEGs at %.1f/s",
                      String(s.first ?? "?"), String(s.dropFirst().first ?? "?").trimmingCharacters(in: .whitespacesAndNewlines), 8 / ffStill))
+
+        // 4. An equirect (4096x2048) seen through a 1920x1080 view, against the plain flat pass of the same picture.
+        let pano = tmp.appendingPathComponent("pano_360.jpg").path
+        try run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "mandelbrot=size=1024x512:end_pts=1,scale=4096:2048:flags=bicubic",
+                         "-frames:v", "1", "-q:v", "3", pano])
+        let p = try run(me, ["projection", pano, "1920x1080", "30"], env: soft).out.split(separator: " ")
+        if p.count == 2, let e = Double(p[0]), let f = Double(p[1].trimmingCharacters(in: .whitespacesAndNewlines)) {
+            print(String(format: "equirect 4096x2048 -> 1920x1080 view: %.2f ms/frame; flat pass of it: %.2f ms/frame; ratio %.2f",
+                         e, f, e / f))
+        }
     }
 }

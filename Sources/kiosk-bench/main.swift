@@ -16,6 +16,11 @@ do {
             throw BenchError("usage: kiosk-bench stills DIR WxH COUNT")
         }
         try bench.stillsChild(args[1], size: size, count: n)
+    case "projection":  // child process: equirect view vs flat pass draw time
+        guard args.count >= 4, let size = PixelSize(parsing: args[2]), let n = Int(args[3]) else {
+            throw BenchError("usage: kiosk-bench projection FILE WxH FRAMES")
+        }
+        try bench.projectionChild(args[1], size: size, frames: n)
     default:
         try bench.all(kiosk: args.first)
     }

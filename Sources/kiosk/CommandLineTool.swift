@@ -19,7 +19,8 @@ struct CommandLineTool {
       probe FILE ...           describe files as JSON lines
       outputs                  list DRM/KMS cards, connectors, status and modes
 
-    Run 'kiosk COMMAND --help' for a command's options.
+    Run 'kiosk COMMAND --help' for a command's options. '--config FILE' anywhere after the command reads
+    'name = value' lines (the same names as the options; 'path = …' adds what to play).
     """
 
     /// Runs the command line and returns the exit status.
@@ -28,8 +29,10 @@ struct CommandLineTool {
             FileHandle.standardError.write(Data((Self.summary + "\n").utf8))
             return 2
         }
-        let rest = Array(args.dropFirst())
         do {
+            let rest = try ConfigFile.expand(Array(args.dropFirst()), read: { path in
+                FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
+            })
             switch command {
             case "--help", "-h", "help":
                 print(Self.summary)

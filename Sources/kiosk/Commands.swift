@@ -92,11 +92,12 @@ struct Commands {
 
     func probe(_ args: [String]) throws -> Int32 {
         guard let o = try parse(args, CommandSpecs.probe, command: "probe", usage: "kiosk probe FILE ...",
-                                summary: "Prints one JSON object per file: path, kind, width, height, frames, duration, loops,\norientation, or error. Exits 1 if any file had an error.") else { return 0 }
+                                summary: "Prints one JSON object per file: path, kind, width, height, frames, duration, loops,\norientation, projection, stereo, input_fov, source (name|metadata|override|none), or error.\nExits 1 if any file had an error.") else { return 0 }
         guard !o.positional.isEmpty else { throw UsageError("probe: give at least one FILE") }
+        let override = try CommandSpecs.projectionOverride(o)
         var failed = false
         for path in o.positional {
-            let line = PlayJob.probeLine(path)
+            let line = PlayJob.probeLine(path, override: override)
             failed = failed || line.failed
             print(line.json)
         }

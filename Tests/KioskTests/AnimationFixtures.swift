@@ -14,25 +14,7 @@ enum AnimationFixtures {
 
     /// Runs a tool and returns its standard output; fails with its standard error when it exits non-zero.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Standard output first: with `-v error` the tools write little to standard error, far below a pipe's buffer.
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: errData, as: UTF8.self)
-            throw NSError(domain: "AnimationFixtures", code: Int(process.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments.joined(separator: " ")): \(message)"])
-        }
-        return data
-    }
+    static func run(_ tool: String, _ arguments: [String]) throws -> Data { try FFmpegCLI.run(tool, arguments) }
 
     /// Runs `/usr/bin/ffmpeg -v error -y ARGS`.
     static func ffmpeg(_ arguments: [String]) throws {
@@ -53,21 +35,7 @@ enum AnimationFixtures {
     }
 
     /// PSNR in dB over the RGB channels of two RGBA buffers of equal size (infinity when equal).
-    static func psnrRGB(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        precondition(a.count == b.count)
-        var sum = 0.0, count = 0
-        var i = 0
-        while i < a.count {
-            for c in 0..<3 {
-                let d = Double(a[i + c]) - Double(b[i + c])
-                sum += d * d
-            }
-            count += 3
-            i += 4
-        }
-        guard sum > 0 else { return .infinity }
-        return 10 * log10(255 * 255 / (sum / Double(count)))
-    }
+    static func psnrRGB(_ a: [UInt8], _ b: [UInt8]) -> Double { ImageCompare.psnrRGB(a, b) }
 
     /// Writes `bytes` to `name` in `dir` and returns the path.
     static func write(_ bytes: [UInt8], _ name: String, in dir: URL) throws -> String {

@@ -298,3 +298,25 @@ final class CLITests: XCTestCase {
         XCTAssertFalse(r.stderr.contains("skipped"), r.stderr)
     }
 }
+
+/// Ken Burns end to end: the recorded frames move, and the same seed records the same video.
+extension CLITests {
+    func testKenBurnsMovesAndRepeatsExactlyForASeed() throws {
+        let dir = try TempDir()
+        let src = try picture(dir, "p.png", size: "320x240")
+        var outputs: [[UInt8]] = []
+        for (i, seed) in ["5", "5", "6"].enumerated() {
+            let y4m = dir.file("kb\(i).y4m")
+            let r = try kiosk(["record", src, "--output", y4m, "--size", "160x120", "--fps", "5", "--duration", "2",
+                                   "--no-loop", "--ken-burns", "--seed", seed])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            outputs.append([UInt8](try FFmpegCLI.run("ffmpeg", ["-v", "error", "-i", y4m, "-pix_fmt", "gray", "-f", "rawvideo", "-"])))
+        }
+        let frame = 160 * 120
+        XCTAssertEqual(outputs[0].count, frame * 10)
+        XCTAssertEqual(outputs[0], outputs[1], "same seed, same frames")
+        XCTAssertNotEqual(outputs[0], outputs[2], "another seed, another path")
+        let first = Array(outputs[0][0..<frame]), last = Array(outputs[0][(9 * frame)..<(10 * frame)])
+        XCTAssertLessThan(ImageCompare.psnr(first, last), 40, "the view moved between the first and last frame")
+    }
+}

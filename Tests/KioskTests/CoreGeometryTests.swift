@@ -91,7 +91,7 @@ final class CoreGeometryTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-pl-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
         for f in ["b.jpg", "a10.png", "a2.png", "sub/c.gif", "notes.txt", ".hidden.jpg"] {
-            FileManager.default.createFile(atPath: dir + "/" + f, contents: Data([1]))
+            _ = FileManager.default.createFile(atPath: dir + "/" + f, contents: Data([1]))
         }
         try "#EXTM3U\n#EXTINF:7,Title\nb.jpg\n\nsub/c.gif\n/abs/missing.jpg\n".write(toFile: dir + "/list.m3u", atomically: true, encoding: .utf8)
         let lines = LockedLines()
@@ -113,4 +113,30 @@ final class LockedLines: @unchecked Sendable {
     private var lines: [String] = []
     func append(_ s: String) { lock.lock(); lines.append(s); lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+}
+
+/// The appliance config file maps onto the same option tables as the command line.
+final class ConfigFileTests: XCTestCase {
+    func testConfigLinesBecomeOptionsAndPaths() throws {
+        let text = """
+        # comment
+        path = /srv/media   # trailing comment
+        duration = 8
+        shuffle = true
+        ken-burns = no
+        background = "#102030"
+        path = extra.m3u
+        """
+        let args = try ConfigFile.arguments(from: text, file: "k.conf")
+        XCTAssertEqual(args, ["--duration", "8", "--shuffle", "--background", "#102030", "/srv/media", "extra.m3u"])
+        let parsed = try ParsedOptions.parse(args + ["--duration", "3"], specs: CommandSpecs.play, command: "play")
+        XCTAssertEqual(try CommandSpecs.config(from: parsed).slideshow.duration, 3, "the command line after --config wins")
+        XCTAssertEqual(try ConfigFile.arguments(from: "background = #abcdef # note", file: "k.conf"), ["--background", "#abcdef"])
+        XCTAssertThrowsError(try ConfigFile.arguments(from: "duration 8", file: "k.conf")) { e in
+            XCTAssertTrue("\(e)".contains("k.conf:1"), "\(e)")
+        }
+        let expanded = try ConfigFile.expand(["a.jpg", "--config", "k.conf", "--no-loop"], read: { $0 == "k.conf" ? "fit = cover" : nil })
+        XCTAssertEqual(expanded, ["a.jpg", "--fit", "cover", "--no-loop"])
+        XCTAssertThrowsError(try ConfigFile.expand(["--config", "missing.conf"], read: { _ in nil }))
+    }
 }

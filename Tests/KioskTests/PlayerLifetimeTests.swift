@@ -31,7 +31,7 @@ final class PlayerLifetimeTests: XCTestCase {
                                picture: .still(RGBAImage(size: size, fill: (UInt8(n % 256), 80, 160, 255))))
         }
         let clock = VirtualClock()
-        let output = try SteppingOutput(size: config.size, clock: clock, step: 0.25)
+        let output = try VirtualTimeOutput(size: config.size, fps: 4, clock: clock, sink: nil)
         let player = try Player(items: items, config: config, output: output, clock: clock, log: Log(level: .error),
                                 waitForDecodes: true, decode: decode)
         var rssAfterWarmup = 0.0

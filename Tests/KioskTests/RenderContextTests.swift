@@ -14,10 +14,34 @@ final class RenderContextTests: RenderTestCase {
 
     func testEveryRegisteredShaderCompilesWithTheDriver() throws {
         let gl = try gl()
-        let fragments = PassRegistry.all.map { $0.fragmentShader } + [PassRegistry.finalShader]
-        for fragment in fragments {
-            XCTAssertNoThrow(try Program(context: gl, vertexShader: PassRegistry.vertexShader,
-                                         fragmentShader: fragment), fragment)
+        XCTAssertNoThrow(try Program(context: gl, vertexShader: PassRegistry.vertexShader,
+                                     fragmentShader: PassRegistry.finalShader))
+        // Every projection with every effect, composed from the pieces.
+        for pass in PassRegistry.all {
+            for effect in PassRegistry.effects {
+                let pieces = PassRegistry.pieces(pass: pass, effect: effect)
+                XCTAssertNoThrow(try Program(context: gl, vertexShader: PassRegistry.vertexShader, fragmentPieces: pieces),
+                                 pieces.joined(separator: "+"))
+            }
+        }
+    }
+
+    func testEveryShaderPieceIsUsedByTheRegistry() {
+        var used: Set<String> = [PassRegistry.vertexShader, PassRegistry.finalShader]
+        for pass in PassRegistry.all {
+            for effect in PassRegistry.effects { used.formUnion(PassRegistry.pieces(pass: pass, effect: effect)) }
+        }
+        XCTAssertEqual(used, Set(ShaderLibrary.names), "a shader file in Shaders/ is not reachable from PassRegistry")
+    }
+
+    func testComposedShaderErrorNamesThePieces() throws {
+        let gl = try gl()
+        XCTAssertThrowsError(try Program(context: gl, vertexShader: PassRegistry.vertexShader,
+                                         fragmentPieces: [PassRegistry.prelude, "flat.frag", PassRegistry.main])) {
+            // No effect piece: kiosk_effect is undefined.
+            let text = "\($0)"
+            XCTAssertTrue(text.contains("prelude.frag+flat.frag+main.frag"), text)
+            XCTAssertFalse(text.contains("\n"), text)
         }
     }
 
@@ -34,11 +58,29 @@ final class RenderContextTests: RenderTestCase {
         guard FileManager.default.isExecutableFile(atPath: validator) else {
             throw XCTSkip("glslangValidator not installed")
         }
+        // Whole shaders on their own; layer pieces as every composed projection + effect program.
+        var checked = Set<String>()
         for file in files {
+            let source = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            guard source.hasPrefix("#version"), source.contains("void main") else { continue }
             let stage = file.hasSuffix(".vert") ? "vert" : "frag"
             let result = try RenderTestSupport.run(validator, ["-S", stage, dir.appendingPathComponent(file).path])
             XCTAssertEqual(result.status, 0, "\(file): \(result.output)")
+            checked.insert(file)
         }
+        let tmp = try RenderTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        for pass in PassRegistry.all {
+            for effect in PassRegistry.effects {
+                let pieces = PassRegistry.pieces(pass: pass, effect: effect)
+                let url = tmp.appendingPathComponent(pieces.joined(separator: "+"))
+                try PassRegistry.composedSource(pass: pass, effect: effect).write(to: url, atomically: true, encoding: .utf8)
+                let result = try RenderTestSupport.run(validator, ["-S", "frag", url.path])
+                XCTAssertEqual(result.status, 0, "\(url.lastPathComponent): \(result.output)")
+                checked.formUnion(pieces)
+            }
+        }
+        XCTAssertEqual(checked, Set(files), "every shader file is validated alone or as part of a composed program")
     }
 
     func testMissingShaderErrorNamesTheFile() throws {

@@ -107,7 +107,7 @@ final class SlideshowTests: XCTestCase {
         show.previous()
         XCTAssertEqual(show.update(at: 6.5, availability: ready)?.current.index, 1)
         show.previous()
-        show.update(at: 6.6, availability: ready)
+        _ = show.update(at: 6.6, availability: ready)
         show.previous()
         XCTAssertEqual(show.update(at: 6.7, availability: ready)?.current.index, 3, "previous wraps when looping")
         show.pause(at: 7)
@@ -164,5 +164,38 @@ final class SlideshowTests: XCTestCase {
             t += 0.25
         }
         XCTAssertEqual(count, 12_000)
+    }
+}
+
+/// Ken Burns paths: seeded, repeatable, within the zoom limits, moving smoothly.
+final class KenBurnsTests: XCTestCase {
+    func testPathsRepeatForASeedAndDifferBetweenSlotsAndSeeds() {
+        let a = KenBurns(seed: 7), b = KenBurns(seed: 7), c = KenBurns(seed: 8)
+        for slot in 0..<20 {
+            XCTAssertEqual(a.path(forSlot: slot).from, b.path(forSlot: slot).from)
+            XCTAssertEqual(a.path(forSlot: slot).to, b.path(forSlot: slot).to)
+        }
+        XCTAssertNotEqual(a.path(forSlot: 0).to, a.path(forSlot: 1).to)
+        XCTAssertNotEqual(a.path(forSlot: 0).to, c.path(forSlot: 0).to)
+    }
+
+    func testViewsStayWithinLimitsAndMoveSmoothly() {
+        let kb = KenBurns(seed: 3, maxZoom: 1.3)
+        let base = FlatView(fit: .cover)
+        for slot in 0..<50 {
+            var last = kb.view(forSlot: slot, progress: 0, base: base)
+            XCTAssertEqual(last.fit, .cover)
+            for step in 1...100 {
+                let v = kb.view(forSlot: slot, progress: Double(step) / 100, base: base)
+                XCTAssertGreaterThanOrEqual(v.zoom, 1)
+                XCTAssertLessThanOrEqual(v.zoom, 1.3 + 1e-9)
+                XCTAssertLessThan(abs(v.zoom - last.zoom), 0.01, "no jumps in zoom")
+                XCTAssertLessThan(abs(v.center.x - last.center.x), 0.02, "no jumps in pan")
+                last = v
+            }
+        }
+        // the ends of the path differ: it really moves
+        let p = kb.path(forSlot: 0)
+        XCTAssertGreaterThan(abs(p.from.zoom - p.to.zoom) + abs(p.from.center.x - p.to.center.x), 0.05)
     }
 }

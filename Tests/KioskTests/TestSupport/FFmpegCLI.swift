@@ -10,11 +10,11 @@ enum FFmpegCLI {
         let description: String
     }
 
-    /// Runs `tool` with `arguments`; returns standard output, throws on a non-zero exit.
+    /// Runs `tool` (a name in /usr/bin, or a path) with `arguments`; returns standard output, throws on a non-zero exit.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> Data {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
+        process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "/usr/bin/\(tool)")
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -20,5 +20,20 @@ enum ImageCompare {
         guard a.size == b.size else { return -.infinity }
         return psnr(a.pixels, b.pixels)
     }
-}
 
+    /// PSNR in dB over the colour channels only of two equal-length RGBA buffers (alpha ignored).
+    static func psnrRGB(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        precondition(a.count == b.count && !a.isEmpty, "psnrRGB: buffers differ in size")
+        var sum = 0.0
+        var i = 0
+        while i + 3 < a.count {
+            for c in 0..<3 {
+                let d = Double(a[i + c]) - Double(b[i + c])
+                sum += d * d
+            }
+            i += 4
+        }
+        let mse = sum / Double(a.count / 4 * 3)
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+}

@@ -78,10 +78,7 @@ enum RenderTestSupport {
 
     /// Runs ffmpeg (quiet, overwriting) and fails with its output when it fails.
     static func ffmpeg(_ arguments: [String]) throws {
-        let result = try run(ffmpeg, ["-hide_banner", "-loglevel", "error", "-y"] + arguments)
-        guard result.status == 0 else {
-            throw RenderError(call: "ffmpeg \(arguments.joined(separator: " "))", reason: result.output)
-        }
+        try FFmpegCLI.ffmpeg(arguments)
     }
 
     /// Loads an ffmpeg `-f rawvideo -pix_fmt rgba` file of `size`.
@@ -120,16 +117,7 @@ enum RenderTestSupport {
     /// PSNR in dB over the RGB channels (infinity for identical pictures).
     static func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
         precondition(a.size == b.size, "psnr: sizes differ")
-        var sum = 0.0, count = 0
-        for i in stride(from: 0, to: a.pixels.count, by: 4) {
-            for c in 0..<3 {
-                let d = Double(a.pixels[i + c]) - Double(b.pixels[i + c])
-                sum += d * d
-            }
-            count += 3
-        }
-        let mse = sum / Double(max(count, 1))
-        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+        return ImageCompare.psnrRGB(a.pixels, b.pixels)
     }
 
     /// The RGBA of pixel (x, y).

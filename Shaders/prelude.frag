@@ -1,0 +1,18 @@
+#version 300 es
+// Common head of every layer shader. A layer shader is composed of pieces, in this order:
+//   prelude.frag + one effect (defines vec2 kiosk_effect(vec2 canvasUV)) + the projection's helpers +
+//   one projection (defines vec2 kiosk_source(vec2 canvasUV): texture uv, or negative outside the source) + main.frag
+// Canvas uv: (0,0) top-left, (1,1) bottom-right, at pixel centres. Texture uv: row 0 is the picture's top.
+precision highp float;
+
+in vec2 v_uv;
+out vec4 fragColor;
+
+uniform sampler2D u_picture;
+uniform vec3 u_background;
+uniform float u_opacity;
+// The canvas (target) and the picture texture, in pixels.
+uniform vec2 u_canvasSize;
+uniform vec2 u_pictureSize;
+
+const float KIOSK_PI = 3.14159265358979;

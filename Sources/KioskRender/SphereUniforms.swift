@@ -1,0 +1,19 @@
+/// The uniforms of Shaders/sphere.frag, shared by the sphere projections.
+import Foundation
+import KioskCore
+
+/// Sets the view (rotation, field of view) and the eye rectangle for a sphere projection.
+enum SphereUniforms {
+    /// The helper piece these uniforms belong to.
+    static let helper = "sphere.frag"
+
+    /// Sets `u_rotation`, `u_tanHalfFov` and `u_eye` (the eye's rectangle in texels).
+    static func set(_ program: Program, view: SphereView, projection: ItemProjection, picture: PixelSize) {
+        program.set("u_rotation", mat3: view.rotationColumnMajor)
+        program.set("u_tanHalfFov", tan(view.hFOV * .pi / 360), tan(view.vFOV * .pi / 360))
+        let e = projection.eyeRect
+        let w = Double(picture.width), h = Double(picture.height)
+        program.set("u_eye", (e.x * w).rounded(), (e.y * h).rounded(), max(1, (e.width * w).rounded()),
+                    max(1, (e.height * h).rounded()))
+    }
+}
