@@ -6,8 +6,11 @@ usage: vm.py --gpu bochs|virtio --res WxH --job SCRIPT --out DIR [--timeout S]
 
 The job runs chrooted into the host root with $KIOSK_VM_IO as a writable exchange folder. To ask for a
 screenshot it prints a line `KIOSK-VM screendump NAME` and waits for the file $KIOSK_VM_IO/ack-NAME. The
-driver takes the screendump through QEMU's HMP monitor, saves DIR/NAME.png, and writes into ack-NAME one
+driver takes the screendump through QEMU's HMP monitor, saves DIR/NAME.png (and NAME.ppm), and writes into ack-NAME one
 line: `WIDTH HEIGHT R G B FRACTION`, the centre pixel and the fraction of pixels equal to it.
+To ask for a new display size (virtio-gpu: a new preferred mode and a display-change event in the guest) it
+prints `KIOSK-VM resize WxH`; the driver sends a VNC SetDesktopSize (QEMU's only way to change it without a
+window) and writes $KIOSK_VM_IO/ack-resize-WxH.
 Writes DIR/serial.log (each line with seconds since QEMU started) and DIR/summary.json.
 Exit status: the job's, or 124 on timeout, 125 when the VM died without one.
 """
@@ -87,6 +90,40 @@ class Monitor:
         return out
 
 
+def vnc_set_desktop_size(path, w, h):
+    """Connects to QEMU's VNC server on a Unix socket (RFB 3.8, no auth) and asks for a w x h desktop
+    (ExtendedDesktopSize SetDesktopSize, message 251), which QEMU hands to the display as a UI size hint."""
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(10)
+    s.connect(path)
+
+    def recv(n):
+        buf = b''
+        while len(buf) < n:
+            part = s.recv(n - len(buf))
+            if not part:
+                raise OSError('VNC server hung up')
+            buf += part
+        return buf
+    recv(12)
+    s.sendall(b'RFB 003.008\n')
+    count = recv(1)[0]
+    if 1 not in recv(count):
+        raise OSError('VNC server wants authentication')
+    s.sendall(b'\x01')
+    if struct.unpack('>I', recv(4))[0] != 0:
+        raise OSError('VNC security handshake failed')
+    s.sendall(b'\x01')  # shared
+    sw, sh = struct.unpack('>HH', recv(4))
+    recv(16)
+    recv(struct.unpack('>I', recv(4))[0])
+    s.sendall(struct.pack('>BBHii', 2, 0, 2, -308, 0))  # SetEncodings: ExtendedDesktopSize, raw
+    s.sendall(struct.pack('>BBHHBB', 251, 0, w, h, 1, 0) + struct.pack('>IHHHHI', 0, 0, 0, w, h, 0))
+    time.sleep(1.0)
+    s.close()
+    return sw, sh
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--gpu', choices=['bochs', 'virtio'], default='bochs')
@@ -114,6 +151,7 @@ def main():
               'virtio': f'virtio-gpu-pci,xres={xres},yres={yres}'}[a.gpu]
     cmd = ['qemu-system-x86_64', '-accel', 'tcg,thread=multi', '-cpu', 'max', '-smp', '2', '-m', a.mem,
            '-nodefaults', '-no-reboot', '-display', 'none', '-device', device, '-serial', 'stdio',
+           '-vnc', f'unix:{os.path.join(out, "vnc.sock")}',
            '-monitor', f'unix:{mon_path},server,nowait',
            '-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
            '-virtfs', f'local,path={io},mount_tag=kioskio,security_model=none,multidevs=remap',
@@ -144,6 +182,10 @@ def main():
                 with lock:
                     requests.append(line.split('KIOSK-VM screendump ', 1)[1].strip())
                     lock.notify()
+            if 'KIOSK-VM resize ' in line:
+                with lock:
+                    requests.append('resize-' + line.split('KIOSK-VM resize ', 1)[1].strip())
+                    lock.notify()
         with lock:
             lock.notify()
     threading.Thread(target=reader, daemon=True).start()
@@ -164,10 +206,23 @@ def main():
         if not name.replace('-', '').replace('_', '').isalnum():
             print(f'vm.py: refusing screendump name {name!r}', flush=True)
             continue
+        if name.startswith('resize-'):
+            size = name[len('resize-'):]
+            try:
+                w, h = (int(v) for v in size.split('x'))
+                was = vnc_set_desktop_size(os.path.join(out, 'vnc.sock'), w, h)
+                answer = f'ok {was[0]}x{was[1]} -> {size}\n'
+            except (OSError, ValueError) as e:
+                answer = f'error {e}\n'
+            print(f'vm.py: resize {size}: {answer.strip()}', flush=True)
+            with open(os.path.join(io, f'ack-{name}.tmp'), 'w') as f:
+                f.write(answer)
+            os.rename(os.path.join(io, f'ack-{name}.tmp'), os.path.join(io, f'ack-{name}'))
+            continue
         ppm = os.path.join(io, f'{name}.ppm')
         monitor.command(f'screendump {ppm}')
         stats = centre_stats(*png_from_ppm(ppm, os.path.join(out, f'{name}.png')))
-        os.unlink(ppm)
+        shutil.move(ppm, os.path.join(out, f'{name}.ppm'))  # kept for the pixel checks (check.py)
         shots.append({'name': name, 't': round(time.monotonic() - t0, 2), 'size': f'{stats[0]}x{stats[1]}',
                       'centre': list(stats[2:5]), 'uniform': round(stats[5], 4)})
         with open(os.path.join(io, f'ack-{name}.tmp'), 'w') as f:

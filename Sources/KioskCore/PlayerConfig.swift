@@ -58,8 +58,14 @@ public enum CommandSpecs {
 
     /// `kiosk play` options.
     public static let play: [OptionSpec] = slideshow + [
-        OptionSpec("output", .choice(["headless"]), "where to show (default headless)"),
-        OptionSpec("size", .size, metavar: "WxH", "headless canvas size (default 1920x1080)"),
+        OptionSpec("output", .choice(["auto", "drm", "headless"]),
+                   "where to show (default auto: the DRM/KMS display if one is connected and usable, else headless)"),
+        OptionSpec("size", .size, metavar: "WxH", "headless canvas size (default 1920x1080; a display uses its mode)"),
+        OptionSpec("drm-device", .text, metavar: "PATH", "DRM card (default: the first with a connected display)"),
+        OptionSpec("drm-connector", .text, metavar: "NAME",
+                   "connector, e.g. HDMI-A-1 (default: the first connected; 'kiosk outputs' lists them)"),
+        OptionSpec("drm-mode", .text, metavar: "WxH[@Hz]", "display mode (default: the display's preferred mode)"),
+        OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
     ] + audio + view
 
@@ -90,6 +96,11 @@ public enum CommandSpecs {
         OptionSpec("duration", .number(0.05...86_400), metavar: "S", "slot length used to time animations (default 5)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
     ] + view
+
+    /// `kiosk outputs` options.
+    public static let outputs: [OptionSpec] = [
+        OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
+    ]
 
     /// `kiosk probe` options.
     public static let probe: [OptionSpec] = [

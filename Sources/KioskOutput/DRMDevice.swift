@@ -54,6 +54,11 @@ public final class DRMDevice {
         }
     }
 
+    /// Gives DRM master up (before closing, so the console or the next client can set modes at once).
+    public func dropMaster() {
+        if fd >= 0, drmIsMaster(fd) != 0 { drmDropMaster(fd) }
+    }
+
     /// Lists every `/dev/dri/cardN` in `directory` with its connectors; unreadable cards carry their error.
     public static func report(directory: String = "/dev/dri") -> DisplayReport {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

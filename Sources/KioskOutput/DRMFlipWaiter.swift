@@ -20,8 +20,12 @@ final class DRMFlipWaiter {
         return UnsafeMutableRawPointer(slot)
     }
 
-    /// Handles DRM events until the armed flip completes; throws after `timeoutMs` without it.
-    func wait(device: DRMDevice, timeoutMs: Int32) throws -> Double {
+    /// Whether a flip is armed and its event has not come yet.
+    var isPending: Bool { slot.pointee < 0 }
+
+    /// Handles DRM events until the armed flip completes and returns its time; nil after `timeoutMs`
+    /// without it (the flip stays pending; wait again later).
+    func wait(device: DRMDevice, timeoutMs: Int32) throws -> Double? {
         var context = drmEventContext()
         context.version = 2
         context.page_flip_handler = { _, _, sec, usec, data in
@@ -36,9 +40,7 @@ final class DRMFlipWaiter {
                 if errno == EINTR { continue }
                 throw DRMError.errno("poll", device.path, errno)
             }
-            if n == 0 {
-                throw DRMError(call: "poll", path: device.path, reason: "no page-flip event within \(timeoutMs) ms")
-            }
+            if n == 0 { return nil }
             if drmHandleEvent(device.fd, &context) != 0 {
                 throw DRMError.errno("drmHandleEvent", device.path, errno)
             }

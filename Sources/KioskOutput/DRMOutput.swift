@@ -1,24 +1,28 @@
 import CDRM
+import Foundation
 import KioskCore
 
 /// The DRM/KMS output: a GBM scanout surface on the chosen connector and mode, shown by page flips.
 ///
 /// Wiring: create it, make the renderer's EGL context on `gbmDeviceHandle` and its window surface on
 /// `gbmSurfaceHandle` (format `gbmFormat`), `attach(swapBuffers:)`, then per frame draw and call
-/// `presentFrame()`. Tear down the EGL surface and display before `close()`.
+/// `presentFrame()`. `close()` gives the display back; the GBM device must outlive the EGL display on it,
+/// so keep the output alive until the GL context is gone (`GLContext(gbmDevice:owner:)` does that).
 public final class DRMOutput {
     /// The card, connector and mode in use.
-    public let selection: DisplaySelection
+    public private(set) var selection: DisplaySelection
     /// `atomic` or `legacy`.
     public let commitName: String
     let device: DRMDevice
-    let pipe: DRMPipe
-    private let committer: DRMCommitter
+    private(set) var pipe: DRMPipe
+    private var committer: DRMCommitter
     private let scanout: GBMScanout
+    private let commitMode: CommitMode
     private let waiter = DRMFlipWaiter()
     private let log: Log
     private var swapBuffers: (() throws -> Void)?
     private var onScreen: OpaquePointer?
+    private var pending: (bo: OpaquePointer, since: Double)?
     private var modeSet = false
     private var closed = false
     var screenOn = true
@@ -31,15 +35,7 @@ public final class DRMOutput {
         let device = try DRMDevice(path: selection.path)
         try device.becomeMaster()
         let pipe = try DRMPipe(device: device, selection: selection)
-        var committer: DRMCommitter = DRMLegacyCommitter(device: device, pipe: pipe)
-        if options.commit != .legacy {
-            do {
-                committer = try DRMAtomicCommitter(device: device, pipe: pipe)
-            } catch {
-                if options.commit == .atomic { throw error }
-                log.info("DRM atomic commits unavailable (\(error)); using legacy")
-            }
-        }
+        let committer = try Self.committer(options.commit, device: device, pipe: pipe, log: log)
         let mode = selection.mode
         scanout = try GBMScanout(drm: device, width: UInt32(mode.width), height: UInt32(mode.height))
         self.selection = selection
@@ -47,11 +43,47 @@ public final class DRMOutput {
         self.pipe = pipe
         self.committer = committer
         self.log = log
+        commitMode = options.commit
         commitName = committer.name
         log.info("DRM output \(selection.path) \(selection.connector.name) \(mode.name), \(committer.name) commits")
     }
 
-    deinit { close() }
+    /// Atomic where the driver takes it (unless `mode` says legacy), else legacy.
+    private static func committer(_ mode: CommitMode, device: DRMDevice, pipe: DRMPipe, log: Log) throws -> DRMCommitter {
+        if mode != .legacy {
+            do {
+                return try DRMAtomicCommitter(device: device, pipe: pipe)
+            } catch {
+                if mode == .atomic { throw error }
+                log.info("DRM atomic commits unavailable (\(error)); using legacy")
+            }
+        }
+        return DRMLegacyCommitter(device: device, pipe: pipe)
+    }
+
+    /// Switches to `newSelection` (same card and connector, another mode, e.g. a new preferred mode after a
+    /// hotplug): forgets the buffers, lets the caller drop its EGL window surface (`dropSurface`), makes a GBM
+    /// surface of the new size and sets the mode with the next frame. The CRTC state restored on close stays
+    /// the one found at start. Make the new EGL window surface on `gbmSurfaceHandle` after.
+    public func changeMode(to newSelection: DisplaySelection, dropSurface: () -> Void) throws {
+        requestModeset()
+        if let old = onScreen { scanout.release(old) }
+        onScreen = nil
+        dropSurface()
+        var newPipe = try DRMPipe(device: device, selection: newSelection)
+        newPipe.saved = pipe.saved
+        committer.release()
+        committer = try Self.committer(commitMode, device: device, pipe: newPipe, log: log)
+        let mode = newSelection.mode
+        try scanout.replaceSurface(width: UInt32(mode.width), height: UInt32(mode.height))
+        pipe = newPipe
+        selection = newSelection
+    }
+
+    deinit {
+        close()
+        free()
+    }
 
     /// The mode being shown.
     public var mode: DisplayMode { selection.mode }
@@ -60,8 +92,27 @@ public final class DRMOutput {
     public var refreshInterval: Double { mode.refreshHz > 0 ? 1 / mode.refreshHz : 1.0 / 60 }
 
     /// Probes the connector again (status and modes), for a hotplug poll where no udev monitor is available.
-    public func readConnector() throws -> ConnectorReport {
-        try device.withConnector(pipe.connectorID) { ConnectorReport(c: $0) }
+    /// With `probe` false it reads the kernel's last known state (`drmModeGetConnectorCurrent`), which does not
+    /// stall on an EDID read, for polls while frames are shown.
+    public func readConnector(probe: Bool = true) throws -> ConnectorReport {
+        if probe { return try device.withConnector(pipe.connectorID) { ConnectorReport(c: $0) } }
+        guard let c = drmModeGetConnectorCurrent(device.fd, pipe.connectorID) else {
+            throw DRMError.errno("drmModeGetConnectorCurrent(\(pipe.connectorID))", device.path, errno)
+        }
+        defer { drmModeFreeConnector(c) }
+        return ConnectorReport(c: c)
+    }
+
+    /// A cheap fingerprint of the connector, read without probing it: its status and the id of its EDID blob
+    /// (a new EDID, e.g. another display or a new preferred size, gets a new blob). When it changes, probe.
+    public func connectorFingerprint() -> String {
+        var status = "?"
+        if let c = drmModeGetConnectorCurrent(device.fd, pipe.connectorID) {
+            status = String(c.pointee.connection.rawValue)
+            drmModeFreeConnector(c)
+        }
+        let edid = device.property(object: pipe.connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR), name: "EDID")
+        return "\(status) \(edid?.value ?? 0)"
     }
 
     /// The `struct gbm_device *` for the renderer's EGL display (EGL_PLATFORM_GBM_KHR).
@@ -78,16 +129,26 @@ public final class DRMOutput {
         self.swapBuffers = swapBuffers
     }
 
-    /// Swaps the frame the caller drew, shows it (modeset on the first frame, then a page flip waited
-    /// for up to one second) and returns when it was shown, in CLOCK_MONOTONIC seconds.
-    public func presentFrame() throws -> Double {
+    /// Longest a single wait for a page-flip event blocks, so callers can check for a stop between waits.
+    public static let flipWaitSliceMs: Int32 = 100
+    /// A flip whose event has not come after this many seconds is an error.
+    public static let flipTimeout = 1.0
+
+    /// Swaps the frame the caller drew and shows it: a modeset on the first frame (and after
+    /// `requestModeset()`), a page flip after. Waits at most `flipWaitSliceMs` for the flip event and returns
+    /// when it was shown, in CLOCK_MONOTONIC seconds; nil when the event has not come yet (the flip stays
+    /// pending and the next call waits for it first, dropping its frame if it is still pending). Throws a
+    /// `DRMError` whose `isLostMaster` is true when another client took the display.
+    public func presentFrame() throws -> Double? {
         guard !closed else { throw DRMError(call: "presentFrame", path: device.path, reason: "output closed") }
         guard let swapBuffers else {
             throw DRMError(call: "presentFrame", path: device.path, reason: "no renderer attached")
         }
+        if pending != nil {
+            guard try finishPendingFlip() != nil else { return nil }   // still pending: drop this frame
+        }
         try swapBuffers()
         let bo = try scanout.lockFront()
-        let shown: Double
         do {
             let fb = try scanout.framebuffer(for: bo)
             if !screenOn {
@@ -97,30 +158,73 @@ public final class DRMOutput {
             if !modeSet {
                 try committer.modeset(framebuffer: fb)
                 modeSet = true
-                shown = monotonicSeconds()
-            } else {
-                try committer.flip(framebuffer: fb, userData: waiter.arm())
-                shown = try waiter.wait(device: device, timeoutMs: 1000)
+                show(bo)
+                return monotonicSeconds()
             }
+            try committer.flip(framebuffer: fb, userData: waiter.arm())
         } catch {
             scanout.release(bo)
             throw error
         }
-        if let old = onScreen { scanout.release(old) }
-        onScreen = bo
+        pending = (bo, monotonicSeconds())
+        return try finishPendingFlip()
+    }
+
+    /// Waits one slice for the pending flip; on its event the flipped buffer becomes the one on screen.
+    private func finishPendingFlip() throws -> Double? {
+        guard let (bo, since) = pending else { return nil }
+        guard let shown = try waiter.wait(device: device, timeoutMs: Self.flipWaitSliceMs) else {
+            if monotonicSeconds() - since > Self.flipTimeout {
+                throw DRMError(call: "page flip", path: device.path,
+                               reason: "no page-flip event within \(Int(Self.flipTimeout * 1000)) ms")
+            }
+            return nil
+        }
+        pending = nil
+        show(bo)
         return shown
     }
 
-    /// Restores the CRTC as found, frees buffers, GBM and the device. Idempotent; errors are logged.
+    /// Makes `bo` the buffer on screen and gives the previous one back to the surface.
+    private func show(_ bo: OpaquePointer) {
+        if let old = onScreen { scanout.release(old) }
+        onScreen = bo
+    }
+
+    /// Makes the next frame set the mode again (after master came back, or a display was reconnected).
+    /// A flip still pending is forgotten: its event, if it comes, is ignored.
+    public func requestModeset() {
+        modeSet = false
+        if let (bo, _) = pending {
+            scanout.release(bo)
+            pending = nil
+            _ = waiter.arm()   // a late event writes into the slot, nobody waits for it
+        }
+    }
+
+    /// Tries to become DRM master again (after a VT switch or another client let go); true on success.
+    public func regainMaster() -> Bool {
+        (try? device.becomeMaster()) != nil
+    }
+
+    /// Restores the CRTC as found and drops DRM master, so the console (or the next client) gets the display
+    /// back. Idempotent; errors are logged. Buffers, GBM and the descriptor are freed when the output is
+    /// released (after the EGL display on its GBM device is gone).
     public func close() {
         guard !closed else { return }
         closed = true
         if modeSet {
             do { try pipe.restore(device: device) } catch { log.warn("\(error)") }
         }
+        committer.release()
+        device.dropMaster()
+    }
+
+    private func free() {
+        if let (bo, _) = pending { scanout.release(bo) }
+        pending = nil
         if let old = onScreen { scanout.release(old) }
         onScreen = nil
-        committer.release()
         scanout.destroy()
         device.close()
     }

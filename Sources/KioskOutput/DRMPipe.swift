@@ -13,7 +13,7 @@ struct DRMPipe {
     /// The mode to set.
     let mode: drmModeModeInfo
     /// The CRTC as it was: framebuffer, position, mode (nil mode when it was off).
-    let saved: (fb: UInt32, x: UInt32, y: UInt32, mode: drmModeModeInfo?)
+    var saved: (fb: UInt32, x: UInt32, y: UInt32, mode: drmModeModeInfo?)
 
     /// Finds a CRTC for the selection's connector and saves that CRTC's state.
     init(device: DRMDevice, selection: DisplaySelection) throws {

@@ -7,7 +7,7 @@ final class GBMScanout {
     /// The `struct gbm_device *`.
     let device: OpaquePointer
     /// The `struct gbm_surface *`.
-    let surface: OpaquePointer
+    private(set) var surface: OpaquePointer
     /// The surface's fourcc (XRGB8888).
     let format: UInt32
     private let drm: DRMDevice
@@ -29,6 +29,16 @@ final class GBMScanout {
         self.surface = surface
         self.format = format
         self.drm = drm
+    }
+
+    /// Replaces the surface by one of `width`x`height` (a new mode); the EGL surface on the old one must be gone.
+    func replaceSurface(width: UInt32, height: UInt32) throws {
+        let usage = UInt32(GBM_BO_USE_SCANOUT.rawValue | GBM_BO_USE_RENDERING.rawValue)
+        guard let made = gbm_surface_create(device, width, height, format, usage) else {
+            throw DRMError(call: "gbm_surface_create(\(width)x\(height) XRGB8888)", path: drm.path, reason: "refused")
+        }
+        gbm_surface_destroy(surface)
+        surface = made
     }
 
     /// Locks the buffer the last swap produced.

@@ -22,4 +22,16 @@ public protocol Output: AnyObject {
     func present() throws -> Double?
     /// Waits until the next frame is due when nothing needs drawing (a display's next vblank or a tick).
     func idle()
+    /// Whether frames can be shown now; false while a display is lost (no DRM master, disconnected), and the
+    /// player then only calls `idle()`, which waits and watches for the display to come back.
+    var isAvailable: Bool { get }
+    /// Counts the times the output came back after being lost: the player redraws when it changes.
+    var generation: Int { get }
+}
+
+extension Output {
+    /// Always available (headless, recorder).
+    public var isAvailable: Bool { true }
+    /// Never lost.
+    public var generation: Int { 0 }
 }

@@ -6,12 +6,47 @@ import KioskRender
 
 /// The commands' work, built from parts: `play`, `record`, `snapshot` and `probe`.
 public enum PlayJob {
-    /// Plays in real time on the headless canvas until the end (`--no-loop`), `length`, or a stop.
-    public static func play(items: [PlaylistItem], config: PlayerConfig, length: Double?, log: Log,
+    /// Plays in real time on the output `request` chooses until the end (`--no-loop`), `length`, or a stop.
+    /// `auto` logs one line saying which output and why. On a display the canvas is the mode's size (turned
+    /// for 90° and 270°) and the clock reads the predicted presentation time from the page flips.
+    public static func play(items: [PlaylistItem], config: PlayerConfig, output request: OutputRequest = OutputRequest(kind: .headless),
+                            drmDirectory: String = "/dev/dri", length: Double?, log: Log,
                             shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?) throws -> PlayReport {
+        var why = ""
+        if request.kind != .headless {
+            let report = DRMDevice.report(directory: drmDirectory)
+            switch request.chooseDisplay(report, directory: drmDirectory) {
+            case .failure(let e):
+                if request.kind == .drm { throw e }
+                why = e.description
+            case .success(let selection):
+                var drmConfig = config
+                let mode = selection.mode
+                drmConfig.size = request.rotation.canvasSize(forScreen: PixelSize(width: mode.width, height: mode.height))
+                let clock = PresentationClock()
+                let player = Player(items: items, config: drmConfig, clock: clock, log: log, waitForDecodes: false)
+                var opened: DRMDisplayOutput?
+                do {
+                    opened = try DRMDisplayOutput(options: request.drm, rotation: request.rotation, report: report,
+                                                  clock: clock, log: log)
+                } catch {
+                    if request.kind == .drm { throw error }
+                    why = "\(error)"
+                }
+                if let output = opened {
+                    defer { output.close() }
+                    log.info("output: \(output.name), canvas \(output.size)"
+                             + (request.kind == .auto ? " (auto: a connected display)" : "") + " (\(output.context.renderer))")
+                    try player.attach(output)
+                    player.onFirstFrame = onFirstFrame
+                    return try player.run(length: length, shouldStop: shouldStop)
+                }
+            }
+        }
         let player = Player(items: items, config: config, clock: MonotonicClock(), log: log, waitForDecodes: false)
         let output = try HeadlessOutput(size: config.size, pacing: 60)
-        log.info("output: \(output.name) \(config.size) (\(output.context.renderer))")
+        log.info("output: \(output.name) \(config.size)" + (why.isEmpty ? "" : " (auto: \(why))")
+                 + " (\(output.context.renderer))")
         try player.attach(output)
         player.onFirstFrame = onFirstFrame
         return try player.run(length: length, shouldStop: shouldStop)

@@ -20,6 +20,14 @@ public struct PlayReport: Sendable {
     public var slotsShown: Int
     /// The clock's time at the end.
     public var endTime: Double
+    /// The clock's time when the first frame had been presented, if one was.
+    public var firstFrameTime: Double?
+
+    /// Frames presented per second after the first one (start-up excluded), if at least two were.
+    public var presentedFPS: Double? {
+        guard let first = firstFrameTime, framesPresented > 1, endTime > first else { return nil }
+        return Double(framesPresented - 1) / (endTime - first)
+    }
 }
 
 /// The player: each frame it asks the slideshow what is on screen at the clock's time, makes sure the
@@ -95,6 +103,8 @@ public final class Player {
         var slots = 0
         var lastKey: SceneComposer.VisualKey?
         var lastSequence = -1
+        var lastGeneration = output.generation
+        var firstFrameTime: Double?
         defer { composer.releaseAll() }
         while !shouldStop() {
             let t = clock.now
@@ -119,23 +129,33 @@ public final class Player {
             if let o = scene.outgoing { keep.insert(o.index) }
             if let u = show.upcoming { keep.insert(u) }
             cache.evict(keeping: keep)
+            composer.canvas = output.size   // a display's mode can change while playing
             guard let (frame, key) = try composer.frame(for: scene, cache: cache) else {
                 output.idle()
                 continue
             }
-            if key == lastKey && !output.needsEveryFrame {
+            if !output.isAvailable {
+                output.idle()   // the display is lost: wait for it, draw nothing
+                continue
+            }
+            if key == lastKey && output.generation == lastGeneration && !output.needsEveryFrame {
                 output.idle()
                 continue
             }
             try renderer.draw(frame, into: output.target, rotation: output.rotation)
+            lastGeneration = output.generation
             _ = try output.present()
             lastKey = key
             presented += 1
-            if presented == 1 { onFirstFrame?() }
+            if presented == 1 {
+                firstFrameTime = clock.now
+                onFirstFrame?()
+            }
         }
         if slots == 0 && show.isFinished {
             throw PlayerError("nothing playable: every item in the playlist was skipped")
         }
-        return PlayReport(framesPresented: presented, slotsShown: slots, endTime: clock.now)
+        return PlayReport(framesPresented: presented, slotsShown: slots, endTime: clock.now,
+                          firstFrameTime: firstFrameTime)
     }
 }

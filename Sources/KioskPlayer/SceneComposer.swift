@@ -23,8 +23,12 @@ final class SceneComposer {
     private let items: [PlaylistItem]
     private var textures: [Int: SlotTexture] = [:]  // by slot sequence
 
+    /// The canvas the frames are composed for: the config's size until the output's mode changes.
+    var canvas: PixelSize
+
     init(config: PlayerConfig, context: GLContext, items: [PlaylistItem]) {
         self.config = config
+        canvas = config.size
         self.context = context
         self.items = items
     }
@@ -82,17 +86,17 @@ final class SceneComposer {
                           key: inout VisualKey) -> RenderLayer {
         let texture = entry.texture
         var flat = FlatView(fit: config.fit)
-        var sphere = entry.view.startView(canvas: config.size)
+        var sphere = entry.view.startView(canvas: canvas)
         if entry.view.decision.projection.isSpherical {
             // 360/180 items pan their yaw slowly while they show.
-            sphere = entry.view.view(at: time, panSpeed: config.panSpeed, canvas: config.size)
+            sphere = entry.view.view(at: time, panSpeed: config.panSpeed, canvas: canvas)
             if config.panSpeed != 0 { key.motion += time + Double(slot.sequence) }
         } else if let kb = config.kenBurns, slot.timing == .still {
             let p = slot.length > 0 ? min(1, time / slot.length) : 0
             flat = kb.view(forSlot: slot.sequence, progress: p, base: flat)
             key.motion += p + Double(slot.sequence)
         }
-        let pass = entry.view.pass(texture: texture.size, canvas: config.size, view: sphere, flat: flat)
+        let pass = entry.view.pass(texture: texture.size, canvas: canvas, view: sphere, flat: flat)
         return RenderLayer(texture: texture, pass: pass, opacity: opacity, effect: ItemView.effect(config))
     }
 

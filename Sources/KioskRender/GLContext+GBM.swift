@@ -4,7 +4,8 @@ import CEGL
 extension GLContext {
     /// A context on a GBM device (`struct gbm_device *`), current on the calling thread with no surface until
     /// `makeWindowSurface` is called. The context is configless so any surface format can be chosen later.
-    public convenience init(gbmDevice: UnsafeMutableRawPointer) throws {
+    /// `owner` (the DRM output holding the GBM device) is kept alive until the EGL display is terminated.
+    public convenience init(gbmDevice: UnsafeMutableRawPointer, owner: AnyObject? = nil) throws {
         let display = try GLContext.openDisplay(platform: EGLenum(EGL_PLATFORM_GBM_KHR), native: gbmDevice)
         do {
             let extensions = eglQueryString(display, EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
@@ -13,6 +14,7 @@ extension GLContext {
                 : try GLContext.chooseConfig(display: display, surfaceType: EGL_WINDOW_BIT, nativeFormat: nil)
             let context = try GLContext.createContext(display: display, config: config)
             self.init(display: display, context: context, config: config)
+            nativeOwner = owner
         } catch {
             eglTerminate(display)
             throw error
@@ -21,7 +23,7 @@ extension GLContext {
     }
 
     /// Creates the window surface on a GBM surface (`struct gbm_surface *`) whose buffers have the fourcc `format`
-    /// (e.g. XRGB8888), and makes it current. Call once.
+    /// (e.g. XRGB8888), and makes it current. One at a time (`dropWindowSurface` first).
     public func makeWindowSurface(gbmSurface: UnsafeMutableRawPointer, format: UInt32) throws {
         guard surface == nil else {
             throw RenderError(call: "makeWindowSurface", reason: "the context already has a window surface")
@@ -33,6 +35,15 @@ extension GLContext {
         surface = made
         self.config = config
         try makeCurrent()
+    }
+
+    /// Destroys the window surface (before its GBM surface goes, e.g. for a new mode's size) and keeps the
+    /// context current without one; `makeWindowSurface` makes the next.
+    public func dropWindowSurface() {
+        guard let old = surface else { return }
+        eglMakeCurrent(display, nil, nil, context)
+        eglDestroySurface(display, old)
+        surface = nil
     }
 
     /// Presents the window surface's back buffer (the DRM output then locks the GBM front buffer).

@@ -16,6 +16,9 @@ public final class GLContext {
     var config: EGLConfig?
     /// The window surface, once made (nil: surfaceless).
     var surface: EGLSurface?
+    /// What owns the native display (the DRM output's GBM device): released only after the EGL display is
+    /// terminated in `deinit`, since EGL still uses it until then.
+    var nativeOwner: AnyObject?
 
     /// A headless context on Mesa's surfaceless platform, current on the calling thread with no surface.
     public static func headless() throws -> GLContext {

@@ -13,9 +13,11 @@ struct CommandLineTool {
 
     commands:
       play [PATH ...]          play files, folders and .m3u playlists (no path: the built-in demo)
+                               on the DRM/KMS display, or headless when there is none
       record [PATH ...]        render the slideshow into a video file on a virtual clock
       snapshot INPUT           render one frame of one item into a PNG
       probe FILE ...           describe files as JSON lines
+      outputs                  list DRM/KMS cards, connectors, status and modes
 
     Run 'kiosk COMMAND --help' for a command's options. '--config FILE' anywhere after the command reads
     'name = value' lines (the same names as the options; 'path = …' adds what to play).
@@ -39,8 +41,9 @@ struct CommandLineTool {
             case "record": return try Commands(log: log).record(rest)
             case "snapshot": return try Commands(log: log).snapshot(rest)
             case "probe": return try Commands(log: log).probe(rest)
+            case "outputs": return try Commands(log: log).outputs(rest)
             default:
-                throw UsageError("unknown command '\(command)' (commands: play, record, snapshot, probe)")
+                throw UsageError("unknown command '\(command)' (commands: play, record, snapshot, probe, outputs)")
             }
         } catch let e as UsageError {
             FileHandle.standardError.write(Data("kiosk: \(e.message)\n".utf8))

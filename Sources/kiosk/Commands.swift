@@ -2,7 +2,7 @@ import Foundation
 import KioskCore
 import KioskPlayer
 
-/// The four commands: each parses its table, builds the parts and runs them.
+/// The five commands: each parses its table, builds the parts and runs them.
 struct Commands {
     let log: Log
 
@@ -34,12 +34,18 @@ struct Commands {
         guard let o = try parse(args, CommandSpecs.play, command: "play", usage: "kiosk play [OPTIONS] [PATH ...]",
                                 summary: "Plays files, folders (recursive, by name) and .m3u playlists full screen.\nWith no path it plays the built-in demo.") else { return 0 }
         let config = try CommandSpecs.config(from: o)
+        let request = try OutputRequest(output: o.string("output"), device: o.string("drm-device"),
+                                        connector: o.string("drm-connector"), mode: o.string("drm-mode"),
+                                        rotate: o.string("rotate"))
         let items = try playlist(o.positional)
         let stop = StopSignal.install()
-        let report = try PlayJob.play(items: items, config: config, length: o.number("length"), log: log,
+        let report = try PlayJob.play(items: items, config: config, output: request,
+                                      drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
+                                      length: o.number("length"), log: log,
                                       shouldStop: { stop.requested },
                                       onFirstFrame: { [log] in log.info("first frame presented \(ProcessClock.millisecondsSinceStart()) ms after process start") })
-        log.info("played \(report.slotsShown) items, \(report.framesPresented) frames")
+        log.info("played \(report.slotsShown) items, \(report.framesPresented) frames"
+                 + (report.presentedFPS.map { String(format: ", %.2f frames/s after the first", $0) } ?? ""))
         return 0
     }
 
@@ -73,6 +79,14 @@ struct Commands {
         try PlayJob.snapshot(input: input, output: out, config: config, at: o.number("at") ?? 0,
                              view: FlatView(fit: config.fit, zoom: o.number("zoom") ?? 1, center: o.point("center") ?? .center),
                              log: log)
+        return 0
+    }
+
+    func outputs(_ args: [String]) throws -> Int32 {
+        guard let o = try parse(args, CommandSpecs.outputs, command: "outputs", usage: "kiosk outputs",
+                                summary: "Lists the DRM/KMS cards, their connectors, status and modes (for --drm-device,\n--drm-connector and --drm-mode). Exits 1 when there are no cards.") else { return 0 }
+        guard o.positional.isEmpty else { throw UsageError("outputs: takes no PATH (got \(o.positional.count))") }
+        print(try OutputsReport.text(directory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri"))
         return 0
     }
 

@@ -21,12 +21,13 @@ final class CLITests: XCTestCase {
 
     /// Runs kiosk with a time bound; a hang fails the test instead of hanging the suite.
     @discardableResult
-    func kiosk(_ args: [String], timeout: Double = 60) throws -> Run {
+    func kiosk(_ args: [String], timeout: Double = 60, environment: [String: String] = [:]) throws -> Run {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.kiosk)
         p.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        env.merge(environment) { $1 }
         p.environment = env
         let out = Pipe(), err = Pipe()
         p.standardOutput = out

@@ -1,0 +1,180 @@
+import Foundation
+import KioskCore
+import KioskRender
+
+/// The DRM/KMS display as the player's output: a `DRMOutput` (GBM scanout, modeset, page flips) with the
+/// renderer's GL context on its GBM device and a window surface on its GBM surface. One frame per vblank:
+/// `present()` swaps and waits for the flip. The canvas is the mode's size, transposed for 90° and 270°; the
+/// renderer's final pass turns it onto the screen. Keeps going through lost master and disconnects
+/// (`DisplayLink`), and takes up a new mode (a new preferred mode after a hotplug, when no `--drm-mode` was
+/// asked for) with new GBM and EGL surfaces: `size` then changes. Use on the render thread only.
+public final class DRMDisplayOutput: Output {
+    /// The GL context on the card's GBM device (it keeps the `DRMOutput` alive until EGL is done with it).
+    public let context: GLContext
+    /// How the canvas is turned onto the screen.
+    public let rotation: Rotation
+    /// The canvas size the slideshow composes at: the mode's size, transposed for 90° and 270°.
+    public private(set) var size: PixelSize
+    private let drm: DRMOutput
+    private let options: DRMOutputOptions
+    private var screen: DefaultTarget
+    /// A mode change that failed half-way: the next `present()` throws it.
+    private var failure: Error?
+    /// The connector's fingerprint at the last poll (a change triggers a full probe).
+    private var fingerprint = ""
+    private let clock: PresentationClock?
+    private let log: Log
+    private var link: DisplayLink
+
+    /// Opens the display chosen by `options` (from `report`, read now if nil), sets up EGL on it, and, when
+    /// `clock` is given, feeds it the flip times. Nothing is shown until the first `present()`.
+    public init(options: DRMOutputOptions, rotation: Rotation, report: DisplayReport? = nil,
+                clock: PresentationClock? = nil, log: Log = .shared) throws {
+        let drm = try DRMOutput(options: options, report: report, log: log)
+        let context = try GLContext(gbmDevice: drm.gbmDeviceHandle, owner: drm)
+        try context.makeWindowSurface(gbmSurface: drm.gbmSurfaceHandle, format: drm.gbmFormat)
+        drm.attach(swapBuffers: { [weak context] in try context?.swapBuffers() })
+        let screenSize = PixelSize(width: drm.mode.width, height: drm.mode.height)
+        self.drm = drm
+        self.context = context
+        self.rotation = rotation
+        self.options = options
+        screen = DefaultTarget(size: screenSize)
+        size = rotation.canvasSize(forScreen: screenSize)
+        self.clock = clock
+        self.log = log
+        link = DisplayLink(now: monotonicSeconds())
+        fingerprint = drm.connectorFingerprint()
+    }
+
+    deinit { drm.close() }
+
+    /// The card, connector and mode in use.
+    public var selection: DisplaySelection { drm.selection }
+
+    /// `drm /dev/dri/card0 Virtual-1 640x480@60 atomic`, with the rotation when there is one.
+    public var name: String {
+        "drm \(selection.path) \(selection.connector.name) \(drm.mode.name) \(drm.commitName)"
+            + (rotation == .none ? "" : " rotate \(rotation.rawValue)")
+    }
+
+    /// The window surface, the mode's size.
+    public var target: RenderTarget { screen }
+    /// Only changed frames need drawing.
+    public var needsEveryFrame: Bool { false }
+    /// False while master is lost or the display disconnected.
+    public var isAvailable: Bool { link.isShowing }
+    /// Bumps when the display comes back (the mode is set again with the next frame).
+    public var generation: Int { link.generation }
+    /// The mode being shown.
+    public var mode: DisplayMode { drm.mode }
+    /// Seconds between two vblanks.
+    public var refreshInterval: Double { drm.refreshInterval }
+
+    /// Swaps and flips the drawn frame, waiting at most 100 ms for the flip; returns the flip time
+    /// (CLOCK_MONOTONIC seconds), or nil when it was not shown (flip still pending, display lost).
+    public func present() throws -> Double? {
+        if let failure { throw failure }
+        guard link.isShowing else {
+            idle()
+            return nil
+        }
+        do {
+            guard let shown = try drm.presentFrame() else { return nil }
+            clock?.flipped(at: shown, interval: drm.refreshInterval)
+            return shown
+        } catch let e as DRMError where e.isLostMaster {
+            if link.masterLost(at: monotonicSeconds()) {
+                log.warn("DRM master lost (\(e)): not drawing; retrying every \(link.masterRetry) s")
+            }
+            return nil
+        } catch {
+            // A failed flip may be a display that went away: look before giving up.
+            pollConnector(probe: true)
+            if link.state == .disconnected { return nil }
+            throw error
+        }
+    }
+
+    /// Waits about a vblank (up to 100 ms while the display is lost) and does what is due: a connector poll
+    /// (every second) or a try to take master back (every half second).
+    public func idle() {
+        let showing = link.isShowing
+        Thread.sleep(forTimeInterval: showing ? min(drm.refreshInterval, 0.05) : 0.1)
+        switch link.due(at: monotonicSeconds()) {
+        case .none: break
+        case .pollConnector: pollConnector(probe: !showing)
+        case .retryMaster:
+            let regained = drm.regainMaster()
+            if link.masterRetried(regained: regained, at: monotonicSeconds()) {
+                drm.requestModeset()
+                log.info("DRM master is back: setting \(drm.mode.name) again")
+            }
+        }
+    }
+
+    /// Reads the connector and moves the link: a disconnect stops drawing, a reconnect or a new preferred mode
+    /// sets the mode again. While showing, only a change of the cheap fingerprint leads to a full probe (a
+    /// probe can read the EDID over DDC and stall a frame).
+    private func pollConnector(probe: Bool) {
+        let now = monotonicSeconds()
+        let seen = drm.connectorFingerprint()
+        if !probe && seen == fingerprint {
+            _ = link.connector(connected: true, at: now)   // unchanged: just restart the poll interval
+            return
+        }
+        fingerprint = seen
+        let connector: ConnectorReport
+        do {
+            connector = try drm.readConnector(probe: true)
+        } catch {
+            log.warn("\(error)")
+            _ = link.connector(connected: link.isShowing, at: now)
+            return
+        }
+        let connected = connector.status != .disconnected && !connector.modes.isEmpty
+        switch link.connector(connected: connected, at: now) {
+        case .disconnected?:
+            log.warn("display on \(connector.name) disconnected: idle until it comes back")
+        case .showing?:
+            drm.requestModeset()
+            let offered = connector.modes.contains { $0.width == drm.mode.width && $0.height == drm.mode.height }
+            log.info("display on \(connector.name) is back: setting \(drm.mode.name) again"
+                     + (offered ? "" : " (no longer offered; modes: \(connector.modes.map(\.name).joined(separator: ", ")))"))
+        default:
+            if link.isShowing { takeUpNewMode(connector) }
+        }
+    }
+
+    /// Sets the mode the options now choose on `connector` when it is not the one shown (a new preferred mode,
+    /// or the asked-for mode back), with GBM and EGL surfaces of its size.
+    private func takeUpNewMode(_ connector: ConnectorReport) {
+        let card = CardReport(path: selection.path, driver: "", connectors: [connector])
+        var wanted = options
+        wanted.devicePath = selection.path
+        wanted.connectorName = connector.name
+        guard let next = try? DisplayReport(cards: [card]).select(wanted), next.mode != drm.mode else { return }
+        let before = drm.mode.name
+        do {
+            try drm.changeMode(to: next, dropSurface: { context.dropWindowSurface() })
+            try context.makeWindowSurface(gbmSurface: drm.gbmSurfaceHandle, format: drm.gbmFormat)
+        } catch {
+            failure = error
+            return
+        }
+        let screenSize = PixelSize(width: next.mode.width, height: next.mode.height)
+        screen = DefaultTarget(size: screenSize)
+        size = rotation.canvasSize(forScreen: screenSize)
+        link.redraw()
+        log.info("display mode is now \(next.mode.name) (was \(before)), canvas \(size)")
+    }
+
+    /// Turns the screen on or off (DPMS); frames presented while off are not shown.
+    public func setScreenPower(on: Bool) throws { try drm.setScreenPower(on: on) }
+
+    /// Whether the screen is on (DPMS).
+    public func screenPowerIsOn() throws -> Bool { try drm.screenPowerIsOn() }
+
+    /// Restores the CRTC and mode found at start and gives DRM master up. Idempotent.
+    public func close() { drm.close() }
+}
