@@ -131,12 +131,15 @@ public enum DecodedPicture: Sendable {
     case still(RGBAImage)
     /// Composed frames in order; `loops` plays (0 = forever).
     case animation(frames: [AnimationFrame], loops: Int)
+    /// A video being decoded on its own thread, its first frame already decoded.
+    case clip(any ClipSource)
 
     /// The size of the picture (of the first frame for an animation).
     public var size: PixelSize {
         switch self {
         case .still(let image): return image.size
         case .animation(let frames, _): return frames.first?.image.size ?? PixelSize(width: 0, height: 0)
+        case .clip(let clip): return clip.displaySize
         }
     }
 
@@ -146,6 +149,7 @@ public enum DecodedPicture: Sendable {
         case .still: return .still
         case .animation(let frames, let loops):
             return .animation(frameDurations: frames.map(\.duration), loops: loops)
+        case .clip(let clip): return .timed(length: clip.slotLength)
         }
     }
 }

@@ -20,6 +20,10 @@ public struct PlayerConfig: Sendable {
     public var panSpeed: Double = 3
     /// The picture effect, if any.
     public var effect: EffectSpec?
+    /// Longest a video stays, in seconds (nil: its whole length).
+    public var videoMax: Double?
+    /// Present every video frame as soon as it is decoded, with no clock and no sound (`--untimed`).
+    public var untimed = false
 
     /// Defaults.
     public init() {}
@@ -53,6 +57,7 @@ public enum CommandSpecs {
         OptionSpec("background", .color, metavar: "'#RRGGBB'", "letterbox colour (default #000000)"),
         OptionSpec("ken-burns", .flag, "slow zoom and pan across stills"),
         OptionSpec("decode-timeout", .number(0.1...600), metavar: "S", "give up a decode after S seconds (default 20)"),
+        OptionSpec("video-max", .number(0.1...1e7), metavar: "S", "longest a video stays, in seconds (default: its length)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
     ]
 
@@ -67,6 +72,7 @@ public enum CommandSpecs {
         OptionSpec("drm-mode", .text, metavar: "WxH[@Hz]", "display mode (default: the display's preferred mode)"),
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
+        OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
     ] + audio + view
 
     /// Sound options of `kiosk play`.
@@ -125,6 +131,8 @@ public enum CommandSpecs {
         if let d = o.string("audio-device") { c.audio.device = d }
         if let v = o.integer("volume") { c.audio.volume = v }
         c.audio.muted = o.has("mute")
+        c.videoMax = o.number("video-max")
+        c.untimed = o.has("untimed")
         try applyView(o, to: &c)
         return c
     }

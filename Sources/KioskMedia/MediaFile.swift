@@ -51,6 +51,23 @@ public enum MediaFile {
         return try fitted(item, to: FFmpegImageDecoder.clamp(targetSize(item.info.size), to: item.info.size))
     }
 
+    /// Whether `path` is a video to play as a clip (by its probe: a video stream that is not a still picture).
+    public static func isClip(_ path: String) -> Bool {
+        (try? probe(path))?.kind == .video
+    }
+
+    /// Opens a video for playing: its decoder thread starts at `startAt` seconds and its first frame is decoded
+    /// before this returns (so the item is ready before its slot begins). `maxLength` caps its slot (`--video-max`).
+    public static func openClip(_ path: String, info: MediaInfo, log: Log, startAt: Double = 0,
+                                maxLength: Double? = nil, timeout: Double = 20) throws -> DecodedItem {
+        let decoder = try VideoDecoder(path: path, log: log, startAt: startAt, maxLength: maxLength)
+        guard decoder.peekFrame(timeout: timeout) != nil else {
+            decoder.close()
+            throw decoder.failure ?? MediaError(path: path, reason: "no video frame decoded")
+        }
+        return DecodedItem(info: info, picture: .clip(decoder))
+    }
+
     /// `item` with every picture larger than `wanted` (in either axis) scaled down to `wanted`.
     static func fitted(_ item: DecodedItem, to wanted: PixelSize) throws -> DecodedItem {
         func fit(_ image: RGBAImage) throws -> RGBAImage {
@@ -67,6 +84,8 @@ public enum MediaFile {
         case .animation(let frames, let loops):
             let scaled = try frames.map { AnimationFrame(image: try fit($0.image), duration: $0.duration) }
             return DecodedItem(info: item.info, picture: .animation(frames: scaled, loops: loops))
+        case .clip:
+            return item
         }
     }
 }

@@ -5,7 +5,7 @@ import KioskCore
 /// in bytes, so memory stays flat however long a clip plays). The render thread takes frames by presentation
 /// time (`frame(at:)`, dropping late ones) or one after another (`nextFrame`, for untimed playback). Seeks are
 /// accurate; with `loop` the clip starts over at its end and times keep rising by the clip's length.
-public final class VideoDecoder: @unchecked Sendable {
+public final class VideoDecoder: ClipSource, @unchecked Sendable {
     /// How much the queue may hold.
     public struct Limits: Sendable, Equatable {
         /// Most frames queued.
@@ -22,14 +22,23 @@ public final class VideoDecoder: @unchecked Sendable {
 
     /// What the stream is.
     public let info: VideoStreamInfo
+    /// Media seconds this playing starts at.
+    public let startTime: Double
+    /// Seconds the slot lasts: the clip's length from `startTime`, capped by `maxLength`.
+    public let slotLength: Double
     private let shared: Shared
 
     /// Opens `path` (errors naming the file are thrown here), optionally seeks to `startAt` seconds, and starts
-    /// the decode thread. A pixel format with no shader path is logged once on `log`.
-    public init(path: String, log: Log, limits: Limits = Limits(), loop: Bool = false, startAt: Double? = nil) throws {
+    /// the decode thread. A pixel format with no shader path is logged once on `log`. `maxLength` caps the slot.
+    public init(path: String, log: Log, limits: Limits = Limits(), loop: Bool = false, startAt: Double? = nil,
+                maxLength: Double? = nil) throws {
         let reader = try VideoStreamReader(path: path)
-        if let startAt, startAt > 0 { try reader.seek(to: startAt) }
+        let start = max(0, startAt ?? 0)
+        if start > 0 { try reader.seek(to: start) }
         info = reader.info
+        startTime = start
+        let left = info.duration.map { max(0.04, $0 - start) } ?? 1e9
+        slotLength = min(left, maxLength ?? .infinity)
         shared = Shared(limits: limits, loop: loop, log: log)
         let box = ReaderBox(reader)
         let shared = self.shared
@@ -40,6 +49,12 @@ public final class VideoDecoder: @unchecked Sendable {
     }
 
     deinit { shared.stop() }
+
+    /// The displayed size: stored size widened by the sample aspect ratio, then turned by the display matrix.
+    public var displaySize: PixelSize {
+        let w = max(1, Int((Double(info.size.width) * info.sampleAspect).rounded()))
+        return info.orientation.displayedSize(of: PixelSize(width: w, height: info.size.height))
+    }
 
     /// The newest queued frame due at media time `t` (its time at or before `t`), removing it and every older one
     /// (late frames are dropped, none is repeated); nil when no new frame is due.

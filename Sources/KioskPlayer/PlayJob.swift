@@ -12,6 +12,10 @@ public enum PlayJob {
     public static func play(items: [PlaylistItem], config: PlayerConfig, output request: OutputRequest = OutputRequest(kind: .headless),
                             drmDirectory: String = "/dev/dri", length: Double?, log: Log,
                             shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?) throws -> PlayReport {
+        if config.untimed {
+            return try playUntimed(items: items, config: config, length: length, log: log, shouldStop: shouldStop,
+                                   onFirstFrame: onFirstFrame)
+        }
         var why = ""
         if request.kind != .headless {
             let report = DRMDevice.report(directory: drmDirectory)
@@ -48,6 +52,20 @@ public enum PlayJob {
         log.info("output: \(output.name) \(config.size)" + (why.isEmpty ? "" : " (auto: \(why))")
                  + " (\(output.context.renderer))")
         try player.attach(output)
+        player.onFirstFrame = onFirstFrame
+        return try player.run(length: length, shouldStop: shouldStop)
+    }
+
+    /// `--untimed`: headless, every video frame presented as soon as it is decoded, no clock and no sound (the
+    /// throughput benchmark's way in). Stills pass at once.
+    static func playUntimed(items: [PlaylistItem], config: PlayerConfig, length: Double?, log: Log,
+                            shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?) throws -> PlayReport {
+        let clock = VirtualClock()
+        let player = Player(items: items, config: config, clock: clock, log: log, waitForDecodes: true)
+        let output = try HeadlessOutput(size: config.size, pacing: nil)
+        log.info("output: \(output.name) \(config.size), untimed (\(output.context.renderer))")
+        try player.attach(output)
+        player.untimedClock = clock
         player.onFirstFrame = onFirstFrame
         return try player.run(length: length, shouldStop: shouldStop)
     }

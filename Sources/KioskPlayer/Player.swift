@@ -44,6 +44,12 @@ public final class Player {
     /// With a virtual clock the player waits for decodes instead of holding the current item, so the result
     /// is the same however fast the machine is.
     private let waitForDecodes: Bool
+    /// Where long clips were left.
+    public let resume: ResumeBook
+
+    /// With `--untimed`: the clock the player moves itself, to each next video frame's time as soon as it is
+    /// decoded (no pacing, no sound).
+    public var untimedClock: VirtualClock?
 
     /// Called once, right after the first frame has been presented.
     public var onFirstFrame: (() -> Void)?
@@ -57,8 +63,10 @@ public final class Player {
         self.log = log
         self.waitForDecodes = waitForDecodes
         show = Slideshow(items: items, options: config.slideshow)
+        let book = ResumeBook()
+        resume = book
         cache = DecodeCache(items: items, timeout: config.decodeTimeout, log: log,
-                            decode: decode ?? Player.decoder(for: config, items: items))
+                            decode: decode ?? Player.decoder(for: config, items: items, log: log, resume: book))
         if let first = show.upcoming { cache.request(first) }
     }
 
@@ -78,13 +86,22 @@ public final class Player {
 
     /// The decoder for a config: pictures are decoded straight to the size they take on the canvas; spherical
     /// items (by name or override) whole, within the texture limit.
-    public static func decoder(for config: PlayerConfig, items: [PlaylistItem] = []) -> DecodeCache.Decode {
+    /// Videos open their decoder thread (at the place a long clip was left, from `resume`) and decode their first
+    /// frame here, ahead of their slot.
+    public static func decoder(for config: PlayerConfig, items: [PlaylistItem] = [], log: Log = Log(level: .error),
+                               resume: ResumeBook? = nil) -> DecodeCache.Decode {
         let canvas = config.size
         let fit = config.fit
         let maxZoom = config.kenBurns?.maxZoom ?? 1
         var overrides: [String: ProjectionOverride] = [:]
         for item in items { if let o = item.override { overrides[item.path] = o } }
         return { [overrides] path in
+            if MediaFile.isClip(path) {
+                let info = try MediaFile.probe(path)
+                let start = info.duration.map { $0 >= ResumeBook.minimumLength ? resume?.start(for: path) ?? 0 : 0 } ?? 0
+                return try MediaFile.openClip(path, info: info, log: log, startAt: start, maxLength: config.videoMax,
+                                              timeout: config.decodeTimeout)
+            }
             let view = ItemView.beforeDecode(path: path, itemOverride: overrides[path], config: config)
             return try MediaFile.decode(path, targetSize: {
                 view.decodeSize(picture: $0) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: fit, maxZoom: maxZoom) }
@@ -105,7 +122,11 @@ public final class Player {
         var lastSequence = -1
         var lastGeneration = output.generation
         var firstFrameTime: Double?
-        defer { composer.releaseAll() }
+        var playing: PlayingClip?
+        defer {
+            playing?.leave(resume)
+            composer.releaseAll()
+        }
         while !shouldStop() {
             let t = clock.now
             if let length, t >= length { break }
@@ -124,6 +145,15 @@ public final class Player {
                 lastSequence = scene.current.sequence
                 slots += 1
                 log.info("showing \(show.items[scene.current.index].path) at \(String(format: "%.3f", t)) s")
+                playing?.leave(resume)
+                playing = nil
+                if let item = cache.item(scene.current.index), case .clip(let clip) = item.picture {
+                    playing = PlayingClip(path: item.info.path, clip: clip, length: item.info.duration ?? 0)
+                }
+            }
+            if let p = playing {
+                p.position = p.clip.startTime + scene.currentTime
+                if p.endsEarly(at: scene.currentTime, slotLength: scene.current.length, log: log) { show.next() }
             }
             var keep: Set<Int> = [scene.current.index]
             if let o = scene.outgoing { keep.insert(o.index) }
@@ -151,11 +181,67 @@ public final class Player {
                 firstFrameTime = clock.now
                 onFirstFrame?()
             }
+            if let untimed = untimedClock { advanceUntimed(untimed, scene: scene, playing: playing) }
         }
-        if slots == 0 && show.isFinished {
+        if slots == 0 && show.isFinished && playing == nil {
             throw PlayerError("nothing playable: every item in the playlist was skipped")
         }
         return PlayReport(framesPresented: presented, slotsShown: slots, endTime: clock.now,
                           firstFrameTime: firstFrameTime)
+    }
+
+    /// `--untimed`: moves the clock straight to the next video frame's time once it is decoded; past a still's
+    /// slot (or in 1/30 s steps through a transition) when no clip is playing.
+    private func advanceUntimed(_ clock: VirtualClock, scene: Scene, playing: PlayingClip?) {
+        let left = scene.current.length - scene.currentTime
+        if scene.outgoing == nil, let p = playing {
+            let now = p.clip.startTime + scene.currentTime
+            if let next = p.clip.peekFrame(timeout: config.decodeTimeout), next.pts > now {
+                clock.advance(by: min(next.pts - now, max(left, 1e-6)))
+            } else if p.clip.isFinished {
+                clock.advance(by: max(left, 1e-6))
+            }
+            return
+        }
+        if scene.outgoing == nil && left > config.slideshow.transitionTime {
+            clock.advance(by: max(1e-6, left - config.slideshow.transitionTime))
+        } else {
+            clock.advance(by: 1.0 / 30)
+        }
+    }
+}
+
+/// The clip on screen now: where it is, for resuming, and whether it ended before its slot.
+final class PlayingClip {
+    let path: String
+    let clip: any ClipSource
+    let length: Double
+    var position: Double = 0
+    private var reported = false
+
+    init(path: String, clip: any ClipSource, length: Double) {
+        self.path = path
+        self.clip = clip
+        self.length = length
+        position = clip.startTime
+    }
+
+    /// Notes where a long clip was left.
+    func leave(_ book: ResumeBook) { book.leave(path, at: position, length: length) }
+
+    /// Whether the item must end now: its stream broke (one log line naming the file), or it ran out of frames
+    /// more than a second before the slot's end (a container that overstates its length).
+    func endsEarly(at t: Double, slotLength: Double, log: Log) -> Bool {
+        guard !reported, clip.isFinished else { return false }
+        if let failure = clip.failure {
+            reported = true
+            log.warn("\(failure.description); item ended at \(String(format: "%.2f", position)) s")
+            return true
+        }
+        if slotLength - t > 1 {
+            reported = true
+            return true
+        }
+        return false
     }
 }

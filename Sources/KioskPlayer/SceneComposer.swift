@@ -5,7 +5,13 @@ import KioskRender
 /// render thread, updated when an animation moves to its next frame) and each layer's view and opacity.
 final class SceneComposer {
     private struct SlotTexture {
-        let texture: Texture
+        /// What the layer samples: `rgba` or `video`.
+        let texture: any LayerPicture
+        /// The RGBA texture of a still or an animation.
+        let rgba: Texture?
+        /// The planes of a clip's frame.
+        let video: VideoTexture?
+        /// The animation frame index, or the clip frame's time in milliseconds.
         var frame: Int
         /// How the slot's item is drawn (its projection), decided when its picture arrived.
         let view: ItemView
@@ -55,6 +61,7 @@ final class SceneComposer {
 
     private func layer(for slot: Slot, time: Double, opacity: Double, cache: DecodeCache,
                        key: inout VisualKey) throws -> RenderLayer? {
+        if case .timed = slot.timing { return try clipLayer(for: slot, time: time, opacity: opacity, cache: cache, key: &key) }
         let frameIndex = slot.timing.frameIndex(at: time, slotDuration: slot.duration)
         var entry = textures[slot.sequence]
         if entry == nil || entry?.frame != frameIndex {
@@ -64,16 +71,13 @@ final class SceneComposer {
                 return layerFor(e, slot: slot, time: time, opacity: opacity, key: &key)
             }
             let image = Self.image(of: item.picture, frame: frameIndex)
-            if let e = entry {
-                try e.texture.update(with: e.view.picture(image, maxSide: context.maxTextureSize))
+            if let e = entry, let rgba = e.rgba {
+                try rgba.update(with: e.view.picture(image, maxSide: context.maxTextureSize))
                 entry?.frame = frameIndex
             } else {
-                let view = ItemView(path: item.info.path, metadata: item.info.projection,
-                                    itemOverride: items.indices.contains(slot.index) ? items[slot.index].override : nil,
-                                    config: config)
-                entry = SlotTexture(texture: try Texture(context: context, image: view.picture(image, maxSide: context.maxTextureSize)),
-                                    frame: frameIndex,
-                                    view: view)
+                let view = itemView(item, slot: slot)
+                let texture = try Texture(context: context, image: view.picture(image, maxSide: context.maxTextureSize))
+                entry = SlotTexture(texture: texture, rgba: texture, video: nil, frame: frameIndex, view: view)
             }
             textures[slot.sequence] = entry
         }
@@ -81,6 +85,47 @@ final class SceneComposer {
         key.layers += [slot.sequence, frameIndex]
         return layerFor(e, slot: slot, time: time, opacity: opacity, key: &key)
     }
+
+    /// How an item is drawn, from its metadata and the playlist's override.
+    private func itemView(_ item: DecodedItem, slot: Slot) -> ItemView {
+        ItemView(path: item.info.path, metadata: item.info.projection,
+                 itemOverride: items.indices.contains(slot.index) ? items[slot.index].override : nil, config: config)
+    }
+
+    /// A clip's layer: the frame due at the slot's media time (late ones dropped, none repeated); the first frame
+    /// as soon as the slot starts. A clip reused by a later slot (a one-item loop) starts over.
+    private func clipLayer(for slot: Slot, time: Double, opacity: Double, cache: DecodeCache,
+                           key: inout VisualKey) throws -> RenderLayer? {
+        var entry = textures[slot.sequence]
+        if let item = cache.item(slot.index), case .clip(let clip) = item.picture {
+            let id = ObjectIdentifier(clip)
+            if entry == nil, let owner = clipOwners[id], owner != slot.sequence {
+                clip.seek(to: clip.startTime)
+            }
+            clipOwners[id] = slot.sequence
+            let due = clip.startTime + (clockOverride?(slot) ?? time)
+            let frame = entry == nil ? (clip.frame(at: due) ?? clip.nextFrame(timeout: 1)) : clip.frame(at: due)
+            if let frame {
+                if let e = entry, let video = e.video {
+                    try video.update(with: frame)
+                } else {
+                    let video = try VideoTexture(context: context, frame: frame)
+                    entry = SlotTexture(texture: video, rgba: nil, video: video, frame: 0, view: itemView(item, slot: slot))
+                }
+                entry?.frame = Int((frame.pts * 1000).rounded())
+                textures[slot.sequence] = entry
+            }
+        }
+        guard let e = entry else { return nil }
+        key.layers += [slot.sequence, e.frame]
+        return layerFor(e, slot: slot, time: time, opacity: opacity, key: &key)
+    }
+
+    /// Which slot last took frames from each clip, so a later slot restarts it.
+    private var clipOwners: [ObjectIdentifier: Int] = [:]
+
+    /// Media time for a clip slot other than the slot's own time (the item's audio clock), if set.
+    var clockOverride: ((Slot) -> Double?)?
 
     private func layerFor(_ entry: SlotTexture, slot: Slot, time: Double, opacity: Double,
                           key: inout VisualKey) -> RenderLayer {
@@ -107,9 +152,15 @@ final class SceneComposer {
         case .animation(let frames, _):
             let i = min(max(0, frame), frames.count - 1)
             return frames[i].image
+        case .clip(let clip):
+            // A clip drawn as a picture (not through the composer): a placeholder of its size in the background.
+            return RGBAImage(size: clip.displaySize, fill: (0, 0, 0, 255))
         }
     }
 
     /// Releases every texture (before the GL context goes away).
-    func releaseAll() { textures.removeAll() }
+    func releaseAll() {
+        textures.removeAll()
+        clipOwners.removeAll()
+    }
 }

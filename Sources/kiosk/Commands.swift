@@ -37,6 +37,9 @@ struct Commands {
         let request = try OutputRequest(output: o.string("output"), device: o.string("drm-device"),
                                         connector: o.string("drm-connector"), mode: o.string("drm-mode"),
                                         rotate: o.string("rotate"))
+        if config.untimed && request.kind != .headless {
+            throw UsageError("--untimed needs --output headless")
+        }
         let items = try playlist(o.positional)
         let stop = StopSignal.install()
         let report = try PlayJob.play(items: items, config: config, output: request,
