@@ -92,6 +92,10 @@ public struct MediaInfo: Sendable, Equatable {
     public var orientation: Int
     /// What the stream's side data says about projection and stereo (videos), if anything.
     public var projection: ProjectionMetadata?
+    /// The video and audio streams of a clip or sound file, in file order (empty for pictures).
+    public var streams: [MediaStream] = []
+    /// Degrees a video is turned clockwise to be shown (its display matrix): 0, 90, 180 or 270.
+    public var rotation: Int = 0
 
     /// Creates a description of one file.
     public init(path: String, kind: MediaKind, width: Int, height: Int, frames: Int,
@@ -109,6 +113,32 @@ public struct MediaInfo: Sendable, Equatable {
 
     /// Displayed size.
     public var size: PixelSize { PixelSize(width: width, height: height) }
+}
+
+/// One video or audio stream of a file, as `kiosk probe` reports it.
+public struct MediaStream: Sendable, Equatable {
+    /// `video` or `audio`.
+    public var type: String
+    /// The codec's short name (`h264`, `hevc`, `aac`, …).
+    public var codec: String
+    /// Stored width and height for video (0 for audio).
+    public var width: Int
+    /// Stored height for video (0 for audio).
+    public var height: Int
+    /// Sample rate in Hz for audio (0 for video).
+    public var sampleRate: Int
+    /// Channels for audio (0 for video).
+    public var channels: Int
+
+    /// Creates a stream description.
+    public init(type: String, codec: String, width: Int = 0, height: Int = 0, sampleRate: Int = 0, channels: Int = 0) {
+        self.type = type
+        self.codec = codec
+        self.width = width
+        self.height = height
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
 }
 
 /// One frame of an animation and how long it stays.

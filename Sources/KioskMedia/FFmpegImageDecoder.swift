@@ -123,14 +123,40 @@ public enum FFmpegImageDecoder {
                 let rate = stream.pointee.avg_frame_rate
                 if rate.num > 0 && rate.den > 0 { frames = Int((d * Double(rate.num) / Double(rate.den)).rounded()) }
             }
-            return MediaInfo(path: path, kind: .video, width: size.width, height: size.height, frames: max(frames, 0),
-                             duration: duration, loops: 1, orientation: orientation.rawValue,
-                             projection: StreamProjection.metadata(stream))
+            var info = MediaInfo(path: path, kind: .video, width: size.width, height: size.height, frames: max(frames, 0),
+                                 duration: duration, loops: 1, orientation: orientation.rawValue,
+                                 projection: StreamProjection.metadata(stream))
+            info.streams = streamList(file)
+            switch orientation {
+            case .right: info.rotation = 90
+            case .down: info.rotation = 180
+            case .left: info.rotation = 270
+            default: info.rotation = 0
+            }
+            return info
         }
         let hasAudio = file.input.streams.contains { $0.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
         guard hasAudio else { throw MediaError(path: path, reason: "unsupported format: no picture, video or audio stream") }
-        return MediaInfo(path: path, kind: .audio, width: 0, height: 0, frames: 0, duration: duration, loops: 1,
-                         orientation: 1)
+        var info = MediaInfo(path: path, kind: .audio, width: 0, height: 0, frames: 0, duration: duration, loops: 1,
+                             orientation: 1)
+        info.streams = streamList(file)
+        return info
+    }
+
+    /// The video (not cover pictures) and audio streams, in file order.
+    private static func streamList(_ file: Opened) -> [MediaStream] {
+        file.input.streams.compactMap { s in
+            guard let par = s.pointee.codecpar else { return nil }
+            let codec = avcodec_get_name(par.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
+            if par.pointee.codec_type == AVMEDIA_TYPE_VIDEO && s.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 {
+                return MediaStream(type: "video", codec: codec, width: Int(par.pointee.width), height: Int(par.pointee.height))
+            }
+            if par.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
+                return MediaStream(type: "audio", codec: codec, sampleRate: Int(par.pointee.sample_rate),
+                                   channels: Int(par.pointee.ch_layout.nb_channels))
+            }
+            return nil
+        }
     }
 
     /// Seconds of each packet of `stream`, in order (one packet per APNG frame).

@@ -96,6 +96,7 @@ public enum PlayJob {
     /// The pixels `snapshot` writes.
     public static func snapshotImage(input: String, config: PlayerConfig, at: Double, view: FlatView, log: Log) throws -> RGBAImage {
         let canvas = config.size
+        if MediaFile.isClip(input) { return try clipSnapshot(input: input, config: config, at: at, view: view, log: log) }
         let named = ItemView.beforeDecode(path: input, itemOverride: nil, config: config)
         let decoded = try decodeBounded(input, timeout: config.decodeTimeout) { picture in
             named.decodeSize(picture: picture) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: view.fit, maxZoom: view.zoom) }
@@ -111,6 +112,28 @@ public enum PlayJob {
         try renderer.draw(RenderFrame(background: config.background,
                                   layers: [RenderLayer(texture: texture, pass: pass, opacity: 1, effect: ItemView.effect(config))]),
                       into: output.target, rotation: .none)
+        return try output.readPixels()
+    }
+
+    /// A video's frame shown at `at` seconds (an accurate seek: the newest frame at or before it), drawn through
+    /// the YUV sampling stage like the player draws it.
+    static func clipSnapshot(input: String, config: PlayerConfig, at: Double, view: FlatView, log: Log) throws -> RGBAImage {
+        let canvas = config.size
+        let info = try MediaFile.probe(input)
+        let decoder = try VideoDecoder(path: input, log: log, startAt: at)
+        defer { decoder.close() }
+        guard let frame = decoder.nextFrame(timeout: config.decodeTimeout) else {
+            throw decoder.failure ?? MediaError(path: input, reason: "no video frame at \(at) s")
+        }
+        let item = ItemView(path: input, metadata: info.projection, itemOverride: nil, config: config)
+        let output = try HeadlessOutput(size: canvas, pacing: nil)
+        let renderer = try Renderer(context: output.context)
+        let texture = try VideoTexture(context: output.context, frame: frame)
+        let pass = item.pass(texture: texture.size, canvas: canvas, view: item.startView(canvas: canvas), flat: view)
+        try renderer.draw(RenderFrame(background: config.background,
+                                      layers: [RenderLayer(texture: texture, pass: pass, opacity: 1, effect: ItemView.effect(config))]),
+                          into: output.target, rotation: .none)
+        log.info("snapshot of \(input): frame at \(String(format: "%.3f", frame.pts)) s")
         return try output.readPixels()
     }
 

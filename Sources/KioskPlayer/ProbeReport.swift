@@ -19,7 +19,22 @@ public enum ProbeReport {
         fields.append(("stereo", quote(d.projection.stereo.rawValue)))
         fields.append(("input_fov", d.projection.isSpherical ? number(d.projection.inputFOV) : "null"))
         fields.append(("source", quote(d.source.rawValue)))
+        if info.kind == .video || info.kind == .audio {
+            fields.append(("video_codec", info.streams.first { $0.type == "video" }.map { quote($0.codec) } ?? "null"))
+            fields.append(("audio_codec", info.streams.first { $0.type == "audio" }.map { quote($0.codec) } ?? "null"))
+            fields.append(("rotation", String(info.rotation)))
+            fields.append(("streams", "[" + info.streams.map(stream).joined(separator: ",") + "]"))
+        }
         return object(fields)
+    }
+
+    /// One stream as a JSON object.
+    private static func stream(_ s: MediaStream) -> String {
+        if s.type == "video" {
+            return object([("type", quote(s.type)), ("codec", quote(s.codec)), ("width", String(s.width)), ("height", String(s.height))])
+        }
+        return object([("type", quote(s.type)), ("codec", quote(s.codec)), ("sample_rate", String(s.sampleRate)),
+                       ("channels", String(s.channels))])
     }
 
     /// The JSON line for a file that could not be read.
