@@ -198,9 +198,9 @@ public final class Player {
             let now = p.clip.startTime + scene.currentTime
             if let next = p.clip.peekFrame(timeout: config.decodeTimeout), next.pts > now {
                 clock.advance(by: min(next.pts - now, max(left, 1e-6)))
-            } else if p.clip.isFinished {
+            } else if p.clip.isFinished && p.clip.failure == nil {
                 clock.advance(by: max(left, 1e-6))
-            }
+            }  // a broken clip: the next turn ends its item (`endsEarly`)
             return
         }
         if scene.outgoing == nil && left > config.slideshow.transitionTime {
