@@ -49,7 +49,7 @@ let package = Package(
         // Outputs: headless (FBO read-back) and DRM/KMS. The only place libdrm and GBM are imported.
         .target(name: "KioskOutput", dependencies: ["KioskCore", "KioskRender", "CDRM", "CGBM"]),
         // The player: wires clock, slideshow, decoders, renderer and output.
-        .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput"]),
+        .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskAudio"]),
         .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskPlayer"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskPlayer"]),

@@ -96,6 +96,10 @@ public final class Player {
         var overrides: [String: ProjectionOverride] = [:]
         for item in items { if let o = item.override { overrides[item.path] = o } }
         return { [overrides] path in
+            if let sound = try? MediaFile.probe(path), sound.kind == .audio {
+                let length = min(sound.duration ?? 0, config.videoMax ?? .infinity)
+                return DecodedItem(info: sound, picture: .clip(SoundPicture(path: path, length: length, canvas: canvas)))
+            }
             if MediaFile.isClip(path) {
                 let info = try MediaFile.probe(path)
                 let start = info.duration.map { $0 >= ResumeBook.minimumLength ? resume?.start(for: path) ?? 0 : 0 } ?? 0
@@ -123,7 +127,10 @@ public final class Player {
         var lastGeneration = output.generation
         var firstFrameTime: Double?
         var playing: PlayingClip?
+        let sound = ItemSound(settings: config.audio, log: log)
+        composer.clockOverride = { [sound] slot in sound.clock(for: slot.sequence) }
         defer {
+            sound.stop()
             playing?.leave(resume)
             composer.releaseAll()
         }
@@ -149,6 +156,13 @@ public final class Player {
                 playing = nil
                 if let item = cache.item(scene.current.index), case .clip(let clip) = item.picture {
                     playing = PlayingClip(path: item.info.path, clip: clip, length: item.info.duration ?? 0)
+                    if untimedClock == nil, item.info.streams.contains(where: { $0.type == "audio" }) {
+                        sound.start(path: item.info.path, sequence: scene.current.sequence, at: clip.startTime)
+                    } else {
+                        sound.stop()
+                    }
+                } else {
+                    sound.stop()
                 }
             }
             if let p = playing {
@@ -177,6 +191,10 @@ public final class Player {
             _ = try output.present()
             lastKey = key
             presented += 1
+            if let p = playing, let pts = composer.shownPTS[scene.current.sequence], log.level >= .debug {
+                let heard = sound.clock(for: scene.current.sequence).map { String(format: "%.4f", $0) } ?? "none"
+                log.debug("presented \(p.path) frame \(String(format: "%.4f", pts)) s at clock \(String(format: "%.4f", clock.now)) s, audio \(heard) s")
+            }
             if presented == 1 {
                 firstFrameTime = clock.now
                 onFirstFrame?()

@@ -54,7 +54,10 @@ final class SceneComposer {
             layers.append(layer)
         }
         // Textures of slots no longer on screen are released now, on the render thread.
-        for sequence in textures.keys where !visible.contains(sequence) { textures[sequence] = nil }
+        for sequence in textures.keys where !visible.contains(sequence) {
+            textures[sequence] = nil
+            shownPTS[sequence] = nil
+        }
         guard !layers.isEmpty else { return nil }
         return (RenderFrame(background: config.background, layers: layers), key)
     }
@@ -103,7 +106,7 @@ final class SceneComposer {
                 clip.seek(to: clip.startTime)
             }
             clipOwners[id] = slot.sequence
-            let due = clip.startTime + (clockOverride?(slot) ?? time)
+            let due = clockOverride?(slot) ?? (clip.startTime + time)
             let frame = entry == nil ? (clip.frame(at: due) ?? clip.nextFrame(timeout: 1)) : clip.frame(at: due)
             if let frame {
                 if let e = entry, let video = e.video {
@@ -114,6 +117,7 @@ final class SceneComposer {
                 }
                 entry?.frame = Int((frame.pts * 1000).rounded())
                 textures[slot.sequence] = entry
+                shownPTS[slot.sequence] = frame.pts
             }
         }
         guard let e = entry else { return nil }
@@ -121,10 +125,13 @@ final class SceneComposer {
         return layerFor(e, slot: slot, time: time, opacity: opacity, key: &key)
     }
 
+    /// The time of the clip frame each slot shows now (for the presentation log).
+    private(set) var shownPTS: [Int: Double] = [:]
+
     /// Which slot last took frames from each clip, so a later slot restarts it.
     private var clipOwners: [ObjectIdentifier: Int] = [:]
 
-    /// Media time for a clip slot other than the slot's own time (the item's audio clock), if set.
+    /// The media time of a clip slot from elsewhere than the slot's own time (the item's audio clock), if any.
     var clockOverride: ((Slot) -> Double?)?
 
     private func layerFor(_ entry: SlotTexture, slot: Slot, time: Double, opacity: Double,
@@ -161,6 +168,7 @@ final class SceneComposer {
     /// Releases every texture (before the GL context goes away).
     func releaseAll() {
         textures.removeAll()
+        shownPTS.removeAll()
         clipOwners.removeAll()
     }
 }

@@ -1,0 +1,56 @@
+import Foundation
+import KioskAudio
+import KioskCore
+import KioskMedia
+
+/// The sound of the item on screen: a clip's or a sound file's audio stream played through ALSA on its own
+/// thread. Its `AudioPlayer` is the item's clock (the media time being heard), which the clip's frames follow.
+/// With no device (or when it fails) the item plays on silently: one log line for the whole run.
+final class ItemSound {
+    private let settings: AudioSettings
+    private let log: Log
+    /// Set once opening the device failed: later items do not try (and log) again.
+    private var deviceMissing = false
+    private var playing: (sequence: Int, player: AudioPlayer, output: AudioOutput?)?
+
+    /// Sound for `settings` (device, volume, mute), logging on `log`.
+    init(settings: AudioSettings, log: Log) {
+        self.settings = settings
+        self.log = log
+    }
+
+    /// Starts the sound of `path` for slot `sequence` at media time `start` (stopping what played before).
+    /// A file whose sound cannot be decoded plays silently on the slot's own clock (one log line).
+    func start(path: String, sequence: Int, at start: Double) {
+        stop()
+        var output: AudioOutput?
+        if !deviceMissing {
+            output = AudioOutput.open(settings, log: log)
+            if output == nil { deviceMissing = true }
+        }
+        do {
+            let decoder = try AudioDecoder(path: path, format: output?.format ?? .standard)
+            if start > 0 { try decoder.seek(to: start) }
+            let player = try AudioPlayer(source: decoder, output: output, log: log)
+            player.start()
+            playing = (sequence, player, output)
+        } catch {
+            log.warn("\(DecodeCache.describe(error, path: path)); playing without its sound")
+            output?.close()
+        }
+    }
+
+    /// The media time being heard for slot `sequence`, if its sound is playing.
+    func clock(for sequence: Int) -> Double? {
+        guard let p = playing, p.sequence == sequence else { return nil }
+        return p.player.now
+    }
+
+    /// Stops the sound and closes the device.
+    func stop() {
+        guard let p = playing else { return }
+        playing = nil
+        p.player.stop()
+        p.output?.close()
+    }
+}
