@@ -1,7 +1,7 @@
 #version 300 es
 // Common head of every layer shader. A layer shader is composed of pieces, in this order:
 //   prelude.frag + one sampling stage (defines vec4 kiosk_sample(vec2 uv): premultiplied RGBA at texture uv;
-//   sample_rgba.frag or sample_yuv.frag) + one effect (defines vec2 kiosk_effect(vec2 canvasUV)) + the projection's helpers +
+//   sample_rgba.frag, or yuv.frag + a video layout's piece) + one effect (defines vec2 kiosk_effect(vec2 canvasUV)) + the projection's helpers +
 //   one projection (defines vec2 kiosk_source(vec2 canvasUV): texture uv, or negative outside the source) + main.frag
 // Canvas uv: (0,0) top-left, (1,1) bottom-right, at pixel centres. Texture uv: row 0 is the picture's top.
 precision highp float;

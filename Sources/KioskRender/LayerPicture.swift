@@ -7,15 +7,15 @@ import KioskCore
 public protocol LayerPicture: AnyObject {
     /// The picture's size as displayed (after sample aspect and rotation), in pixels: what passes fit and project.
     var size: PixelSize { get }
-    /// The sampling stage's shader piece in Shaders/ (`sample_rgba.frag`, `sample_yuv.frag`).
-    var samplerShader: String { get }
+    /// The sampling stage's shader pieces in Shaders/ (`sample_rgba.frag`; `yuv.frag` + a layout's piece).
+    var samplerPieces: [String] { get }
     /// Binds its textures and sets the sampling stage's uniforms on `program` (in use).
     func bind(to program: Program)
 }
 
 extension Texture: LayerPicture {
     /// The RGBA sampling stage.
-    public var samplerShader: String { PassRegistry.rgbaSampler }
+    public var samplerPieces: [String] { PassRegistry.rgbaSampler }
 
     /// Binds to unit 0 as `u_picture`.
     public func bind(to program: Program) {

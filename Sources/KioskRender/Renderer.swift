@@ -31,7 +31,7 @@ public final class Renderer {
 
     /// The layer program composed for a projection and an effect, compiled once.
     func program(pass: any ShaderPass.Type, effect: any ShaderEffect.Type,
-                 sampler: String = PassRegistry.rgbaSampler) throws -> Program {
+                 sampler: [String] = PassRegistry.rgbaSampler) throws -> Program {
         let pieces = PassRegistry.pieces(pass: pass, effect: effect, sampler: sampler)
         let key = pieces.joined(separator: "+")
         if let made = programs[key] { return made }
@@ -73,7 +73,7 @@ public final class Renderer {
                             GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         for layer in frame.layers {
             let program = try program(pass: type(of: layer.pass), effect: type(of: layer.effect),
-                                      sampler: layer.texture.samplerShader)
+                                      sampler: layer.texture.samplerPieces)
             program.use()
             layer.texture.bind(to: program)
             program.set("u_background", bg.red, bg.green, bg.blue)

@@ -71,23 +71,37 @@ public enum PassRegistry {
     /// The head of every layer shader (version, precision, common uniforms).
     public static let prelude = "prelude.frag"
     /// The sampling stage for RGBA textures.
-    public static let rgbaSampler = "sample_rgba.frag"
-    /// The sampling stage for video frames (YUV planes converted in the shader).
-    public static let yuvSampler = "sample_yuv.frag"
-    /// Every sampling stage.
-    public static let samplers = [rgbaSampler, yuvSampler]
+    public static let rgbaSampler = ["sample_rgba.frag"]
+    /// The sampling stage for a video frame of a layout: the shared video head, then the layout's own piece.
+    public static func videoSampler(_ layout: VideoPixelLayout) -> [String] {
+        let piece: String
+        switch layout {
+        case .yuv420p, .yuv422p, .yuv444p: piece = "sample_yuv_planar.frag"
+        case .nv12: piece = "sample_nv12.frag"
+        case .yuv420p10: piece = "sample_yuv_planar16.frag"
+        case .p010: piece = "sample_p010.frag"
+        case .rgba: piece = "sample_video_rgba.frag"
+        }
+        return ["yuv.frag", piece]
+    }
+    /// Every sampling stage (each a list of pieces).
+    public static var samplers: [[String]] {
+        var all = [rgbaSampler]
+        for layout in VideoPixelLayout.allCases where !all.contains(videoSampler(layout)) { all.append(videoSampler(layout)) }
+        return all
+    }
     /// The tail of every layer shader (`main`).
     public static let main = "main.frag"
 
     /// The pieces of the layer shader for a projection, an effect and a sampling stage, in order.
     public static func pieces(pass: any ShaderPass.Type, effect: any ShaderEffect.Type,
-                              sampler: String = rgbaSampler) -> [String] {
-        [prelude, sampler, effect.fragmentShader] + pass.helpers + [pass.fragmentShader, main]
+                              sampler: [String] = rgbaSampler) -> [String] {
+        [prelude] + sampler + [effect.fragmentShader] + pass.helpers + [pass.fragmentShader, main]
     }
 
     /// The composed GLSL source of a layer shader (the pieces joined), e.g. for a validator.
     public static func composedSource(pass: any ShaderPass.Type, effect: any ShaderEffect.Type,
-                                      sampler: String = rgbaSampler) throws -> String {
+                                      sampler: [String] = rgbaSampler) throws -> String {
         try pieces(pass: pass, effect: effect, sampler: sampler).map { try ShaderLibrary.source(named: $0) }
             .joined(separator: "\n")
     }

@@ -1,4 +1,4 @@
-/// A video frame on the GPU: one texture per plane (R8, RG8 or RGBA8), converted to RGB by `sample_yuv.frag`.
+/// A video frame on the GPU: one texture per plane (R8, RG8 or RGBA8), converted to RGB by the layout's sampling stage (`yuv.frag` + `sample_*.frag`).
 import CEGL
 import KioskCore
 
@@ -21,8 +21,8 @@ public final class VideoTexture: LayerPicture {
     private var orient = YUVConversion.orientationMatrix(.up)
     private var chromaShift = (0.0, 0.0)
 
-    /// The YUV sampling stage.
-    public var samplerShader: String { PassRegistry.yuvSampler }
+    /// The sampling stage for the frame's layout.
+    public private(set) var samplerPieces: [String] = PassRegistry.videoSampler(.yuv420p)
 
     /// Textures holding `frame`.
     public init(context: GLContext, frame: VideoFrame) throws {
@@ -87,6 +87,7 @@ public final class VideoTexture: LayerPicture {
         size = frame.displaySize
         pts = frame.pts
         conversion = YUVConversion(layout: layout, matrix: frame.matrix, range: frame.range)
+        samplerPieces = PassRegistry.videoSampler(layout)
         orient = YUVConversion.orientationMatrix(frame.orientation)
         chromaShift = YUVConversion.chromaShift(frame)
     }
@@ -99,7 +100,6 @@ public final class VideoTexture: LayerPicture {
             program.set("u_plane\(i)", int: i)
         }
         glActiveTexture(GLenum(GL_TEXTURE0))
-        program.set("u_layout", int: conversion.layoutCode)
         program.set("u_yuvMatrix", mat3: conversion.matrix)
         program.set("u_yuvOffset", conversion.offset.0, conversion.offset.1, conversion.offset.2)
         program.set("u_codeScale", conversion.codeScale)

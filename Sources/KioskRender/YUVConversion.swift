@@ -1,8 +1,8 @@
-/// The numbers the YUV sampling stage needs for a frame: how to turn integer sample codes into RGB, where chroma
+/// The numbers the video sampling stages need for a frame: how to turn integer sample codes into RGB, where chroma
 /// sits, and how displayed uv maps to stored uv.
 import KioskCore
 
-/// Uniform values of `sample_yuv.frag` for one kind of frame.
+/// Uniform values of `yuv.frag` for one kind of frame.
 public struct YUVConversion: Sendable, Equatable {
     /// Column-major mat3 from (Y', Pb, Pr) offsets to RGB, with the range's scale folded in.
     public var matrix: [Double]
@@ -10,12 +10,10 @@ public struct YUVConversion: Sendable, Equatable {
     public var offset: (Double, Double, Double)
     /// Multiplies integer codes into the 0...1 scale the offsets are in.
     public var codeScale: Double
-    /// The layout number the shader branches on.
-    public var layoutCode: Int
 
     /// Equality of the values.
     public static func == (a: YUVConversion, b: YUVConversion) -> Bool {
-        a.matrix == b.matrix && a.offset == b.offset && a.codeScale == b.codeScale && a.layoutCode == b.layoutCode
+        a.matrix == b.matrix && a.offset == b.offset && a.codeScale == b.codeScale
     }
 
     /// The conversion for a frame's layout, matrix and range.
@@ -43,13 +41,6 @@ public struct YUVConversion: Sendable, Equatable {
         self.matrix = [ys, ys, ys,
                        0, -cs * 2 * kb * (1 - kb) / kg, cs * 2 * (1 - kb),
                        cs * 2 * (1 - kr), -cs * 2 * kr * (1 - kr) / kg, 0]
-        switch layout {
-        case .yuv420p, .yuv422p, .yuv444p: layoutCode = 0
-        case .nv12: layoutCode = 1
-        case .yuv420p10: layoutCode = 2
-        case .p010: layoutCode = 3
-        case .rgba: layoutCode = 4
-        }
     }
 
     /// Column-major mat3 taking displayed uv (x, y, 1) to the stored frame's uv for an orientation.
