@@ -45,6 +45,38 @@ struct Bench {
         return (String(decoding: o, as: UTF8.self), String(decoding: r, as: UTF8.self), t)
     }
 
+    /// CPU seconds (user + system) used by waited-for children so far.
+    private func childCPU() -> Double {
+        var u = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &u)
+        return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
+    }
+
+    /// 10 s of `size` at 30 fps (H.264): kiosk's headless `--untimed` playback against ffmpeg's decode-only run.
+    private func videoComparison(label: String, clip: String, kiosk: String, ffmpeg: String, env: [String: String]) throws {
+        var ffTimes: [Double] = [], ffCPU: [Double] = [], kTimes: [Double] = [], kCPU: [Double] = []
+        var frames = 0
+        var rss = 0.0
+        for _ in 0..<3 {
+            var c0 = childCPU()
+            ffTimes.append(try run(ffmpeg, ["-v", "error", "-i", clip, "-f", "null", "-"]).seconds)
+            ffCPU.append(childCPU() - c0)
+            c0 = childCPU()
+            let k = try run(kiosk, ["play", clip, "--output", "headless", "--untimed", "--no-loop", "--size", "1920x1080",
+                                    "--log-level", "info"], env: env)
+            kCPU.append(childCPU() - c0)
+            kTimes.append(k.seconds)
+            if let line = k.err.split(separator: "\n").first(where: { $0.contains("played ") }) {
+                let words = line.split(separator: " ")
+                if let i = words.firstIndex(where: { $0.hasPrefix("frames") }), i > 0 { frames = Int(words[i - 1]) ?? frames }
+                if let i = words.firstIndex(of: "RSS"), i + 1 < words.count { rss = max(rss, Double(words[i + 1]) ?? 0) }
+            }
+        }
+        let outside = frames > 0 ? (median(kCPU) - median(ffCPU)) / Double(frames) * 1000 : -1
+        print(String(format: "%@ (10 s, 30 fps, H.264) untimed on a 1920x1080 headless canvas, median of 3: kiosk %.2f s, ffmpeg -f null %.2f s, ratio %.2f; %d frames; CPU outside the decoder %.1f ms/frame; kiosk peak RSS %.1f MiB",
+                     label, median(kTimes), median(ffTimes), median(kTimes) / median(ffTimes), frames, outside, rss))
+    }
+
     private func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
 
     /// Decodes one file to about `size` in this process; prints `ms rssMiB`.
@@ -144,6 +176,23 @@ struct Bench {
         if p.count == 2, let e = Double(p[0]), let f = Double(p[1].trimmingCharacters(in: .whitespacesAndNewlines)) {
             print(String(format: "equirect 4096x2048 -> 1920x1080 view: %.2f ms/frame; flat pass of it: %.2f ms/frame; ratio %.2f",
                          e, f, e / f))
+        }
+
+        // 5. Video.
+        try video(kiosk: kioskExe, in: tmp)
+    }
+
+    /// 1080p30 and 2160p30 H.264 clips, 10 s each (made now), played untimed against ffmpeg's decode-only time.
+    func video(kiosk: String, in dir: URL? = nil) throws {
+        let tmp = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-video-\(getpid())")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { if dir == nil { try? FileManager.default.removeItem(at: tmp) } }
+        let ffmpeg = "/usr/bin/ffmpeg"
+        for (label, size) in [("1080p30", "1920x1080"), ("2160p30", "3840x2160")] {
+            let clip = tmp.appendingPathComponent("clip-\(label).mp4").path
+            try run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=10", "-c:v", "libx264",
+                             "-preset", "ultrafast", "-crf", "23", "-pix_fmt", "yuv420p", clip])
+            try videoComparison(label: label, clip: clip, kiosk: kiosk, ffmpeg: ffmpeg, env: ["LIBGL_ALWAYS_SOFTWARE": "1"])
         }
     }
 }

@@ -21,6 +21,9 @@ do {
             throw BenchError("usage: kiosk-bench projection FILE WxH FRAMES")
         }
         try bench.projectionChild(args[1], size: size, frames: n)
+    case "video":  // only the video step: kiosk-bench video KIOSK
+        guard args.count >= 2 else { throw BenchError("usage: kiosk-bench video KIOSK") }
+        try bench.video(kiosk: args[1])
     default:
         try bench.all(kiosk: args.first)
     }

@@ -48,7 +48,8 @@ struct Commands {
                                       shouldStop: { stop.requested },
                                       onFirstFrame: { [log] in log.info("first frame presented \(ProcessClock.millisecondsSinceStart()) ms after process start") })
         log.info("played \(report.slotsShown) items, \(report.framesPresented) frames"
-                 + (report.presentedFPS.map { String(format: ", %.2f frames/s after the first", $0) } ?? ""))
+                 + (report.presentedFPS.map { String(format: ", %.2f frames/s after the first", $0) } ?? "")
+                 + (Self.peakRSSMiB().map { String(format: ", peak RSS %.1f MiB", $0) } ?? ""))
         return 0
     }
 
@@ -105,5 +106,13 @@ struct Commands {
             print(line.json)
         }
         return failed ? 1 : 0
+    }
+
+    /// This process's peak resident set in MiB (VmHWM), if /proc says.
+    static func peakRSSMiB() -> Double? {
+        guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = s.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kb = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return nil }
+        return kb / 1024
     }
 }
