@@ -81,6 +81,7 @@ public final class Player {
     public func attach(_ output: Output) throws {
         renderer = try Renderer(context: output.context)
         composer = SceneComposer(config: config, context: output.context, items: show.items)
+        composer?.waitForFrames = waitForDecodes
         self.output = output
     }
 

@@ -107,7 +107,8 @@ final class SceneComposer {
             }
             clipOwners[id] = slot.sequence
             let due = clockOverride?(slot) ?? (clip.startTime + time)
-            let frame = entry == nil ? (clip.frame(at: due) ?? clip.nextFrame(timeout: 1)) : clip.frame(at: due)
+            let frame = waitForFrames ? Self.waitedFrame(clip, due: due, first: entry == nil)
+                : entry == nil ? (clip.frame(at: due) ?? clip.nextFrame(timeout: 1)) : clip.frame(at: due)
             if let frame {
                 if let e = entry, let video = e.video {
                     try video.update(with: frame)
@@ -127,6 +128,20 @@ final class SceneComposer {
 
     /// The time of the clip frame each slot shows now (for the presentation log).
     private(set) var shownPTS: [Int: Double] = [:]
+
+    /// On a virtual clock (`record`, `--untimed`): wait for the decoder, so the frame drawn is exactly the one due
+    /// however fast the machine is.
+    var waitForFrames = false
+
+    /// The newest frame due at `due`, waiting for the decoder to get there (the first frame in any case).
+    private static func waitedFrame(_ clip: any ClipSource, due: Double, first: Bool) -> VideoFrame? {
+        var latest: VideoFrame?
+        while let head = clip.peekFrame(timeout: 10), head.pts <= due + 1e-6 || (first && latest == nil) {
+            latest = clip.nextFrame(timeout: 0)
+            if latest == nil { break }
+        }
+        return latest
+    }
 
     /// Which slot last took frames from each clip, so a later slot restarts it.
     private var clipOwners: [ObjectIdentifier: Int] = [:]

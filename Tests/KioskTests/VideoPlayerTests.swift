@@ -142,3 +142,36 @@ final class VideoPlayerTests: XCTestCase {
         XCTAssertEqual(book.start(for: "/done.mp4"), 0)
     }
 }
+
+final class VideoRecordTests: XCTestCase {
+    override func setUp() { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
+
+    func testRecordedClipsFollowEachOtherWithNoBlackFrame() throws {
+        let dir = try TempDir()
+        let a = try VideoPlayerTests.clip(dir, "a.mp4", seconds: 1, fps: 10)
+        let b = try VideoPlayerTests.clip(dir, "b.mp4", seconds: 1, fps: 10, extra: ["-vf", "hue=h=120"])
+        var config = PlayerConfig()
+        config.size = PixelSize(width: 160, height: 120)
+        config.slideshow.loop = false
+        config.slideshow.transitionTime = 0.3
+        let out = dir.file("out.y4m")
+        let report = try PlayJob.record(items: [PlaylistItem(path: a), PlaylistItem(path: b)], config: config, output: out,
+                                        fps: 10, length: nil, log: VideoPlayerTests.quiet)
+        XCTAssertEqual(report.slotsShown, 2)
+        let frames = try FFmpegCLI.referenceFrames(out, size: config.size)
+        XCTAssertGreaterThanOrEqual(frames.count, 17)
+        for (i, f) in frames.enumerated() {
+            var sum = 0
+            for j in stride(from: 0, to: f.pixels.count, by: 4) { sum += Int(f.pixels[j]) + Int(f.pixels[j + 1]) + Int(f.pixels[j + 2]) }
+            XCTAssertGreaterThan(Double(sum) / Double(f.pixels.count / 4 * 3), 40, "frame \(i) is black")
+        }
+        // The first recorded frames are the clip's own frames, in order, at their times (the recording is 4:2:0
+        // again, so the closest reference frame is found by PSNR).
+        let reference = try VideoDecodeTests.referenceFrames(a)
+        for i in [0, 3, 6] {
+            let psnrs = reference.map { ImageCompare.psnrRGB(frames[i].pixels, $0.pixels) }
+            XCTAssertEqual(psnrs.firstIndex(of: psnrs.max() ?? 0), i, "recorded frame \(i): \(psnrs)")
+            XCTAssertGreaterThanOrEqual(psnrs[i], 25, "frame \(i)")
+        }
+    }
+}
