@@ -40,9 +40,10 @@ final class ItemSound {
         }
     }
 
-    /// The media time being heard for slot `sequence`, if its sound is playing.
+    /// The media time being heard for slot `sequence`, while its sound plays (after its end, a clip longer than
+    /// its sound goes on on the slot's own clock).
     func clock(for sequence: Int) -> Double? {
-        guard let p = playing, p.sequence == sequence else { return nil }
+        guard let p = playing, p.sequence == sequence, p.player.end == nil else { return nil }
         return p.player.now
     }
 

@@ -97,12 +97,12 @@ public final class Player {
         var overrides: [String: ProjectionOverride] = [:]
         for item in items { if let o = item.override { overrides[item.path] = o } }
         return { [overrides] path in
-            if let sound = try? MediaFile.probe(path), sound.kind == .audio {
+            let probed = Self.isPictureName(path) ? nil : try? MediaFile.probe(path)
+            if let sound = probed, sound.kind == .audio {
                 let length = min(sound.duration ?? 0, config.videoMax ?? .infinity)
                 return DecodedItem(info: sound, picture: .clip(SoundPicture(path: path, length: length, canvas: canvas)))
             }
-            if MediaFile.isClip(path) {
-                let info = try MediaFile.probe(path)
+            if let info = probed, info.kind == .video {
                 let start = info.duration.map { $0 >= ResumeBook.minimumLength ? resume?.start(for: path) ?? 0 : 0 } ?? 0
                 return try MediaFile.openClip(path, info: info, log: log, startAt: start, maxLength: config.videoMax,
                                               timeout: config.decodeTimeout)
@@ -112,6 +112,11 @@ public final class Player {
                 view.decodeSize(picture: $0) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: fit, maxZoom: maxZoom) }
             })
         }
+    }
+
+    /// Whether a file's name says it is a picture (no probe needed to tell it from a clip or a sound file).
+    static func isPictureName(_ path: String) -> Bool {
+        ["jpg", "jpeg", "png", "gif", "webp", "bmp", "tif", "tiff", "apng"].contains((path as NSString).pathExtension.lowercased())
     }
 
     /// The slideshow being played (for events: next, previous, pause).
