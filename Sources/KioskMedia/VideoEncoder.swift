@@ -5,7 +5,8 @@ import KioskCore
 ///
 /// The container follows the extension: `.mp4`/`.mkv`/`.mov` get H.264 (libx264, veryfast, crf 20) when that
 /// encoder exists, else MPEG-4 part 2 (q 3); `.y4m` gets raw YUV 4:2:0 (`wrapped_avframe`). Frame n has pts n in time base 1/fps, so
-/// the file lasts exactly frames/fps. Owns its ffmpeg contexts; use it from one thread.
+/// the file lasts exactly frames/fps. With `withSound` (not for `.y4m`) it also carries an AAC track of 48 kHz stereo
+/// fed by `appendSound`. Owns its ffmpeg contexts; use it from one thread.
 public final class VideoEncoder {
     /// The encoder in use (`libx264`, `mpeg4`, or `wrapped_avframe` for raw `.y4m`).
     public let codecName: String
@@ -18,16 +19,23 @@ public final class VideoEncoder {
     private let yuv: UnsafeMutablePointer<AVFrame>
     private let sws: OpaquePointer
     private var frameIndex: Int64 = 0
+    /// The AAC track, when the file has sound.
+    private var sound: (codec: UnsafeMutablePointer<AVCodecContext>, stream: UnsafeMutablePointer<AVStream>,
+                        frame: UnsafeMutablePointer<AVFrame>)?
+    /// Interleaved s16 stereo samples not yet encoded, and samples encoded so far.
+    private var pendingSound: [Int16] = []
+    private var soundSamples: Int64 = 0
     private var fileOpen = false
     private var finished = false
 
     /// Creates the file at `path` for frames of `size` at `fps` frames a second.
-    public convenience init(path: String, size: PixelSize, fps: Int) throws {
-        try self.init(path: path, size: size, fps: fps, allowH264: true)
+    /// With `withSound`, an AAC track too (ignored for `.y4m`, which holds no sound).
+    public convenience init(path: String, size: PixelSize, fps: Int, withSound: Bool = false) throws {
+        try self.init(path: path, size: size, fps: fps, allowH264: true, withSound: withSound)
     }
 
     /// As the public initializer; `allowH264: false` forces the MPEG-4 fallback (for tests).
-    init(path: String, size: PixelSize, fps: Int, allowH264: Bool) throws {
+    init(path: String, size: PixelSize, fps: Int, allowH264: Bool, withSound: Bool = false) throws {
         _ = FFmpegLibrary.quiet
         self.path = path
         self.size = size
@@ -108,6 +116,36 @@ public final class VideoEncoder {
                                           Int32(size.width), Int32(size.height), AV_PIX_FMT_YUV420P,
                                           Int32(SWS_BICUBIC), nil, nil, nil) else { throw bail("sws_getContext failed") }
         cleanup.append { sws_freeContext(scaler) }
+        var soundTrack: (codec: UnsafeMutablePointer<AVCodecContext>, stream: UnsafeMutablePointer<AVStream>,
+                         frame: UnsafeMutablePointer<AVFrame>)?
+        if withSound && muxer != "yuv4mpegpipe" {
+            guard let aac = avcodec_find_encoder(AV_CODEC_ID_AAC) else { throw bail("no AAC encoder") }
+            guard let ast = avformat_new_stream(outputContext, nil) else { throw bail("avformat_new_stream (sound) failed") }
+            guard let actx = avcodec_alloc_context3(aac) else { throw bail("avcodec_alloc_context3 (AAC) failed") }
+            cleanup.append { var c: UnsafeMutablePointer<AVCodecContext>? = actx; avcodec_free_context(&c) }
+            actx.pointee.sample_rate = 48_000
+            actx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+            av_channel_layout_default(&actx.pointee.ch_layout, 2)
+            actx.pointee.bit_rate = 160_000
+            actx.pointee.time_base = AVRational(num: 1, den: 48_000)
+            if outputContext.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
+                actx.pointee.flags |= kiosk_codec_flag_global_header()
+            }
+            rc = avcodec_open2(actx, aac, nil)
+            guard rc >= 0 else { throw bail("cannot open AAC encoder: \(FFmpegLibrary.errorText(rc))") }
+            rc = avcodec_parameters_from_context(ast.pointee.codecpar, actx)
+            guard rc >= 0 else { throw bail("avcodec_parameters_from_context (sound): \(FFmpegLibrary.errorText(rc))") }
+            ast.pointee.time_base = actx.pointee.time_base
+            guard let af = av_frame_alloc() else { throw bail("av_frame_alloc (sound) failed") }
+            cleanup.append { var f: UnsafeMutablePointer<AVFrame>? = af; av_frame_free(&f) }
+            af.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+            af.pointee.sample_rate = 48_000
+            av_channel_layout_default(&af.pointee.ch_layout, 2)
+            af.pointee.nb_samples = actx.pointee.frame_size > 0 ? actx.pointee.frame_size : 1024
+            rc = av_frame_get_buffer(af, 0)
+            guard rc >= 0 else { throw bail("av_frame_get_buffer (sound): \(FFmpegLibrary.errorText(rc))") }
+            soundTrack = (actx, ast, af)
+        }
         if outputContext.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             rc = avio_open(&outputContext.pointee.pb, path, AVIO_FLAG_WRITE)
             guard rc >= 0 else { throw bail("cannot create file: \(FFmpegLibrary.errorText(rc))") }
@@ -121,10 +159,17 @@ public final class VideoEncoder {
         packet = pkt
         yuv = frame
         sws = scaler
+        sound = soundTrack
         fileOpen = outputContext.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0
     }
 
     deinit {
+        if let sound {
+            var f: UnsafeMutablePointer<AVFrame>? = sound.frame
+            av_frame_free(&f)
+            var c: UnsafeMutablePointer<AVCodecContext>? = sound.codec
+            avcodec_free_context(&c)
+        }
         sws_freeContext(sws)
         var f: UnsafeMutablePointer<AVFrame>? = yuv
         av_frame_free(&f)
@@ -160,9 +205,73 @@ public final class VideoEncoder {
         try encode(yuv)
     }
 
+    /// Whether the file has a sound track.
+    public var hasSound: Bool { sound != nil }
+
+    /// Adds sound: interleaved 16-bit stereo samples at 48 kHz, following what was added before (ignored when the
+    /// file has no sound track).
+    public func appendSound(_ samples: [Int16]) throws {
+        guard let sound, !finished else { return }
+        pendingSound += samples
+        let n = Int(sound.frame.pointee.nb_samples)
+        var used = 0
+        while pendingSound.count - used >= n * 2 {
+            try encodeSound(sound, from: used, count: n)
+            used += n * 2
+        }
+        pendingSound.removeFirst(used)
+    }
+
+    /// Encodes `count` stereo samples of the pending sound from index `from` as one AAC frame.
+    private func encodeSound(_ sound: (codec: UnsafeMutablePointer<AVCodecContext>, stream: UnsafeMutablePointer<AVStream>,
+                                       frame: UnsafeMutablePointer<AVFrame>), from: Int, count: Int) throws {
+        let f = sound.frame
+        var rc = av_frame_make_writable(f)
+        guard rc >= 0 else { throw MediaError(path: path, reason: "av_frame_make_writable (sound): \(FFmpegLibrary.errorText(rc))") }
+        f.pointee.nb_samples = Int32(count)
+        guard let left = f.pointee.data.0, let right = f.pointee.data.1 else {
+            throw MediaError(path: path, reason: "sound frame has no planes")
+        }
+        left.withMemoryRebound(to: Float.self, capacity: count) { l in
+            right.withMemoryRebound(to: Float.self, capacity: count) { r in
+                for i in 0..<count {
+                    l[i] = Float(pendingSound[from + 2 * i]) / 32768
+                    r[i] = Float(pendingSound[from + 2 * i + 1]) / 32768
+                }
+            }
+        }
+        f.pointee.pts = soundSamples
+        soundSamples += Int64(count)
+        rc = avcodec_send_frame(sound.codec, f)
+        guard rc >= 0 else { throw MediaError(path: path, reason: "avcodec_send_frame (aac): \(FFmpegLibrary.errorText(rc))") }
+        try drainSound(sound)
+    }
+
+    /// Writes every AAC packet the encoder has ready.
+    private func drainSound(_ sound: (codec: UnsafeMutablePointer<AVCodecContext>, stream: UnsafeMutablePointer<AVStream>,
+                                      frame: UnsafeMutablePointer<AVFrame>)) throws {
+        while true {
+            let rc = avcodec_receive_packet(sound.codec, packet)
+            if rc == kiosk_averror_eagain() || rc == kiosk_averror_eof() { return }
+            guard rc >= 0 else { throw MediaError(path: path, reason: "avcodec_receive_packet (aac): \(FFmpegLibrary.errorText(rc))") }
+            av_packet_rescale_ts(packet, sound.codec.pointee.time_base, sound.stream.pointee.time_base)
+            packet.pointee.stream_index = sound.stream.pointee.index
+            let w = av_interleaved_write_frame(output, packet)
+            guard w >= 0 else { throw MediaError(path: path, reason: "av_interleaved_write_frame (sound): \(FFmpegLibrary.errorText(w))") }
+        }
+    }
+
     /// Flushes the encoder and closes the file. Call once, after the last frame.
     public func finish() throws {
         guard !finished else { return }
+        if let sound {
+            let left = pendingSound.count / 2
+            if left > 0 { try encodeSound(sound, from: 0, count: left) }
+            pendingSound = []
+            let rc = avcodec_send_frame(sound.codec, nil)
+            guard rc >= 0 else { throw MediaError(path: path, reason: "avcodec_send_frame (aac flush): \(FFmpegLibrary.errorText(rc))") }
+            try drainSound(sound)
+        }
         finished = true
         try encode(nil)
         let rc = av_write_trailer(output)

@@ -77,13 +77,48 @@ public enum PlayJob {
         var config = config
         if length == nil { config.slideshow.loop = false }
         let clock = VirtualClock()
-        let encoder = try VideoEncoder(path: path, size: config.size, fps: fps)
+        let withSound = items.contains { item in
+            !Player.isPictureName(item.path) && ((try? MediaFile.probe(item.path))?.streams.contains { $0.type == "audio" } ?? false)
+        }
+        let encoder = try VideoEncoder(path: path, size: config.size, fps: fps, withSound: withSound)
         let output = try VirtualTimeOutput(size: config.size, fps: Double(fps), clock: clock, sink: { try encoder.append($0) })
-        log.info("recording \(config.size) at \(fps) fps with \(encoder.codecName) to \(path)")
+        log.info("recording \(config.size) at \(fps) fps with \(encoder.codecName)\(encoder.hasSound ? " and AAC sound" : "") to \(path)")
         let player = try Player(items: items, config: config, output: output, clock: clock, log: log, waitForDecodes: true)
+        player.playsSound = false
         let report = try player.run(length: length)
+        if encoder.hasSound {
+            try encoder.appendSound(mixedSound(report.soundSpans, length: Double(encoder.frameCount) / Double(fps), log: log))
+        }
         try encoder.finish()
         return report
+    }
+
+    /// The recording's sound: each item's sound decoded (48 kHz stereo s16) and laid where its slot played on the
+    /// recording's clock; silence elsewhere.
+    static func mixedSound(_ spans: [SoundSpan], length: Double, log: Log) -> [Int16] {
+        let rate = 48_000
+        var out = [Int16](repeating: 0, count: max(0, Int((length * Double(rate)).rounded())) * 2)
+        for span in spans {
+            let first = Int((span.start * Double(rate)).rounded())
+            let wanted = min(Int((span.length * Double(rate)).rounded()), out.count / 2 - first)
+            guard first >= 0, wanted > 0 else { continue }
+            do {
+                let decoder = try AudioDecoder(path: span.path, format: .standard)
+                if span.mediaStart > 0 { try decoder.seek(to: span.mediaStart) }
+                var at = 0
+                while at < wanted, let chunk = try decoder.read(maxFrames: min(4096, wanted - at)) {
+                    chunk.bytes.withUnsafeBytes { raw in
+                        let samples = raw.bindMemory(to: Int16.self)
+                        let n = min(chunk.frames, wanted - at)
+                        for i in 0..<(n * 2) { out[(first + at) * 2 + i] = Int16(littleEndian: samples[i]) }
+                        at += n
+                    }
+                }
+            } catch {
+                log.warn("\(DecodeCache.describe(error, path: span.path)); its sound is left out of the recording")
+            }
+        }
+        return out
     }
 
     /// Renders one frame of one item at `at` seconds into a PNG of exactly `config.size`.

@@ -22,6 +22,8 @@ public struct PlayReport: Sendable {
     public var endTime: Double
     /// The clock's time when the first frame had been presented, if one was.
     public var firstFrameTime: Double?
+    /// Where items' sound played on the clock (for `record`, which mixes it into the file).
+    public var soundSpans: [SoundSpan] = []
 
     /// Frames presented per second after the first one (start-up excluded), if at least two were.
     public var presentedFPS: Double? {
@@ -50,6 +52,9 @@ public final class Player {
     /// With `--untimed`: the clock the player moves itself, to each next video frame's time as soon as it is
     /// decoded (no pacing, no sound).
     public var untimedClock: VirtualClock?
+
+    /// Whether items' sound goes to the audio device (false for `record`, which only notes where it plays).
+    public var playsSound = true
 
     /// Called once, right after the first frame has been presented.
     public var onFirstFrame: (() -> Void)?
@@ -133,6 +138,7 @@ public final class Player {
         var lastGeneration = output.generation
         var firstFrameTime: Double?
         var playing: PlayingClip?
+        var spans: [SoundSpan] = []
         let sound = ItemSound(settings: config.audio, log: log)
         composer.clockOverride = { [sound] slot in sound.clock(for: slot.sequence) }
         defer {
@@ -160,9 +166,14 @@ public final class Player {
                 log.info("showing \(show.items[scene.current.index].path) at \(String(format: "%.3f", t)) s")
                 playing?.leave(resume)
                 playing = nil
+                if let last = spans.last, last.length < 0 { spans[spans.count - 1].length = t - scene.currentTime - last.start }
                 if let item = cache.item(scene.current.index), case .clip(let clip) = item.picture {
                     playing = PlayingClip(path: item.info.path, clip: clip, length: item.info.duration ?? 0)
-                    if untimedClock == nil, item.info.streams.contains(where: { $0.type == "audio" }) {
+                    let hasSound = item.info.streams.contains(where: { $0.type == "audio" })
+                    if hasSound && untimedClock == nil {
+                        spans.append(SoundSpan(path: item.info.path, start: t - scene.currentTime, mediaStart: clip.startTime, length: -1))
+                    }
+                    if untimedClock == nil, playsSound, hasSound {
                         sound.start(path: item.info.path, sequence: scene.current.sequence, at: clip.startTime)
                     } else {
                         sound.stop()
@@ -210,8 +221,10 @@ public final class Player {
         if slots == 0 && show.isFinished && playing == nil {
             throw PlayerError("nothing playable: every item in the playlist was skipped")
         }
-        return PlayReport(framesPresented: presented, slotsShown: slots, endTime: clock.now,
-                          firstFrameTime: firstFrameTime)
+        let end = clock.now
+        if let last = spans.last, last.length < 0 { spans[spans.count - 1].length = end - last.start }
+        return PlayReport(framesPresented: presented, slotsShown: slots, endTime: end,
+                          firstFrameTime: firstFrameTime, soundSpans: spans)
     }
 
     /// `--untimed`: moves the clock straight to the next video frame's time once it is decoded; past a still's
@@ -233,6 +246,19 @@ public final class Player {
             clock.advance(by: 1.0 / 30)
         }
     }
+}
+
+/// Where one item's sound played: from `start` on the player's clock, `length` seconds, starting at `mediaStart`
+/// seconds of the file.
+public struct SoundSpan: Sendable, Equatable {
+    /// The file.
+    public var path: String
+    /// Clock seconds at which its slot began.
+    public var start: Double
+    /// Media seconds of the file heard at `start`.
+    public var mediaStart: Double
+    /// Seconds it played.
+    public var length: Double
 }
 
 /// The clip on screen now: where it is, for resuming, and whether it ended before its slot.

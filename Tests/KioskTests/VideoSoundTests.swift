@@ -68,3 +68,44 @@ final class VideoSoundTests: XCTestCase {
         XCTAssertGreaterThan(lines.all.filter { $0.contains("presented") }.count, 40, "most of the 50 frames shown")
     }
 }
+
+final class RecordSoundTests: XCTestCase {
+    override func setUp() { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
+
+    func testRecordMuxesTheSoundAndTheFlashLandsWithTheBeep() throws {
+        let dir = try TempDir()
+        let clip = try VideoSoundTests.flashAndBeep(dir)
+        let still = dir.file("still.png")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=160x120", "-frames:v", "1", still])
+        var config = PlayerConfig()
+        config.size = PixelSize(width: 160, height: 120)
+        config.slideshow.loop = false
+        config.slideshow.transition = .none
+        config.slideshow.duration = 0.5
+        let out = dir.file("out.mp4")
+        // A still first, so the clip's sound starts 0.5 s into the recording.
+        _ = try PlayJob.record(items: [PlaylistItem(path: still), PlaylistItem(path: clip)], config: config, output: out,
+                               fps: 25, length: nil, log: Log(level: .error, sink: { _ in }))
+        let codec = String(decoding: try FFmpegCLI.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
+                                                                 "stream=codec_name", "-of", "csv=p=0", out]), as: UTF8.self)
+        XCTAssertEqual(codec.trimmingCharacters(in: .whitespacesAndNewlines), "aac")
+        let pcm = [UInt8](try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin", "-i", out, "-vn", "-ac", "1", "-ar", "48000",
+                                                        "-f", "s16le", "-"]))
+        XCTAssertEqual(Double(pcm.count) / 2 / 48_000, 2.5, accuracy: 0.05, "sound as long as the recording")
+        var beep: Double?
+        for i in stride(from: 0, to: pcm.count - 1, by: 2) where abs(Int(Int16(bitPattern: UInt16(pcm[i]) | UInt16(pcm[i + 1]) << 8))) > 1000 {
+            beep = Double(i / 2) / 48_000
+            break
+        }
+        let frames = try FFmpegCLI.referenceFrames(out, size: config.size)
+        let flash = try XCTUnwrap(frames.firstIndex { f in
+            var sum = 0
+            for j in stride(from: 0, to: f.pixels.count, by: 4) { sum += Int(f.pixels[j]) }
+            return sum / (f.pixels.count / 4) > 200
+        })
+        let beepAt = try XCTUnwrap(beep)
+        let flashAt = Double(flash) / 25
+        XCTAssertEqual(flashAt, 1.5, accuracy: 0.041)
+        XCTAssertEqual(beepAt, flashAt, accuracy: 0.040, "beep at \(beepAt) s, flash at \(flashAt) s")
+    }
+}
