@@ -55,6 +55,7 @@ let package = Package(
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskPlayer"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
-                                   "KioskAudio"]),
+                                   "KioskAudio"],
+                    exclude: ["Fixtures"]),
     ]
 )
