@@ -67,7 +67,7 @@ public enum CommandSpecs {
         OptionSpec("drm-mode", .text, metavar: "WxH[@Hz]", "display mode (default: the display's preferred mode)"),
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
-    ] + audio + view
+    ] + audio + view + input
 
     /// Sound options of `kiosk play`.
     public static let audio: [OptionSpec] = [

@@ -37,10 +37,12 @@ struct Commands {
         let request = try OutputRequest(output: o.string("output"), device: o.string("drm-device"),
                                         connector: o.string("drm-connector"), mode: o.string("drm-mode"),
                                         rotate: o.string("rotate"))
+        let input = try CommandSpecs.inputOptions(from: o)
         let items = try playlist(o.positional)
         let stop = StopSignal.install()
         let report = try PlayJob.play(items: items, config: config, output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
+                                      input: input,
                                       length: o.number("length"), log: log,
                                       shouldStop: { stop.requested },
                                       onFirstFrame: { [log] in log.info("first frame presented \(ProcessClock.millisecondsSinceStart()) ms after process start") })
