@@ -12,7 +12,10 @@ public final class InteractionController {
     private let rotation: Rotation
     private let log: Log
     private var pointer = UnitPoint.center  // screen units
-    private var names: [Int: String] = [:]
+    /// Player time minus the source's time. The player's clock may run up to one refresh ahead of the devices'
+    /// (it reads the next flip's time), so the smallest difference seen is kept: a steady offset, so that a
+    /// gesture's velocity does not jitter from frame to frame.
+    private var offset: Double?
 
     /// Set once an allowed quit key was pressed: the player stops.
     public private(set) var quitRequested = false
@@ -49,7 +52,9 @@ public final class InteractionController {
     /// Reads and applies what is waiting, then lets time pass in the interaction; `t` is the player's clock.
     public func frame(at t: Double, slideshow: Slideshow) {
         for line in source.takeOpenFailures() { log.warn(line) }
-        let offset = t - source.now()
+        let seen = t - source.now()
+        let offset = min(self.offset ?? seen, seen)
+        self.offset = offset
         var requests: [InteractionRequest] = []
         for e in source.poll() {
             if let event = convert(e, offset: offset) { requests += interaction.handle(event, slideshow: slideshow) }

@@ -97,4 +97,21 @@ final class KeyMapTests: XCTestCase {
         XCTAssertFalse(input.isZoomed)
         XCTAssertFalse(show.isPaused, "back returns to the running slideshow")
     }
+
+    func testInputOptionsFromTheCommandLineAndTheConfigFile() throws {
+        let text = "key = KEY_F5=next\nkey = 0x160=pause\nallow-quit = true\ntouch-idle = 30\ninput-device = /dev/input/event7\n"
+        let args = try ConfigFile.expand(["--config", "kiosk.conf", "--seat", "seat1"], read: { _ in text })
+        let o = try ParsedOptions.parse(args, specs: CommandSpecs.play, command: "play")
+        var i = try CommandSpecs.inputOptions(from: o)
+        XCTAssertEqual(i.seat, "seat1")
+        XCTAssertEqual(i.devices, ["/dev/input/event7"])
+        XCTAssertEqual(i.interaction.touchIdle, 30)
+        XCTAssertTrue(i.enabled)
+        XCTAssertEqual(i.interaction.keys.handle(code: 63, pressed: true), .action(.next))
+        XCTAssertEqual(i.interaction.keys.handle(code: 0x160, pressed: true), .action(.pause))
+        XCTAssertEqual(i.interaction.keys.handle(code: 1, pressed: true), .action(.quit))
+        XCTAssertFalse(i.interaction.keys.allowVTSwitch)
+        let off = try CommandSpecs.inputOptions(from: ParsedOptions.parse(["--no-input"], specs: CommandSpecs.play, command: "play"))
+        XCTAssertFalse(off.enabled)
+    }
 }
