@@ -48,13 +48,18 @@ let package = Package(
         .target(name: "KioskAudio", dependencies: ["KioskCore", "CALSA", "CKioskALSAShim"]),
         // Outputs: headless (FBO read-back) and DRM/KMS. The only place libdrm and GBM are imported.
         .target(name: "KioskOutput", dependencies: ["KioskCore", "KioskRender", "CDRM", "CGBM"]),
-        // The player: wires clock, slideshow, decoders, renderer and output.
-        .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskAudio"]),
+        // Input devices: libinput over the udev seat or explicit device nodes. The only place libinput and
+        // libudev are imported.
+        .target(name: "KioskInput", dependencies: ["KioskCore", "CLibinput"]),
+        // The player: wires clock, slideshow, decoders, renderer, output, input and sound.
+        .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskInput",
+                                                 "KioskAudio"]),
         .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskPlayer"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskPlayer"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
-                                   "KioskAudio"]),
+                                   "KioskAudio", "KioskInput"],
+                    exclude: ["Fixtures"]),
     ]
 )

@@ -65,6 +65,49 @@ def read(path, default=''):
     return open(path).read() if os.path.exists(path) else default
 
 
+def check_input(c, g, a, shot, ref):
+    """A key pauses, a swipe shows the next item, a double tap zooms, a drag turns a 360 view."""
+    log = read(os.path.join(a.results, 'input.log'))
+    tail = log[-300:].replace('\n', ' | ')
+    devices = re.findall(r"input: device '([^']*)' \(([^)]*)\)", log)
+    c.check(f'{g} input-devices', any('touch' in k for _, k in devices) and any('keyboard' in k for _, k in devices),
+            f'{devices or "no devices"}' + ('' if devices else f'; {tail}'))
+
+    def compare(name, want, others, detail=''):
+        s = shot(name)
+        if s is None:
+            c.check(f'{g} {name}', False, f'no screendump {name}; {tail}')
+            return
+        p = psnr(s, ref(want))
+        worst = max((psnr(s, ref(o)) for o in others), default=-1)
+        c.check(f'{g} {name}', p >= 30 and worst < 30,
+                f'PSNR {p:.1f} dB vs snapshot {want} (>= 30), best other {worst:.1f} dB (< 30){detail}')
+
+    paused = read(os.path.join(a.results, 'input.paused')).split()
+    if len(paused) == 3:
+        item, before, after = paused[0].split('.')[0], int(paused[1]), int(paused[2])
+        item = 'pano' if item == 'pano_360' else item
+        c.check(f'{g} input-key-pauses', before == after,
+                f'{before} -> {after} items shown over {a.duration + 2:.0f} s after KEY_SPACE (slot {a.duration} s)')
+        compare('input-paused', item, [x for x in ['a', 'b', 'pano'] if x != item], f' (paused on {item})')
+    else:
+        c.check(f'{g} input-key-pauses', False, f'no pause record; {tail}')
+    c.check(f'{g} input-swipe-logged', 'input: swipe: next' in log,
+            next((x for x in log.splitlines() if 'swipe' in x), 'no swipe in the log'))
+    compare('input-swiped', 'b', ['a', 'b-zoom'])
+    m = re.search(r'double tap at ([0-9]+),([0-9]+): zoom ([0-9.]+) centre ([0-9.]+),([0-9.]+)', log)
+    c.check(f'{g} input-double-tap-logged', m is not None and m.groups() == ('480', '120', '2.50', '0.750', '0.250'),
+            m.group(0) if m else 'no double tap in the log')
+    compare('input-zoomed', 'b-zoom', ['b'])
+    compare('input-pano', 'pano', ['pano-yaw', 'b'])
+    m = re.search(r'drag: view yaw (-?[0-9.]+) pitch (-?[0-9.]+)', log)
+    c.check(f'{g} input-drag-logged', m is not None and abs(float(m.group(1)) + 22.5) < 1 and abs(float(m.group(2))) < 1,
+            m.group(0) + ' (yaw -22.5 +-1)' if m else 'no drag in the log')
+    compare('input-pano-dragged', 'pano-yaw', ['pano'])
+    rc = read(os.path.join(a.results, 'input.exit'), 'none').strip()
+    c.check(f'{g} input-exit', rc == '0', f'exit {rc} after SIGTERM')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--gpu', required=True)
@@ -154,6 +197,10 @@ def main():
                     f'screen {s[0]}x{s[1]} (800x600), PSNR {p:.1f} dB vs the 800x600 snapshot (>= 30); {line}')
         rc = read(os.path.join(a.results, 'resize.exit'), 'none').strip()
         c.check(f'{g} new-mode-exit', rc == '0', f'exit {rc} after SIGTERM')
+
+    # (f) input through libinput (bochs only): synthetic uinput touchscreen and keyboard
+    if g == 'bochs':
+        check_input(c, g, a, shot, ref)
 
     # the DRM building blocks' own tests (DPMS, legacy commits, permissions)
     for name in ['xctest', 'xctest-nobody']:

@@ -47,11 +47,16 @@ ff() { ffmpeg -v error -nostdin -y "$@"; }
 ff -f lavfi -i "testsrc2=size=$RES,gblur=sigma=1.5" -frames:v 1 "$FIX/a.png"
 ff -f lavfi -i "smptehdbars=size=$RES,gblur=sigma=1.5" -frames:v 1 "$FIX/b.png"
 ff -f lavfi -i "mandelbrot=size=$RES" -frames:v 1 "$FIX/c.png"
+ff -f lavfi -i "testsrc2=size=1280x640" -frames:v 1 "$FIX/pano_360.png"
 export LIBGL_ALWAYS_SOFTWARE=1
 for i in a b; do "$KIOSK" snapshot "$FIX/$i.png" --size "$RES" --output "$FIX/ref-$i.png"; done
 "$KIOSK" snapshot "$FIX/a.png" --size "${H}x${W}" --output "$FIX/ref-a-portrait.png"
 "$KIOSK" snapshot "$FIX/a.png" --size 800x600 --output "$FIX/ref-a-800x600.png"
-for i in a b a-portrait a-800x600; do ff -i "$FIX/ref-$i.png" -f image2 -vcodec ppm "$FIX/$i.ppm"; done
+# input step: b double-tapped at (0.75, 0.25) of the screen; the 360 item at its start view and dragged right
+"$KIOSK" snapshot "$FIX/b.png" --size "$RES" --zoom 2.5 --center 0.75,0.25 --output "$FIX/ref-b-zoom.png"
+"$KIOSK" snapshot "$FIX/pano_360.png" --size "$RES" --output "$FIX/ref-pano.png"
+"$KIOSK" snapshot "$FIX/pano_360.png" --size "$RES" --yaw -22.5 --output "$FIX/ref-pano-yaw.png"
+for i in a b a-portrait a-800x600 b-zoom pano pano-yaw; do ff -i "$FIX/ref-$i.png" -f image2 -vcodec ppm "$FIX/$i.ppm"; done
 echo "== fixtures: $(elapsed)"
 
 IO=$HERE/.cache/io
@@ -87,6 +92,38 @@ cd "$ROOT"
 setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/run/tmp \
   "$XCTEST" KioskTests.DRMVMTests/testOpeningWithoutPermissionNamesTheVideoGroup > \$R/xctest-nobody.log 2>&1
 echo \$? > \$R/xctest-nobody.rc
+# Input (bochs only, to keep the run short): a uinput touchscreen and keyboard with hand-written udev entries;
+# kiosk reads them through libinput's path backend. A key pauses, keys and a swipe change the item, a double tap
+# zooms, a drag turns a 360 view.
+if [ "\$KIOSK_VM_GPU" = bochs ]; then
+  N=\$R/input.nodes; FIFO=/run/tmp/uinput.fifo
+  python3 "$HERE/uinput.py" $W $H \$N \$FIFO > \$R/uinput.log 2>&1 &
+  upid=\$!
+  n=0; while [ ! -e \$N ] && [ \$n -lt 200 ]; do sleep 0.05; n=\$((n+1)); done
+  read TOUCH KEYS < \$N
+  sent=0
+  send() { echo "\$1" > \$FIFO; sent=\$((sent+1)); waitlog \$N.done "done \$sent " 20; }
+  showing() { grep -c "showing " \$R/input.log; }
+  waitmore() { n=0; while [ "\$(showing)" -le \$1 ]; do sleep 0.1; n=\$((n+1)); [ \$n -gt 100 ] && return 1; done; return 0; }
+  "$KIOSK" play --output drm --drm-device /dev/dri/card0 --duration $DURATION --transition none --pan-speed 0 \
+    --log-level info --input-device \$TOUCH --input-device \$KEYS \$F/a.png \$F/b.png \$F/pano_360.png > \$R/input.log 2>&1 &
+  pid=\$!
+  waitlog \$R/input.log "first frame presented" 90
+  send "key 57"; waitlog \$R/input.log "key 57: paused" 10
+  s1=\$(showing); sleep \$(($DURATION + 2)); s2=\$(showing)
+  cur=\$(grep -o 'showing [^ ]*' \$R/input.log | tail -1); cur=\${cur##*/}
+  echo "\$cur \$s1 \$s2" > \$R/input.paused; shot input-paused
+  case \$cur in b.png) k=2 ;; pano_360.png) k=1 ;; *) k=0 ;; esac
+  while [ \$k -gt 0 ]; do c=\$(showing); send "key 106"; waitmore \$c; k=\$((k-1)); done
+  c=\$(showing); send "drag 560 240 80 240 0.15 0"; waitmore \$c && sleep 1.5 && shot input-swiped
+  send "doubletap 480 120"; waitlog \$R/input.log "double tap at" 10 && sleep 2 && shot input-zoomed
+  send "doubletap 480 120"; sleep 1
+  # the first 360 frame compiles the equirect pass on llvmpipe under TCG: seconds
+  c=\$(showing); send "key 106"; waitmore \$c && sleep 6 && shot input-pano
+  send "drag 240 240 400 240 0.8 0.3"; waitlog \$R/input.log "drag: view yaw" 10 && sleep 2 && shot input-pano-dragged
+  kill -TERM \$pid; wait \$pid; echo \$? > \$R/input.exit
+  echo quit > \$FIFO; wait \$upid
+fi
 # Last (it changes the preferred mode): virtio-gpu gets a new size from a VNC client, kiosk takes up the mode.
 if [ "\$KIOSK_VM_GPU" = virtio ]; then
   "$KIOSK" play --output drm --transition none --log-level info \$F/a.png > \$R/resize.log 2>&1 &

@@ -95,6 +95,11 @@ public struct FlatView: Sendable, Equatable {
     public var zoom: Double
     /// The picture point shown at the canvas centre (clamped when the view is computed).
     public var center: UnitPoint
+    /// Whether zoom may go past its limits, to `elasticZoomRange` (a pinch's rubber band before it settles).
+    public var elastic = false
+
+    /// How far an elastic view may zoom.
+    public static let elasticZoomRange: ClosedRange<Double> = 0.7...5
 
     /// Creates a view.
     public init(fit: FitMode = .contain, zoom: Double = 1, center: UnitPoint = .center) {
@@ -118,7 +123,8 @@ public struct FlatView: Sendable, Equatable {
     /// Zoom is clamped to 1...4. The centre is clamped so that, along any axis where the zoomed picture is
     /// larger than the canvas, no background shows; along an axis where it is smaller, it stays centred.
     public func transform(picture: PixelSize, canvas: PixelSize) -> UVTransform {
-        let z = min(max(zoom, Self.minZoom), Self.maxZoom)
+        let limits = elastic ? Self.elasticZoomRange : Self.minZoom...Self.maxZoom
+        let z = min(max(zoom, limits.lowerBound), limits.upperBound)
         let ext = Self.fittedExtent(picture: picture, canvas: canvas, fit: fit)
         let w = ext.w * z, h = ext.h * z  // picture size in canvas units
         func axis(_ size: Double, _ c: Double) -> (scale: Double, offset: Double) {

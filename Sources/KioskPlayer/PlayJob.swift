@@ -10,7 +10,7 @@ public enum PlayJob {
     /// `auto` logs one line saying which output and why. On a display the canvas is the mode's size (turned
     /// for 90° and 270°) and the clock reads the predicted presentation time from the page flips.
     public static func play(items: [PlaylistItem], config: PlayerConfig, output request: OutputRequest = OutputRequest(kind: .headless),
-                            drmDirectory: String = "/dev/dri", length: Double?, log: Log,
+                            drmDirectory: String = "/dev/dri", input: InputOptions? = nil, length: Double?, log: Log,
                             shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?) throws -> PlayReport {
         if config.untimed {
             return try playUntimed(items: items, config: config, length: length, log: log, shouldStop: shouldStop,
@@ -42,6 +42,7 @@ public enum PlayJob {
                     log.info("output: \(output.name), canvas \(output.size)"
                              + (request.kind == .auto ? " (auto: a connected display)" : "") + " (\(output.context.renderer))")
                     try player.attach(output)
+                    player.interaction = try openInput(input, canvas: output.size, rotation: request.rotation, log: log)
                     player.onFirstFrame = onFirstFrame
                     return try player.run(length: length, shouldStop: shouldStop)
                 }
@@ -52,6 +53,9 @@ public enum PlayJob {
         log.info("output: \(output.name) \(config.size)" + (why.isEmpty ? "" : " (auto: \(why))")
                  + " (\(output.context.renderer))")
         try player.attach(output)
+        if let input, !input.devices.isEmpty {
+            player.interaction = try openInput(input, canvas: config.size, rotation: .none, log: log)
+        }
         player.onFirstFrame = onFirstFrame
         return try player.run(length: length, shouldStop: shouldStop)
     }
@@ -68,6 +72,19 @@ public enum PlayJob {
         player.untimedClock = clock
         player.onFirstFrame = onFirstFrame
         return try player.run(length: length, shouldStop: shouldStop)
+    }
+
+    /// Input for `play`: named devices must open (the error says why); a seat that can't be read is a warning,
+    /// and the slideshow runs without input.
+    static func openInput(_ options: InputOptions?, canvas: PixelSize, rotation: Rotation, log: Log) throws -> InteractionController? {
+        guard let options else { return nil }
+        do {
+            return try InteractionController.open(options, canvas: canvas, rotation: rotation, log: log)
+        } catch {
+            if !options.devices.isEmpty { throw error }
+            log.warn("\(error); playing without input")
+            return nil
+        }
     }
 
     /// Records the slideshow into `output` at `fps` on a virtual clock. Without `length`, it records one pass

@@ -59,6 +59,11 @@ public final class Player {
     /// Called once, right after the first frame has been presented.
     public var onFirstFrame: (() -> Void)?
 
+    /// Input: read once per frame; it drives the slideshow and the current item's view.
+    public var interaction: InteractionController? {
+        didSet { composer?.viewHook = interaction.map { i in { i.views(sequence: $0, current: $1, geometry: $2, flat: $3, sphere: $4) } } }
+    }
+
     /// Builds a player over `items` on `clock` and starts decoding the first item at once, so the decode
     /// overlaps the output's start-up. Frames go to the output given to `attach`.
     public init(items: [PlaylistItem], config: PlayerConfig, clock: Clock, log: Log,
@@ -87,6 +92,7 @@ public final class Player {
         renderer = try Renderer(context: output.context)
         composer = SceneComposer(config: config, context: output.context, items: show.items)
         composer?.waitForFrames = waitForDecodes
+        composer?.viewHook = interaction.map { i in { i.views(sequence: $0, current: $1, geometry: $2, flat: $3, sphere: $4) } }
         self.output = output
     }
 
@@ -154,6 +160,11 @@ public final class Player {
                 if let u = show.upcoming { cache.wait(for: u) }
             }
             if let u = show.upcoming { cache.request(u) }
+            if let input = interaction {
+                input.canvas = output.size
+                input.frame(at: t, slideshow: show)
+                if input.quitRequested { break }
+            }
             guard let scene = show.update(at: t, availability: cache.availability) else {
                 if show.isFinished { break }
                 // the first picture is still decoding: wake as soon as it is ready

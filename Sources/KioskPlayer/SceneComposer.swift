@@ -22,6 +22,7 @@ final class SceneComposer {
         var layers: [Int]  // sequence, frame index pairs flattened
         var progress: Double
         var motion: Double  // Ken Burns progress, or 0
+        var view: [Double] = []  // the user's zoom, pan and turn, when input changed them
     }
 
     private let config: PlayerConfig
@@ -31,6 +32,11 @@ final class SceneComposer {
 
     /// The canvas the frames are composed for: the config's size until the output's mode changes.
     var canvas: PixelSize
+
+    /// Input's override of a layer's views: (slot sequence, is the current slot, geometry, flat, sphere) ->
+    /// the views to draw with.
+    var viewHook: ((Int, Bool, LayerGeometry, FlatView, SphereView) -> (FlatView, SphereView))?
+    private var currentSequence = -1
 
     init(config: PlayerConfig, context: GLContext, items: [PlaylistItem]) {
         self.config = config
@@ -42,6 +48,7 @@ final class SceneComposer {
     /// Builds the frame for `scene`; nil if a picture isn't available (then nothing is drawn).
     func frame(for scene: Scene, cache: DecodeCache) throws -> (RenderFrame, VisualKey)? {
         var layers: [RenderLayer] = []
+        currentSequence = scene.current.sequence
         var key = VisualKey(layers: [], progress: scene.progress, motion: 0)
         var visible = Set<Int>()
         var slots: [(Slot, Double, Double)] = []
@@ -162,6 +169,13 @@ final class SceneComposer {
             let p = slot.length > 0 ? min(1, time / slot.length) : 0
             flat = kb.view(forSlot: slot.sequence, progress: p, base: flat)
             key.motion += p + Double(slot.sequence)
+        }
+        if let hook = viewHook {
+            let p = entry.view.decision.projection
+            let geometry = LayerGeometry(picture: p.isSpherical ? texture.size : p.stereo.unsqueezed(eye: texture.size),
+                                         canvas: canvas, spherical: p.isSpherical)
+            (flat, sphere) = hook(slot.sequence, slot.sequence == currentSequence, geometry, flat, sphere)
+            key.view += [flat.zoom, flat.center.x, flat.center.y, sphere.yaw, sphere.pitch, sphere.hFOV]
         }
         let pass = entry.view.pass(texture: texture.size, canvas: canvas, view: sphere, flat: flat)
         return RenderLayer(texture: texture, pass: pass, opacity: opacity, effect: ItemView.effect(config))

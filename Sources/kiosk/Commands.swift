@@ -40,10 +40,12 @@ struct Commands {
         if config.untimed && request.kind != .headless {
             throw UsageError("--untimed needs --output headless")
         }
+        let input = try CommandSpecs.inputOptions(from: o)
         let items = try playlist(o.positional)
         let stop = StopSignal.install()
         let report = try PlayJob.play(items: items, config: config, output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
+                                      input: input,
                                       length: o.number("length"), log: log,
                                       shouldStop: { stop.requested },
                                       onFirstFrame: { [log] in log.info("first frame presented \(ProcessClock.millisecondsSinceStart()) ms after process start") })

@@ -1,0 +1,44 @@
+/// The input options of `kiosk play`: where input comes from and the key map's safety flags.
+public struct InputOptions: Sendable {
+    /// Whether to read input at all (`--no-input` turns it off).
+    public var enabled = true
+    /// The udev seat read when no device is named.
+    public var seat = "seat0"
+    /// Explicit device nodes (the path backend); empty: the seat.
+    public var devices: [String] = []
+    /// Key map, idle return and gesture settings.
+    public var interaction = InteractionSettings()
+
+    /// Defaults: the seat `seat0`, the default key map, no quit, no VT switch.
+    public init() {}
+}
+
+extension CommandSpecs {
+    /// Input options of `kiosk play`.
+    public static let input: [OptionSpec] = [
+        OptionSpec("seat", .text, metavar: "NAME", "udev seat to read input devices from (default seat0)"),
+        OptionSpec("input-device", .text, metavar: "PATH",
+                   "read this evdev device (/dev/input/eventN) instead of the seat; repeatable", repeatable: true),
+        OptionSpec("no-input", .flag, "read no input devices"),
+        OptionSpec("key", .text, metavar: "CODE=ACTION",
+                   "bind an evdev key (KEY_F5, 63, 0x3f) to next|previous|pause|zoom-in|zoom-out|volume-up|volume-down|mute|overlay|back|quit|none; repeatable",
+                   repeatable: true),
+        OptionSpec("allow-quit", .flag, "let KEY_Q and KEY_ESC (and keys bound to quit) quit"),
+        OptionSpec("allow-vt-switch", .flag, "let Ctrl+Alt+F1..F12 switch the virtual terminal"),
+        OptionSpec("touch-idle", .number(1...86_400), metavar: "S",
+                   "after S seconds without input, zoom out and return to the running slideshow"),
+    ]
+
+    /// Builds the input options from parsed `play` options.
+    public static func inputOptions(from o: ParsedOptions) throws -> InputOptions {
+        var i = InputOptions()
+        i.enabled = !o.has("no-input")
+        if let s = o.string("seat") { i.seat = s }
+        i.devices = o.all("input-device")
+        var keys = KeyMap(allowQuit: o.has("allow-quit"), allowVTSwitch: o.has("allow-vt-switch"))
+        for spec in o.all("key") { try keys.bind(spec) }
+        i.interaction.keys = keys
+        i.interaction.touchIdle = o.number("touch-idle")
+        return i
+    }
+}

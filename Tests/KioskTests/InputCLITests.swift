@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+
+/// `kiosk play`'s input options from the command line: one-line errors and their exit codes.
+final class InputCLITests: XCTestCase {
+    private struct Run { var status: Int32; var stderr: String }
+
+    /// Runs the built `kiosk` (next to the test bundle) to the end; these runs are short.
+    private func kiosk(_ args: [String]) throws -> Run {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: CLITests.kiosk)
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["LIBGL_ALWAYS_SOFTWARE"] = "1"
+        p.environment = env
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return Run(status: p.terminationStatus, stderr: e)
+    }
+
+    private let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Kiosk/demo").path
+
+    func testAMissingInputDeviceIsARuntimeErrorNamingIt() throws {
+        let r = try kiosk(["play", "--output", "headless", "--size", "32x24", "--length", "1",
+                               "--input-device", "/dev/input/event-none", demo])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr.split(separator: "\n").last.map(String.init),
+                       "kiosk: error: open /dev/input/event-none: No such file or directory")
+    }
+
+    func testABadKeyBindingIsAUsageError() throws {
+        let r = try kiosk(["play", "--key", "KEY_NOPE=next"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("--key: 'KEY_NOPE' is not a key code"), r.stderr)
+        let s = try kiosk(["play", "--key", "KEY_F5=explode"])
+        XCTAssertEqual(s.status, 2)
+        XCTAssertTrue(s.stderr.contains("--key: 'explode' is not one of next, previous"), s.stderr)
+        let t = try kiosk(["play", "--touch-idle", "0"])
+        XCTAssertEqual(t.status, 2)
+        XCTAssertTrue(t.stderr.contains("--touch-idle: 0 is out of range"), t.stderr)
+    }
+}
