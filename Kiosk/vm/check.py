@@ -195,6 +195,9 @@ def main():
             p = psnr(s, ref('a-800x600'))
             c.check(f'{g} new-mode', s[:2] == (800, 600) and p >= 30,
                     f'screen {s[0]}x{s[1]} (800x600), PSNR {p:.1f} dB vs the 800x600 snapshot (>= 30); {line}')
+        hot = next((x for x in rlog.splitlines() if 'display hotplug event' in x), None)
+        c.check(f'{g} hotplug-event', hot is not None,
+                hot or 'no udev hotplug event reached kiosk (only the timed poll saw the change)')
         rc = read(os.path.join(a.results, 'resize.exit'), 'none').strip()
         c.check(f'{g} new-mode-exit', rc == '0', f'exit {rc} after SIGTERM')
 

@@ -113,6 +113,13 @@ public final class DRMDisplayOutput: Output {
         }
     }
 
+    /// A udev hotplug event: probe the connector now (a disconnect, a reconnect or a new mode list).
+    public func displayChanged() {
+        log.info("display hotplug event: probing \(drm.selection.connector.name)")
+        fingerprint = ""
+        pollConnector(probe: true)
+    }
+
     /// Reads the connector and moves the link: a disconnect stops drawing, a reconnect or a new preferred mode
     /// sets the mode again. While showing, only a change of the cheap fingerprint leads to a full probe (a
     /// probe can read the EDID over DDC and stall a frame).

@@ -5,7 +5,8 @@
 /// take master again every `masterRetry` seconds. Disconnected (the connector poll says so): stop showing, poll
 /// the connector every `connectorPoll` seconds. Back: set the mode again on the next frame. While showing,
 /// the connector is polled every `connectorPoll` seconds too (a static slide does not flip).
-/// Hotplug comes from this poll: a udev monitor is left to the input layer, which wraps libudev.
+/// This poll is the hotplug fallback; a udev monitor (in the input layer, which wraps libudev) makes the player
+/// call `DRMDisplayOutput.displayChanged()` at once when the kernel reports a change.
 public struct DisplayLink: Sendable, Equatable {
     /// Where the display stands.
     public enum State: Sendable, Equatable {

@@ -27,6 +27,8 @@ public protocol Output: AnyObject {
     var isAvailable: Bool { get }
     /// Counts the times the output came back after being lost: the player redraws when it changes.
     var generation: Int { get }
+    /// A hotplug event says the display may have changed (a udev monitor): look now, not at the next poll.
+    func displayChanged()
 }
 
 extension Output {
@@ -34,4 +36,6 @@ extension Output {
     public var isAvailable: Bool { true }
     /// Never lost.
     public var generation: Int { 0 }
+    /// Nothing to look at.
+    public func displayChanged() {}
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskInput
 import KioskMedia
 import KioskOutput
 import KioskRender
@@ -43,6 +44,13 @@ public enum PlayJob {
                              + (request.kind == .auto ? " (auto: a connected display)" : "") + " (\(output.context.renderer))")
                     try player.attach(output)
                     player.interaction = try openInput(input, canvas: output.size, rotation: request.rotation, log: log)
+                    do {
+                        let monitor = try DisplayHotplugMonitor()
+                        player.hotplug = monitor
+                        log.debug("display hotplug: udev monitor on drm (\(monitor.source) events), and a connector poll every second")
+                    } catch {
+                        log.info("\(error); display hotplug by the connector poll alone")
+                    }
                     player.onFirstFrame = onFirstFrame
                     return try player.run(length: length, shouldStop: shouldStop)
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskInput
 import KioskMedia
 import KioskOutput
 import KioskRender
@@ -60,6 +61,9 @@ public final class Player {
     public var onFirstFrame: (() -> Void)?
 
     /// Input: read once per frame; it drives the slideshow and the current item's view.
+    /// Display hotplug events (a udev monitor on the drm subsystem), checked once a frame.
+    public var hotplug: DisplayHotplugMonitor?
+
     public var interaction: InteractionController? {
         didSet { composer?.viewHook = interaction.map { i in { i.views(sequence: $0, current: $1, geometry: $2, flat: $3, sphere: $4) } } }
     }
@@ -160,6 +164,7 @@ public final class Player {
                 if let u = show.upcoming { cache.wait(for: u) }
             }
             if let u = show.upcoming { cache.request(u) }
+            if hotplug?.changed() == true { output.displayChanged() }
             if let input = interaction {
                 input.canvas = output.size
                 input.frame(at: t, slideshow: show)
