@@ -132,6 +132,31 @@ final class VideoPlayerTests: XCTestCase {
         XCTAssertTrue(about.first?.contains("item ended") ?? false, "\(about)")
     }
 
+    func testASoundFilePlaysToItsEndShowingItsCoverArt() throws {
+        let dir = try TempDir()
+        let cover = dir.file("cover.png")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=64x64", "-frames:v", "1", cover])
+        let song = dir.file("song.mp3")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "sine=d=1.2", "-i", cover, "-map", "0:a", "-map", "1:v", "-c:a", "libmp3lame",
+                              "-c:v", "png", "-disposition:v", "attached_pic", song])
+        var config = PlayerConfig()
+        config.size = PixelSize(width: 160, height: 120)
+        config.slideshow.loop = false
+        config.audio.device = "kiosk-no-such-device"
+        let start = Date()
+        let report = try PlayJob.play(items: [PlaylistItem(path: song)], config: config, length: 10,
+                                      log: Self.quiet, shouldStop: { false }, onFirstFrame: nil)
+        XCTAssertEqual(report.slotsShown, 1)
+        XCTAssertGreaterThanOrEqual(report.framesPresented, 1)
+        XCTAssertEqual(Date().timeIntervalSince(start), 1.2, accuracy: 0.8, "plays for the file's length")
+        let picture = SoundPicture(path: song, length: 1.2, canvas: config.size)
+        XCTAssertEqual(picture.image.size, PixelSize(width: 64, height: 64))
+        XCTAssertGreaterThan(picture.image.pixels[0], 240, "the red cover")
+        XCTAssertLessThan(picture.image.pixels[1], 15)
+        let plain = SoundPicture(path: dir.file("none.mp3"), length: 1, canvas: config.size)
+        XCTAssertEqual(plain.image.size, PixelSize(width: 480, height: 270), "a generated placeholder")
+    }
+
     func testResumeBookKeepsOnlyLongClips() {
         let book = ResumeBook()
         book.leave("/short.mp4", at: 30, length: 419)
