@@ -113,12 +113,16 @@ public final class InteractionController {
         return .touchpadPinch(scale: step, at: canvasPoint(pointer), ended: ended, time: time)
     }
 
+    /// Where the volume keys go (the player's item sound).
+    var volume: ((InteractionRequest) -> Void)?
+
     private func serve(_ r: InteractionRequest) {
         switch r {
         case .note(let line): log.info("input: \(line)")
         case .overlay: log.info("input: overlay toggled (no overlay is drawn yet)")
         case .info: log.info("input: info asked for (no overlay is drawn yet)")
-        case .volumeUp, .volumeDown, .mute: log.info("input: \(r) (the player has no live volume control yet)")
+        case .volumeUp, .volumeDown, .mute:
+            if let volume { volume(r) } else { log.info("input: \(r) (nothing is playing sound)") }
         case .quit:
             log.info("input: quit key")
             quitRequested = true

@@ -7,7 +7,7 @@ import KioskMedia
 /// thread. Its `AudioPlayer` is the item's clock (the media time being heard), which the clip's frames follow.
 /// With no device (or when it fails) the item plays on silently: one log line for the whole run.
 final class ItemSound {
-    private let settings: AudioSettings
+    private var settings: AudioSettings
     private let log: Log
     /// Set once opening the device failed: later items do not try (and log) again.
     private var deviceMissing = false
@@ -46,6 +46,29 @@ final class ItemSound {
         guard let p = playing, p.sequence == sequence, p.player.end == nil else { return nil }
         return p.player.now
     }
+
+    /// Pauses or resumes the sound with the slideshow; the clip's frames follow its clock, so they hold too.
+    func pause(_ paused: Bool) {
+        guard let p = playing, p.player.isPaused != paused else { return }
+        p.player.isPaused = paused
+    }
+
+    /// The volume keys: `step` points up or down (0...100), applied now and to the items after.
+    func changeVolume(by step: Int) {
+        settings.volume = min(100, max(0, settings.volume + step))
+        playing?.output?.volume = settings.volume
+        log.info("volume \(settings.volume)")
+    }
+
+    /// The mute key: toggles, now and for the items after.
+    func toggleMute() {
+        settings.muted.toggle()
+        playing?.output?.muted = settings.muted
+        log.info(settings.muted ? "muted" : "unmuted")
+    }
+
+    /// The current volume (0...100) and mute, for tests and logs.
+    var level: (volume: Int, muted: Bool) { (settings.volume, settings.muted) }
 
     /// Stops the sound and closes the device.
     func stop() {

@@ -151,6 +151,14 @@ public final class Player {
         var spans: [SoundSpan] = []
         let sound = ItemSound(settings: config.audio, log: log)
         composer.clockOverride = { [sound] slot in sound.clock(for: slot.sequence) }
+        interaction?.volume = { [sound] request in
+            switch request {
+            case .volumeUp: sound.changeVolume(by: 10)
+            case .volumeDown: sound.changeVolume(by: -10)
+            case .mute: sound.toggleMute()
+            default: break
+            }
+        }
         defer {
             sound.stop()
             playing?.leave(resume)
@@ -198,6 +206,7 @@ public final class Player {
                     sound.stop()
                 }
             }
+            sound.pause(scene.paused)  // the slideshow's pause holds the clip's sound, and so its frames
             if let p = playing {
                 p.position = p.clip.startTime + scene.currentTime
                 if p.endsEarly(at: scene.currentTime, slotLength: scene.current.length, log: log) { show.next() }
