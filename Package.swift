@@ -21,6 +21,8 @@ let cModules: [Target] = [
                    providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(name: "CGif", path: "Sources/CGif",
                    providers: [.apt(["libgif-dev"])]),
+    .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+                   providers: [.apt(["libsystemd-dev"])]),
 ]
 
 let package = Package(
@@ -51,15 +53,18 @@ let package = Package(
         // Input devices: libinput over the udev seat or explicit device nodes. The only place libinput and
         // libudev are imported.
         .target(name: "KioskInput", dependencies: ["KioskCore", "CLibinput"]),
-        // The player: wires clock, slideshow, decoders, renderer, output, input and sound.
+        // The seat: a logind session that hands out device descriptors (TakeDevice). The only place libsystemd
+        // is imported.
+        .target(name: "KioskSeat", dependencies: ["KioskCore", "CSystemd"]),
+        // The player: wires clock, slideshow, decoders, renderer, output, input, seat and sound.
         .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskInput",
-                                                 "KioskAudio"]),
+                                                    "KioskSeat", "KioskAudio"]),
         .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskPlayer"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskPlayer"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
-                                   "KioskAudio", "KioskInput"],
+                                   "KioskAudio", "KioskInput", "KioskSeat"],
                     exclude: ["Fixtures"]),
     ]
 )

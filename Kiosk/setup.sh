@@ -5,8 +5,9 @@ packages=(
   pkg-config
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
   libdrm-dev libgbm-dev libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
-  libasound2-dev libinput-dev libudev-dev libwebp-dev libgif-dev
+  libasound2-dev libinput-dev libudev-dev libwebp-dev libgif-dev libsystemd-dev
   ffmpeg glslang-tools python3
+  dbus-daemon python3-dbus python3-gi
 )
 missing=()
 for p in "${packages[@]}"; do

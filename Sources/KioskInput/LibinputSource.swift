@@ -2,14 +2,18 @@
 import CLibinput
 import KioskCore
 
-/// Device opens that failed, recorded by libinput's open callback (it has no way to return a reason).
+/// What libinput's open and close callbacks share: the opener, the open descriptors' paths, and the opens that
+/// failed (the callback has no way to return a reason).
 final class OpenFailures {
-    var failures: [(path: String, errno: Int32)] = []
+    let opener: DeviceOpener
+    var paths: [Int32: String] = [:]
+    var failures: [(path: String, message: String)] = []
+    init(opener: DeviceOpener) { self.opener = opener }
 }
 
 /// libinput over the udev seat (`--seat seat0`, hotplug included) or over explicit device nodes
-/// (`--input-device /dev/input/eventN`), polled without blocking once per frame. Devices are opened directly
-/// (`open(2)` in libinput's open callback): the user needs the `input` group; logind's TakeDevice is not used.
+/// (`--input-device /dev/input/eventN`), polled without blocking once per frame. Devices are opened by a
+/// `DeviceOpener` in libinput's open callback: logind's TakeDevice, or open(2), which needs the `input` group.
 /// The only place libinput and libudev are imported.
 public final class LibinputSource {
     private let li: OpaquePointer
@@ -23,32 +27,40 @@ public final class LibinputSource {
     public let name: String
 
     /// The udev seat backend: every input device of `seat`, with hotplug.
-    public convenience init(seat: String) throws {
-        try self.init(backend: .seat(seat))
+    public convenience init(seat: String, opener: DeviceOpener = DirectOpener(group: "input")) throws {
+        try self.init(backend: .seat(seat), opener: opener)
     }
 
     /// The path backend: exactly these device nodes.
-    public convenience init(devices: [String]) throws {
-        try self.init(backend: .paths(devices))
+    public convenience init(devices: [String], opener: DeviceOpener = DirectOpener(group: "input")) throws {
+        try self.init(backend: .paths(devices), opener: opener)
     }
 
     private enum Backend { case seat(String), paths([String]) }
 
-    private init(backend: Backend) throws {
+    private init(backend: Backend, opener: DeviceOpener) throws {
         interface = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
         interface.initialize(to: libinput_interface(
             open_restricted: { path, flags, data in
-                guard let path else { return -EINVAL }
-                let fd = open(path, flags | O_CLOEXEC)
-                if fd < 0 {
-                    let e = errno
-                    if let data { Unmanaged<OpenFailures>.fromOpaque(data).takeUnretainedValue().failures.append((String(cString: path), e)) }
-                    return -e
+                guard let path, let data else { return -EINVAL }
+                let shared = Unmanaged<OpenFailures>.fromOpaque(data).takeUnretainedValue()
+                let name = String(cString: path)
+                do {
+                    let fd = try shared.opener.open(name, flags: flags)
+                    shared.paths[fd] = name
+                    return fd
+                } catch {
+                    let e = (error as? DeviceAccessError)?.code ?? 0
+                    shared.failures.append((name, "\(error)"))
+                    return -(e == 0 ? EACCES : e)
                 }
-                return fd
             },
-            close_restricted: { fd, _ in _ = close(fd) }))
-        failures = Unmanaged.passRetained(OpenFailures())
+            close_restricted: { fd, data in
+                guard let data else { _ = close(fd); return }
+                let shared = Unmanaged<OpenFailures>.fromOpaque(data).takeUnretainedValue()
+                shared.opener.close(fd, path: shared.paths.removeValue(forKey: fd) ?? "")
+            }))
+        failures = Unmanaged.passRetained(OpenFailures(opener: opener))
         let data = failures.toOpaque()
         switch backend {
         case .seat(let seat):
@@ -77,22 +89,20 @@ public final class LibinputSource {
                 throw InputError("libinput_path_create_context: failed for \(name)")
             }
             for p in paths {
-                let fd = open(p, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-                if fd < 0 {
-                    let e = errno
+                do {
+                    let fd = try opener.open(p, flags: O_RDWR | O_NONBLOCK)
+                    opener.close(fd, path: p)
+                } catch {
                     libinput_unref(l)
                     Self.release(interface, failures)
-                    throw InputError("open \(p): \(String(cString: strerror(e)))"
-                                     + (e == EACCES || e == EPERM ? " (add the user to the 'input' group)" : ""))
+                    throw InputError("\(error)")
                 }
-                _ = close(fd)
                 guard libinput_path_add_device(l, p) == nil else { continue }
                 let why = failures.takeUnretainedValue().failures.last { $0.path == p }
                 libinput_unref(l)
                 Self.release(interface, failures)
                 if let why {
-                    throw InputError("libinput_path_add_device: cannot open \(p): \(String(cString: strerror(why.errno)))"
-                                     + (why.errno == EACCES || why.errno == EPERM ? " (add the user to the 'input' group)" : ""))
+                    throw InputError("libinput_path_add_device: \(why.message)")
                 }
                 throw InputError("libinput_path_add_device: \(p) is not an input device libinput accepts (not an evdev node, or udev has no ID_INPUT properties for it)")
             }
@@ -119,10 +129,7 @@ public final class LibinputSource {
     public func takeOpenFailures() -> [String] {
         let all = failures.takeUnretainedValue().failures
         defer { reportedFailures = all.count }
-        return all.dropFirst(reportedFailures).map {
-            "input: cannot open \($0.path): \(String(cString: strerror($0.errno)))"
-                + ($0.errno == EACCES || $0.errno == EPERM ? " (add the user to the 'input' group)" : "")
-        }
+        return all.dropFirst(reportedFailures).map { "input: \($0.message)" }
     }
 
     /// Seconds of CLOCK_MONOTONIC, the clock libinput stamps events with.

@@ -1,4 +1,5 @@
 import CDRM
+import KioskCore
 import Foundation
 
 /// An open DRM card (`/dev/dri/cardN`): the file descriptor and what the card offers.
@@ -9,30 +10,29 @@ public final class DRMDevice {
     public let driver: String
     /// The open descriptor; -1 once closed.
     private(set) var fd: Int32
+    /// What opened the card (directly, or logind), and closes it.
+    private let opener: DeviceOpener
 
-    /// Opens `path` read-write; explains EACCES (video group / logind seat) and ENOENT.
-    public init(path: String) throws {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        if fd < 0 {
-            let e = errno
-            switch e {
-            case EACCES, EPERM:
-                throw DRMError(call: "open", path: path, reason:
-                    "permission denied: the user needs the `video` group or a logind seat session")
-            case ENOENT:
-                throw DRMError(call: "open", path: path, reason: "no such device (is a DRM driver loaded?)")
-            default:
-                throw DRMError.errno("open", path, e)
+    /// Opens `path` read-write through `opener`; explains EACCES (video group / logind seat) and ENOENT.
+    public init(path: String, opener: DeviceOpener = DirectOpener(group: "video")) throws {
+        let fd: Int32
+        do {
+            fd = try opener.open(path, flags: O_RDWR)
+        } catch let e as DeviceAccessError {
+            if e.code == ENOENT {
+                throw DRMError(call: e.call, path: path, reason: "no such device (is a DRM driver loaded?)", code: e.code)
             }
+            throw DRMError(call: e.call, path: path, reason: e.reason, code: e.code)
         }
         guard let version = drmGetVersion(fd) else {
-            Foundation.close(fd)
+            opener.close(fd, path: path)
             throw DRMError(call: "drmGetVersion", path: path, reason: "not a DRM device")
         }
         driver = version.pointee.name.map { String(cString: $0) } ?? ""
         drmFreeVersion(version)
         self.path = path
         self.fd = fd
+        self.opener = opener
     }
 
     deinit { close() }
@@ -40,7 +40,7 @@ public final class DRMDevice {
     /// Closes the descriptor (idempotent).
     public func close() {
         if fd >= 0 {
-            Foundation.close(fd)
+            opener.close(fd, path: path)
             fd = -1
         }
     }
@@ -60,14 +60,14 @@ public final class DRMDevice {
     }
 
     /// Lists every `/dev/dri/cardN` in `directory` with its connectors; unreadable cards carry their error.
-    public static func report(directory: String = "/dev/dri") -> DisplayReport {
+    public static func report(directory: String = "/dev/dri", opener: DeviceOpener = DirectOpener(group: "video")) -> DisplayReport {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let cards = names.filter { $0.hasPrefix("card") && Int($0.dropFirst(4)) != nil }
             .sorted { Int($0.dropFirst(4)) ?? 0 < Int($1.dropFirst(4)) ?? 0 }
             .map { name -> CardReport in
                 let path = directory + "/" + name
                 do {
-                    let device = try DRMDevice(path: path)
+                    let device = try DRMDevice(path: path, opener: opener)
                     defer { device.close() }
                     return try device.report()
                 } catch {

@@ -27,10 +27,11 @@ public final class DRMDisplayOutput: Output {
     private var link: DisplayLink
 
     /// Opens the display chosen by `options` (from `report`, read now if nil), sets up EGL on it, and, when
-    /// `clock` is given, feeds it the flip times. Nothing is shown until the first `present()`.
+    /// `clock` is given, feeds it the flip times; `opener` opens the card. Nothing is shown until the first `present()`.
     public init(options: DRMOutputOptions, rotation: Rotation, report: DisplayReport? = nil,
-                clock: PresentationClock? = nil, log: Log = .shared) throws {
-        let drm = try DRMOutput(options: options, report: report, log: log)
+                clock: PresentationClock? = nil, opener: DeviceOpener = DirectOpener(group: "video"),
+                log: Log = .shared) throws {
+        let drm = try DRMOutput(options: options, report: report, opener: opener, log: log)
         let context = try GLContext(gbmDevice: drm.gbmDeviceHandle, owner: drm)
         try context.makeWindowSurface(gbmSurface: drm.gbmSurfaceHandle, format: drm.gbmFormat)
         drm.attach(swapBuffers: { [weak context] in try context?.swapBuffers() })

@@ -28,11 +28,11 @@ public final class DRMOutput {
     var screenOn = true
 
     /// Opens the card, chooses connector, mode and CRTC for `options` (from `report`, read now if nil),
-    /// and creates the GBM surface. Nothing is shown until the first `presentFrame()`.
+    /// and creates the GBM surface; `opener` opens the card. Nothing is shown until the first `presentFrame()`.
     public init(options: DRMOutputOptions = DRMOutputOptions(), report: DisplayReport? = nil,
-                log: Log = .shared) throws {
-        let selection = try (report ?? DRMDevice.report()).select(options)
-        let device = try DRMDevice(path: selection.path)
+                opener: DeviceOpener = DirectOpener(group: "video"), log: Log = .shared) throws {
+        let selection = try (report ?? DRMDevice.report(opener: opener)).select(options)
+        let device = try DRMDevice(path: selection.path, opener: opener)
         try device.becomeMaster()
         let pipe = try DRMPipe(device: device, selection: selection)
         let committer = try Self.committer(options.commit, device: device, pipe: pipe, log: log)

@@ -35,10 +35,12 @@ public final class InteractionController {
     }
 
     /// Opens libinput for `options` (the listed devices, else the seat); nil when input is off. Throws the
-    /// one-line error naming the device (and the `input` group when the open was refused).
-    public static func open(_ options: InputOptions, canvas: PixelSize, rotation: Rotation, log: Log) throws -> InteractionController? {
+    /// one-line error naming the device (and the `input` group when the open was refused). `opener` opens the devices.
+    public static func open(_ options: InputOptions, canvas: PixelSize, rotation: Rotation,
+                            opener: DeviceOpener = DirectOpener(group: "input"), log: Log) throws -> InteractionController? {
         guard options.enabled else { return nil }
-        let source = options.devices.isEmpty ? try LibinputSource(seat: options.seat) : try LibinputSource(devices: options.devices)
+        let source = options.devices.isEmpty ? try LibinputSource(seat: options.seat, opener: opener)
+            : try LibinputSource(devices: options.devices, opener: opener)
         log.info("input: \(source.name)")
         return InteractionController(source: source, settings: options.interaction, canvas: canvas, rotation: rotation, log: log)
     }

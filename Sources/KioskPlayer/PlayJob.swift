@@ -18,8 +18,10 @@ public enum PlayJob {
                                    onFirstFrame: onFirstFrame)
         }
         var why = ""
+        let access = request.kind != .headless || !(input?.devices.isEmpty ?? true) ? DeviceAccess.choose(log: log) : .direct
+        defer { access.release() }
         if request.kind != .headless {
-            let report = DRMDevice.report(directory: drmDirectory)
+            let report = DRMDevice.report(directory: drmDirectory, opener: access.display)
             switch request.chooseDisplay(report, directory: drmDirectory) {
             case .failure(let e):
                 if request.kind == .drm { throw e }
@@ -33,7 +35,7 @@ public enum PlayJob {
                 var opened: DRMDisplayOutput?
                 do {
                     opened = try DRMDisplayOutput(options: request.drm, rotation: request.rotation, report: report,
-                                                  clock: clock, log: log)
+                                                  clock: clock, opener: access.display, log: log)
                 } catch {
                     if request.kind == .drm { throw error }
                     why = "\(error)"
@@ -43,7 +45,8 @@ public enum PlayJob {
                     log.info("output: \(output.name), canvas \(output.size)"
                              + (request.kind == .auto ? " (auto: a connected display)" : "") + " (\(output.context.renderer))")
                     try player.attach(output)
-                    player.interaction = try openInput(input, canvas: output.size, rotation: request.rotation, log: log)
+                    player.interaction = try openInput(input, canvas: output.size, rotation: request.rotation,
+                                                       opener: access.input, log: log)
                     do {
                         let monitor = try DisplayHotplugMonitor()
                         player.hotplug = monitor
@@ -62,7 +65,7 @@ public enum PlayJob {
                  + " (\(output.context.renderer))")
         try player.attach(output)
         if let input, !input.devices.isEmpty {
-            player.interaction = try openInput(input, canvas: config.size, rotation: .none, log: log)
+            player.interaction = try openInput(input, canvas: config.size, rotation: .none, opener: access.input, log: log)
         }
         player.onFirstFrame = onFirstFrame
         return try player.run(length: length, shouldStop: shouldStop)
@@ -84,10 +87,11 @@ public enum PlayJob {
 
     /// Input for `play`: named devices must open (the error says why); a seat that can't be read is a warning,
     /// and the slideshow runs without input.
-    static func openInput(_ options: InputOptions?, canvas: PixelSize, rotation: Rotation, log: Log) throws -> InteractionController? {
+    static func openInput(_ options: InputOptions?, canvas: PixelSize, rotation: Rotation, opener: DeviceOpener,
+                          log: Log) throws -> InteractionController? {
         guard let options else { return nil }
         do {
-            return try InteractionController.open(options, canvas: canvas, rotation: rotation, log: log)
+            return try InteractionController.open(options, canvas: canvas, rotation: rotation, opener: opener, log: log)
         } catch {
             if !options.devices.isEmpty { throw error }
             log.warn("\(error); playing without input")

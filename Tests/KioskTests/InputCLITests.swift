@@ -30,7 +30,7 @@ final class InputCLITests: XCTestCase {
                                "--input-device", "/dev/input/event-none", demo])
         XCTAssertEqual(r.status, 1)
         XCTAssertEqual(r.stderr.split(separator: "\n").last.map(String.init),
-                       "kiosk: error: open /dev/input/event-none: No such file or directory")
+                       "kiosk: error: open on /dev/input/event-none: No such file or directory")
     }
 
     func testABadKeyBindingIsAUsageError() throws {

@@ -1,0 +1,2 @@
+#include <systemd/sd-bus.h>
+#include <systemd/sd-login.h>
