@@ -22,8 +22,13 @@ final class CLITests: XCTestCase {
     /// Runs kiosk with a time bound; a hang fails the test instead of hanging the suite.
     @discardableResult
     func kiosk(_ args: [String], timeout: Double = 60, environment: [String: String] = [:]) throws -> Run {
+        try Self.run(args, timeout: timeout, environment: environment)
+    }
+
+    /// Runs the kiosk binary (software GL), bounded in time: a hang fails the test instead of hanging the suite.
+    static func run(_ args: [String], timeout: Double, environment: [String: String] = [:]) throws -> Run {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.kiosk)
+        p.executableURL = URL(fileURLWithPath: kiosk)
         p.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["LIBGL_ALWAYS_SOFTWARE"] = "1"

@@ -9,26 +9,7 @@ final class ProjectionCLITests: XCTestCase {
     struct Runner {
         /// Runs kiosk with `args` (software GL), bounded in time.
         func kiosk(_ args: [String], timeout: Double = 120) throws -> CLITests.Run {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: CLITests.kiosk)
-            p.arguments = args
-            var env = ProcessInfo.processInfo.environment
-            env["LIBGL_ALWAYS_SOFTWARE"] = "1"
-            p.environment = env
-            let out = Pipe(), err = Pipe()
-            p.standardOutput = out
-            p.standardError = err
-            let start = Date()
-            try p.run()
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async { p.waitUntilExit(); done.signal() }
-            if done.wait(timeout: .now() + timeout) == .timedOut {
-                p.terminate()
-                XCTFail("kiosk \(args.joined(separator: " ")) did not finish in \(timeout) s")
-            }
-            let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return CLITests.Run(status: p.terminationStatus, stdout: o, stderr: e, seconds: Date().timeIntervalSince(start))
+            try CLITests.run(args, timeout: timeout)
         }
 
         /// Decodes a PNG with ffmpeg into RGBA.
