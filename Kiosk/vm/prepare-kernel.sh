@@ -6,7 +6,10 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=$HERE/.cache
 mkdir -p "$CACHE"
-PKG=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+pkg() { apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}'; }
+PKG=$(pkg)
+# A fresh machine may have no package lists yet: fetch them once (root only).
+if [ -z "$PKG" ] && [ "$(id -u)" = 0 ]; then apt-get update -q >/dev/null && PKG=$(pkg); fi
 [ -n "$PKG" ] || { echo "prepare-kernel: apt-cache knows no linux-image-amd64 dependency (apt-get update?)" >&2; exit 1; }
 KVER=${PKG#linux-image-}
 if [ -f "$CACHE/vmlinux" ] && [ "$(cat "$CACHE/kver" 2>/dev/null)" = "$KVER" ]; then

@@ -23,6 +23,7 @@ for tool in qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmo
 done
 if [ -n "$missing" ]; then
   if [ "$(id -u)" = 0 ]; then
+    apt-get update -q >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $PACKAGES
   else
     echo "vm-test: missing$missing; as root: apt-get install $PACKAGES" >&2; exit 1
