@@ -17,3 +17,23 @@ enum SphereUniforms {
                     max(1, (e.height * h).rounded()))
     }
 }
+
+/// A projection of a sphere source (equirect, fisheye) seen through a `SphereView`: the shared uniforms and
+/// helpers. Each projection's descriptor only names its shader piece.
+public protocol SphereProjectionPass: ShaderPass {
+    /// Where the view looks.
+    var view: SphereView { get }
+    /// The source's coverage, field of view and stereo packing.
+    var projection: ItemProjection { get }
+}
+
+extension SphereProjectionPass {
+    /// The sphere helpers.
+    public static var helpers: [String] { [SphereUniforms.helper] }
+
+    /// Sets the sphere uniforms and `u_inputFov` (radians).
+    public func setUniforms(_ program: Program, context: PassContext) {
+        SphereUniforms.set(program, view: view, projection: projection, picture: context.picture)
+        program.set("u_inputFov", projection.inputFOV * .pi / 180)
+    }
+}
