@@ -22,7 +22,7 @@ public final class DRMDevice {
             if e.code == ENOENT {
                 throw DRMError(call: e.call, path: path, reason: "no such device (is a DRM driver loaded?)", code: e.code)
             }
-            throw DRMError(call: e.call, path: path, reason: e.reason, code: e.code)
+            throw e
         }
         guard let version = drmGetVersion(fd) else {
             opener.close(fd, path: path)

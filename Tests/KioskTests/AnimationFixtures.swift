@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 import XCTest
 
 /// Test support for the GIF and WebP decoder tests: a temp folder, the ffmpeg CLI, a byte-level GIF writer, PSNR.
@@ -10,6 +11,22 @@ enum AnimationFixtures {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         test.addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
         return dir
+    }
+
+    /// Checks that each call throws a one-line `MediaError` naming `path` whose reason mentions every word.
+    static func assertOneLineError(_ path: String, mentioning words: [String], calls: [(String, () throws -> Void)],
+                                   file: StaticString, line: UInt) {
+        for (name, call) in calls {
+            XCTAssertThrowsError(try call(), name, file: file, line: line) { error in
+                guard let e = error as? MediaError else { return XCTFail("\(name): \(error)", file: file, line: line) }
+                XCTAssertEqual(e.path, path, file: file, line: line)
+                XCTAssertTrue(e.description.hasPrefix(path), file: file, line: line)
+                XCTAssertFalse(e.reason.contains("\n"), file: file, line: line)
+                for w in words {
+                    XCTAssertTrue(e.reason.contains(w), "\(name): \(e.reason) lacks \(w)", file: file, line: line)
+                }
+            }
+        }
     }
 
     /// Runs a tool and returns its standard output; fails with its standard error when it exits non-zero.

@@ -208,18 +208,9 @@ final class GifDecoderTests: XCTestCase {
 
     private func assertFails(_ path: String, mentioning words: [String], file: StaticString = #filePath,
                              line: UInt = #line) {
-        for (name, call) in [("probe", { _ = try GifDecoder.probe(path: path) }),
-                             ("decode", { _ = try GifDecoder.decode(path: path) })] as [(String, () throws -> Void)] {
-            XCTAssertThrowsError(try call(), name, file: file, line: line) { error in
-                guard let e = error as? MediaError else { return XCTFail("\(name): \(error)", file: file, line: line) }
-                XCTAssertEqual(e.path, path, file: file, line: line)
-                XCTAssertTrue(e.description.hasPrefix(path), file: file, line: line)
-                XCTAssertFalse(e.reason.contains("\n"), file: file, line: line)
-                for w in words {
-                    XCTAssertTrue(e.reason.contains(w), "\(name): \(e.reason) lacks \(w)", file: file, line: line)
-                }
-            }
-        }
+        F.assertOneLineError(path, mentioning: words,
+                             calls: [("probe", { _ = try GifDecoder.probe(path: path) }), ("decode", { _ = try GifDecoder.decode(path: path) })],
+                             file: file, line: line)
     }
 
     func testBadInputNamesTheFile() throws {
