@@ -1,23 +1,14 @@
 import Foundation
 
-/// The whole of input's effect on the player, pure: input events in, the slideshow driven (next, previous,
-/// pause while zoomed, timer restarts, return after idle) and the current item's view overridden; what the core
-/// can't do itself (overlay, volume, quit, VT switch) comes back as requests.
+/// The whole of input's effect on the player, pure: input events in, commands out (next, previous, its own
+/// pause reasons, timer restarts, volume, overlay, quit), and the current item's view overridden. It never
+/// touches the slideshow: it is one producer of commands among others.
 
-/// What input asks of the player beyond the slideshow and the view.
+/// What input asks of the player: commands (the same as any other producer's), and what only the device side
+/// can do (switch VT) or say (a log line).
 public enum InteractionRequest: Sendable, Equatable {
-    /// Show or hide the info overlay (tap, OK/Enter).
-    case overlay
-    /// Show the item's info (long press).
-    case info
-    /// Louder.
-    case volumeUp
-    /// Quieter.
-    case volumeDown
-    /// Mute or unmute.
-    case mute
-    /// Quit (only reachable with `--allow-quit`).
-    case quit
+    /// A command for the player: next, previous, pause reasons, timer restarts, volume, overlay, quit.
+    case command(PlayerCommand)
     /// Switch to this VT (only reachable with `--allow-vt-switch`).
     case switchVT(Int)
     /// A line worth logging: what a gesture or key did.
@@ -37,8 +28,8 @@ public struct InteractionSettings: Sendable {
     public init() {}
 }
 
-/// Input's state machine over the slideshow. Call `handle` for each event, `step` once per frame before the
-/// slideshow's update, and `views` from the composer for each layer.
+/// Input's state machine. Call `handle` for each event and `step` once per frame before the slideshow's update,
+/// and run the commands they return; call `views` from the composer for each layer.
 public final class Interaction {
     /// Zoom factor of one key press or wheel detent.
     public static let zoomStep = 1.5
@@ -54,6 +45,8 @@ public final class Interaction {
     private var fitted = FlatView()
     private var baseSphere = SphereView()
     private var userPaused = false
+    /// The pause reasons this producer holds now (it sends a command when one changes).
+    private var held = Set<PauseReason>()
     private var lastInput: Double?
     private var now = 0.0
     private var pointer: CanvasPoint
@@ -85,20 +78,20 @@ public final class Interaction {
     private var centre: CanvasPoint { CanvasPoint(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2) }
 
     /// One input event at player time `t` (events are stamped in the same time).
-    public func handle(_ event: InputEvent, slideshow: Slideshow) -> [InteractionRequest] {
+    public func handle(_ event: InputEvent) -> [InteractionRequest] {
         let t = event.time
         now = max(now, t)
         var out: [InteractionRequest] = []
         switch event {
         case .touch(let phase, let slot, let p, _):
             lastInput = t
-            for g in recognizer.touch(phase, slot: slot, at: p, time: t) { out += apply(g, at: t, slideshow: slideshow) }
+            for g in recognizer.touch(phase, slot: slot, at: p, time: t) { out += apply(g, at: t) }
         case .key(let code, let pressed, _):
             let outcome = keys.handle(code: code, pressed: pressed)
             if pressed { lastInput = t }
-            out += apply(outcome, code: code, at: t, slideshow: slideshow)
+            out += apply(outcome, code: code, at: t)
         case .pointerMove(let p, _):
-            if mouseDown { out += apply(.drag(dx: p.x - pointer.x, dy: p.y - pointer.y), at: t, slideshow: slideshow) }
+            if mouseDown { out += apply(.drag(dx: p.x - pointer.x, dy: p.y - pointer.y), at: t) }
             pointer = p
         case .pointerButton(let pressed, let p, _):
             lastInput = t
@@ -108,11 +101,11 @@ public final class Interaction {
         case .wheel(let steps, let p, _):
             lastInput = t
             pointer = p
-            out += zoom(by: Foundation.pow(Self.wheelStep, steps), about: p, at: t, slideshow: slideshow)
+            out += zoom(by: Foundation.pow(Self.wheelStep, steps), about: p, at: t)
         case .touchpadPinch(let scale, let p, let ended, _):
             lastInput = t
-            if scale != 1 { out += apply(.pinch(scale: scale, center: p, dx: 0, dy: 0), at: t, slideshow: slideshow) }
-            if ended { out += apply(.pinchEnded, at: t, slideshow: slideshow) }
+            if scale != 1 { out += apply(.pinch(scale: scale, center: p, dx: 0, dy: 0), at: t) }
+            if ended { out += apply(.pinchEnded, at: t) }
         case .touchpadSwipe(let dx, let dy, let ended, _):
             lastInput = t
             padSwipe.dx += dx
@@ -121,7 +114,7 @@ public final class Interaction {
                 let s = padSwipe
                 padSwipe = (0, 0)
                 if abs(s.dx) >= 0.1 * Double(canvas.width), abs(s.dx) > abs(s.dy) {
-                    out += skip(forward: s.dx < 0, at: t, slideshow: slideshow, why: "touchpad swipe")
+                    out += skip(forward: s.dx < 0, why: "touchpad swipe")
                 }
             }
         }
@@ -130,10 +123,10 @@ public final class Interaction {
 
     /// Once per frame at player time `t`, before the slideshow's update: pending taps and long presses, ending
     /// animations, the return after `touchIdle`, and the rule that the slideshow pauses while zoomed in.
-    public func step(at t: Double, slideshow: Slideshow) -> [InteractionRequest] {
+    public func step(at t: Double) -> [InteractionRequest] {
         now = max(now, t)
         var out: [InteractionRequest] = []
-        for g in recognizer.tick(at: t) { out += apply(g, at: t, slideshow: slideshow) }
+        for g in recognizer.tick(at: t) { out += apply(g, at: t) }
         view.settle(at: t)
         if let idle = touchIdle, let last = lastInput, t - last >= idle, view.isTouched || userPaused {
             view.reset(at: t, base: fitted)
@@ -141,9 +134,9 @@ public final class Interaction {
             lastInput = nil
             out.append(.note("no input for \(idle) s: back to the slideshow"))
         }
-        let wantPaused = userPaused || view.isZoomed(at: t)
-        if wantPaused && !slideshow.isPaused { slideshow.pause(at: t) }
-        if !wantPaused && slideshow.isPaused { slideshow.resume(at: t) }
+        out += hold(.user, userPaused)
+        out += hold(.zoomed, view.isZoomed(at: t))
+        out += hold(.interaction, recognizer.isTouching || mouseDown)
         return out
     }
 
@@ -164,36 +157,75 @@ public final class Interaction {
                 view.sphereView(at: now, base: baseSphere, canvas: g.canvas))
     }
 
-    // MARK: - gestures and keys to actions
+    /// A view command (from any producer) on the current item at `t`: zoom and centre for flat items, angles and
+    /// field of view for spheres; fails with a reason when it does not apply to what is showing.
+    public func apply(_ change: ViewChange, at t: Double) -> CommandReply {
+        guard let geo = geometry else { return .failed("nothing is showing") }
+        now = max(now, t)
+        lastInput = t
+        let flatOnly = "applies to flat pictures; a 360/180/fisheye item takes yaw, pitch, roll and fov"
+        let sphereOnly = "applies to 360/180/fisheye items; a flat picture takes zoom and center"
+        var flat = view.targetFlat(base: fitted)
+        var sphere = view.sphereView(at: t, base: baseSphere, canvas: geo.canvas)
+        switch change {
+        case .reset:
+            view.reset(at: t, base: fitted)
+            return .done()
+        case .zoom(let z):
+            guard !geo.spherical else { return .failed("zoom \(flatOnly)") }
+            guard z.isFinite, z > 0 else { return .failed("zoom must be a number from 1 to 4") }
+            flat.zoom = z
+        case .center(let x, let y):
+            guard !geo.spherical else { return .failed("center \(flatOnly)") }
+            guard (0...1).contains(x), (0...1).contains(y) else { return .failed("center must be X,Y within 0...1") }
+            flat.center = UnitPoint(x: x, y: y)
+        case .yaw(let d): sphere.yaw = d
+        case .pitch(let d): sphere.pitch = d
+        case .roll(let d): sphere.roll = d
+        case .fov(let d):
+            guard d.isFinite, d > 0 else { return .failed("fov must be degrees within 20...120") }
+            sphere = sphere.zoomed(by: tan(sphere.hFOV * .pi / 360) / tan(min(d, 179) * .pi / 360))
+        }
+        switch change {
+        case .zoom, .center:
+            view.set(flat: flat, t: t, base: fitted, geometry: geo)
+        default:
+            guard geo.spherical else { return .failed("\(change) \(sphereOnly)") }
+            guard [sphere.yaw, sphere.pitch, sphere.roll].allSatisfy(\.isFinite) else { return .failed("angles must be finite degrees") }
+            view.set(sphere: sphere)
+        }
+        return .done()
+    }
 
-    private func apply(_ g: Gesture, at t: Double, slideshow: Slideshow) -> [InteractionRequest] {
+    // MARK: - gestures and keys to commands
+
+    /// A command and what it did, as requests.
+    private static let restart = InteractionRequest.command(.restartTimer)
+
+    private func apply(_ g: Gesture, at t: Double) -> [InteractionRequest] {
         guard let geo = geometry else { return [] }
         switch g {
         case .tap:
-            slideshow.restartTimer(at: t)
-            return [.overlay]
+            return [Self.restart, .command(.overlay(.toggleInfo))]
         case .longPress:
-            slideshow.restartTimer(at: t)
-            return [.info]
+            return [Self.restart, .command(.overlay(.showInfo))]
         case .twoFingerTap:
-            return [togglePause(at: t, slideshow: slideshow, why: "two-finger tap")]
+            return togglePause(why: "two-finger tap")
         case .doubleTap(let p):
-            slideshow.restartTimer(at: t)
             if geo.spherical {
                 view.reset(at: t, base: fitted)
-                return [.note("double tap: view reset")]
+                return [Self.restart, .note("double tap: view reset")]
             }
             view.doubleTap(at: p, t: t, base: fitted, geometry: geo)
             let v = view.flat ?? fitted
-            return [.note(String(format: "double tap at %.0f,%.0f: zoom %.2f centre %.3f,%.3f", p.x, p.y, v.zoom, v.center.x, v.center.y))]
+            return [Self.restart, .note(String(format: "double tap at %.0f,%.0f: zoom %.2f centre %.3f,%.3f", p.x, p.y, v.zoom, v.center.x, v.center.y))]
         case .drag(let dx, let dy):
-            slideshow.restartTimer(at: t)
             if geo.spherical {
                 view.turn(dx: dx, dy: dy, t: t, base: baseSphere, canvas: geo.canvas)
             } else {
                 view.pan(dx: dx, dy: dy, t: t, base: fitted, geometry: geo)
             }
-            return []
+            return [Self.restart]
         case .dragEnded(let vx, let vy):
             guard geo.spherical else { return [] }
             view.release(vx: vx, vy: vy, t: t, base: baseSphere, canvas: geo.canvas)
@@ -201,15 +233,14 @@ public final class Interaction {
             return [.note(String(format: "drag: view yaw %.1f pitch %.1f", v.yaw, v.pitch))]
         case .swipe(let forward):
             guard !geo.spherical, !view.isZoomed(at: t) else { return [] }
-            return skip(forward: forward, at: t, slideshow: slideshow, why: "swipe")
+            return skip(forward: forward, why: "swipe")
         case .pinch(let scale, let c, let dx, let dy):
-            slideshow.restartTimer(at: t)
             if geo.spherical {
                 view.fov(scale: scale, t: t, base: baseSphere, canvas: geo.canvas)
             } else {
                 view.pinch(scale: scale, about: c, dx: dx, dy: dy, t: t, base: fitted, geometry: geo)
             }
-            return []
+            return [Self.restart]
         case .pinchEnded:
             guard !geo.spherical else { return [] }
             view.pinchEnded(t: t, base: fitted, geometry: geo)
@@ -217,51 +248,54 @@ public final class Interaction {
         }
     }
 
-    private func apply(_ outcome: KeyOutcome, code: Int, at t: Double, slideshow: Slideshow) -> [InteractionRequest] {
+    private func apply(_ outcome: KeyOutcome, code: Int, at t: Double) -> [InteractionRequest] {
         switch outcome {
         case .ignored: return []
         case .switchVT(let n): return [.switchVT(n)]
         case .action(let a):
             switch a {
-            case .next, .previous: return skip(forward: a == .next, at: t, slideshow: slideshow, why: "key \(code)")
-            case .pause: return [togglePause(at: t, slideshow: slideshow, why: "key \(code)")]
-            case .zoomIn: return zoom(by: Self.zoomStep, about: centre, at: t, slideshow: slideshow)
-            case .zoomOut: return zoom(by: 1 / Self.zoomStep, about: centre, at: t, slideshow: slideshow)
-            case .volumeUp: return [.volumeUp]
-            case .volumeDown: return [.volumeDown]
-            case .mute: return [.mute]
-            case .overlay: slideshow.restartTimer(at: t); return [.overlay]
+            case .next, .previous: return skip(forward: a == .next, why: "key \(code)")
+            case .pause: return togglePause(why: "key \(code)")
+            case .zoomIn: return zoom(by: Self.zoomStep, about: centre, at: t)
+            case .zoomOut: return zoom(by: 1 / Self.zoomStep, about: centre, at: t)
+            case .volumeUp: return [.command(.volume(.by(10)))]
+            case .volumeDown: return [.command(.volume(.by(-10)))]
+            case .mute: return [.command(.volume(.toggleMute))]
+            case .overlay: return [Self.restart, .command(.overlay(.toggleInfo))]
             case .back:
                 view.reset(at: t, base: fitted)
                 userPaused = false
-                slideshow.restartTimer(at: t)
-                return [.note("key \(code): back to the slideshow")]
-            case .quit: return [.quit]
+                return [Self.restart, .note("key \(code): back to the slideshow")]
+            case .quit: return [.command(.quit)]
             case .none: return []
             }
         }
     }
 
-    private func skip(forward: Bool, at t: Double, slideshow: Slideshow, why: String) -> [InteractionRequest] {
+    private func skip(forward: Bool, why: String) -> [InteractionRequest] {
         view = ViewInteraction()
-        if forward { slideshow.next() } else { slideshow.previous() }
-        return [.note("\(why): \(forward ? "next" : "previous")")]
+        return [.command(forward ? .next : .previous), .note("\(why): \(forward ? "next" : "previous")")]
     }
 
-    private func togglePause(at t: Double, slideshow: Slideshow, why: String) -> InteractionRequest {
+    private func togglePause(why: String) -> [InteractionRequest] {
         userPaused.toggle()
-        slideshow.restartTimer(at: t)
-        return .note("\(why): \(userPaused ? "paused" : "resumed")")
+        return [Self.restart, .note("\(why): \(userPaused ? "paused" : "resumed")")]
     }
 
-    private func zoom(by scale: Double, about p: CanvasPoint, at t: Double, slideshow: Slideshow) -> [InteractionRequest] {
+    /// The command that adds or removes this producer's pause `reason` when `wanted` changed.
+    private func hold(_ reason: PauseReason, _ wanted: Bool) -> [InteractionRequest] {
+        guard wanted != held.contains(reason) else { return [] }
+        if wanted { held.insert(reason) } else { held.remove(reason) }
+        return [.command(wanted ? .pause(reason) : .resume(reason))]
+    }
+
+    private func zoom(by scale: Double, about p: CanvasPoint, at t: Double) -> [InteractionRequest] {
         guard let geo = geometry else { return [] }
-        slideshow.restartTimer(at: t)
         if geo.spherical {
             view.fov(scale: scale, t: t, base: baseSphere, canvas: geo.canvas)
-            return []
+            return [Self.restart]
         }
         view.zoomStep(by: scale, about: p, t: t, base: fitted, geometry: geo)
-        return [.note(String(format: "zoom %.2f", (view.flat ?? fitted).zoom))]
+        return [Self.restart, .note(String(format: "zoom %.2f", (view.flat ?? fitted).zoom))]
     }
 }

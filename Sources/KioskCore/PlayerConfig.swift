@@ -24,6 +24,8 @@ public struct PlayerConfig: Sendable {
     public var videoMax: Double?
     /// Present every video frame as soon as it is decoded, with no clock and no sound (`--untimed`).
     public var untimed = false
+    /// The picture shown while there is nothing to play (`--idle-image`); the background colour without one.
+    public var idleImage: String?
 
     /// Defaults.
     public init() {}
@@ -53,6 +55,8 @@ public enum CommandSpecs {
         OptionSpec("no-loop", .flag, "stop after the last item"),
         OptionSpec("transition", .choice(TransitionKind.allCases.map(\.rawValue)), "how items change (default crossfade)"),
         OptionSpec("transition-time", .number(0...60), metavar: "S", "seconds a transition takes (default 1)"),
+        OptionSpec("idle-image", .text, metavar: "FILE",
+                   "picture shown while the playlist is empty (default: the background colour); kiosk then waits for items"),
         OptionSpec("fit", .choice(FitMode.allCases.map(\.rawValue)), "how pictures fit the screen (default contain)"),
         OptionSpec("background", .color, metavar: "'#RRGGBB'", "letterbox colour (default #000000)"),
         OptionSpec("ken-burns", .flag, "slow zoom and pan across stills"),
@@ -123,6 +127,10 @@ public enum CommandSpecs {
         if let s = o.integer("seed") { c.slideshow.seed = UInt64(s) }
         if let t = o.string("transition"), let k = TransitionKind(rawValue: t) { c.slideshow.transition = k }
         if let t = o.number("transition-time") { c.slideshow.transitionTime = t }
+        if let f = o.string("idle-image") {
+            guard !f.isEmpty else { throw UsageError("--idle-image: needs a file name") }
+            c.idleImage = f
+        }
         if let f = o.string("fit"), let m = FitMode(rawValue: f) { c.fit = m }
         if let b = o.color("background") { c.background = b }
         if let s = o.size("size") { c.size = s }

@@ -38,10 +38,12 @@ public enum Availability: Sendable, Equatable {
     case failed
 }
 
-/// One visit of one item: which playlist entry, which visit, and how long it has been on.
+/// One visit of one item: which item, which visit, and how long it stays.
 public struct Slot: Sendable, Equatable {
-    /// Index into the playlist.
-    public var index: Int
+    /// The item's stable id.
+    public var id: ItemID
+    /// The item's file (kept, so a removed item can still be named).
+    public var path: String
     /// Counts visits from 0, so the same item shown twice is two slots.
     public var sequence: Int
     /// Its timing, known when the slot started.
@@ -68,80 +70,116 @@ public struct Scene: Sendable, Equatable {
     public var paused: Bool
 }
 
-/// The scheduler. Drive it with `update(at:availability:)` once per frame and events as they come.
+/// The scheduler over a `LivePlaylist`. Drive it with `update(at:availability:)` once per frame, and with
+/// commands (`apply(_:at:)`) as they come; read what happened with `takeEvents()`.
 public final class Slideshow {
-    /// The items, in playlist order.
-    public let items: [PlaylistItem]
+    /// The items it plays, shared with the player (edited through `apply`).
+    public let playlist: LivePlaylist
     /// Its settings.
     public let options: SlideshowOptions
 
-    private var rng: SeededGenerator
-    private var order: [Int] = []
-    private var position = 0
-    private var failed = Set<Int>()
-    private var slot: Slot?
-    private var slotStart = 0.0
-    private var pausedAt: Double?
-    private var outgoing: (slot: Slot, endTime: Double)?
-    private var transitionStart = 0.0
-    private var sequence = 0
-    private var skip: Int = 0  // +1 next requested, -1 previous requested
-    private var held = false
+    var rng: SeededGenerator
+    /// The order of this pass (shuffled or the playlist's).
+    var order: [ItemID] = []
+    /// Index into `order` of the current slot (before the first slot: where the search starts).
+    var position = 0
+    var failed = Set<ItemID>()
+    var slot: Slot?
+    var slotStart = 0.0
+    var pausedAt: Double?
+    /// Why it is paused; it runs while this is empty.
+    public internal(set) var pauseReasons: Set<PauseReason> = []
+    var outgoing: (slot: Slot, endTime: Double)?
+    var transitionStart = 0.0
+    var sequence = 0
+    /// +1 next requested, -1 previous requested.
+    var skip = 0
+    /// An item asked for by `goTo`.
+    var target: ItemID?
+    /// Why the current slot will end when it ends before its time.
+    var endReason = EndReason.skipped
+    var held = false
+    var nextPassOrder: [ItemID]?
+    var ended = false
+    var events: [PlayerEvent] = []
 
-    /// True after the last item with `loop == false`, or when nothing is playable.
-    public private(set) var isFinished = false
+    /// Creates a slideshow over `items` (a new playlist, ids 0, 1, 2… in order).
+    public convenience init(items: [PlaylistItem], options: SlideshowOptions) {
+        self.init(playlist: LivePlaylist(items), options: options)
+    }
 
-    /// Creates a slideshow over `items`.
-    public init(items: [PlaylistItem], options: SlideshowOptions) {
-        self.items = items
+    /// Creates a slideshow over a live playlist.
+    public init(playlist: LivePlaylist, options: SlideshowOptions) {
+        self.playlist = playlist
         self.options = options
         rng = SeededGenerator(seed: options.seed)
         order = makeOrder(avoidingFirst: nil)
-        if items.isEmpty { isFinished = true }
     }
 
-    /// The playlist index the slideshow wants next: the one to decode ahead of its slot.
-    public var upcoming: Int? {
-        guard !items.isEmpty, !isFinished else { return nil }
-        if slot == nil { return firstCandidate(from: position, direction: 1, allowWrap: options.loop).map { order[$0.pos] } }
-        return candidate(after: 1, availability: { _ in .ready(.still) }, peek: true)?.index
+    /// True after the last item with `loop == false`, or while nothing can be shown (see `isIdle`).
+    public var isFinished: Bool { ended || isIdle }
+
+    /// Nothing can be shown: the playlist is empty, or every item in it failed.
+    public var isIdle: Bool { playlist.isEmpty || failed.count >= playlist.count }
+
+    /// The item the slideshow wants next: the one to decode ahead of its slot.
+    public var upcoming: ItemID? {
+        guard !isFinished else { return nil }
+        if let target { return target }
+        if slot == nil { return firstCandidate(from: position, direction: 1, allowWrap: options.loop).map { idAt($0.pos, wrapped: $0.wrapped) } }
+        return candidate(after: 1, availability: { _ in .ready(.still) }, peek: true)?.id
     }
 
-    /// The playlist index showing now, if any.
-    public var currentIndex: Int? { slot?.index }
+    /// The item showing now, if any.
+    public var currentID: ItemID? { slot?.id }
 
-    /// Whether the slideshow is paused.
-    public var isPaused: Bool { pausedAt != nil }
+    /// Whether the slideshow is paused (for any reason).
+    public var isPaused: Bool { !pauseReasons.isEmpty }
 
-    /// The order of the current pass (playlist indices).
-    public var passOrder: [Int] { order }
+    /// The order of the current pass.
+    public var passOrder: [ItemID] { order }
+
+    /// What happened since the last call: items started and ended, pause changes, idle.
+    public func takeEvents() -> [PlayerEvent] {
+        defer { events.removeAll() }
+        return events
+    }
 
     /// Marks an item as unplayable: it is skipped from now on.
-    public func markFailed(_ index: Int) {
-        failed.insert(index)
-        if failed.count >= items.count { isFinished = true }
-    }
+    public func markFailed(_ id: ItemID) { failed.insert(id) }
 
     /// Asks to move on now (with the transition).
-    public func next() { skip = 1 }
+    public func next() { skip = 1; target = nil; endReason = .skipped }
 
     /// Asks to go back now.
-    public func previous() { skip = -1 }
+    public func previous() { skip = -1; target = nil; endReason = .skipped }
 
-    /// Pauses at `t`: the current item stays until `resume`.
-    public func pause(at t: Double) { if pausedAt == nil { pausedAt = t } }
+    /// Ends the current item now, for `reason` (its clip broke, or ran out of frames early).
+    public func endCurrent(_ reason: EndReason) { skip = 1; target = nil; endReason = reason }
 
-    /// Resumes at `t`; paused time does not count toward the item's slot.
-    public func resume(at t: Double) {
-        guard let p = pausedAt else { return }
+    /// Adds a pause reason at `t`: the current item stays until no reason is left.
+    public func pause(_ reason: PauseReason = .user, at t: Double) {
+        guard !pauseReasons.contains(reason) else { return }
+        pauseReasons.insert(reason)
+        if pausedAt == nil { pausedAt = t }
+        events.append(.pauseChanged(pauseReasons))
+    }
+
+    /// Removes a pause reason at `t`; when none is left it runs on, and paused time does not count toward the slot.
+    public func resume(_ reason: PauseReason = .user, at t: Double) {
+        guard pauseReasons.remove(reason) != nil else { return }
+        events.append(.pauseChanged(pauseReasons))
+        guard pauseReasons.isEmpty, let p = pausedAt else { return }
         let d = max(0, t - p)
         slotStart += d
         transitionStart += d
         pausedAt = nil
     }
 
-    /// Pauses or resumes.
-    public func togglePause(at t: Double) { if isPaused { resume(at: t) } else { pause(at: t) } }
+    /// Adds `reason` when absent, removes it when present.
+    public func togglePause(_ reason: PauseReason = .user, at t: Double) {
+        if pauseReasons.contains(reason) { resume(reason, at: t) } else { pause(reason, at: t) }
+    }
 
     /// Restarts the current item's timer at `t` (any user interaction does this).
     public func restartTimer(at t: Double) {
@@ -149,30 +187,42 @@ public final class Slideshow {
         if outgoing == nil { slotStart = t; if pausedAt != nil { pausedAt = t } }
     }
 
-    /// Advances to `t` and returns what is on screen, or nil while the first item is not ready yet or when
-    /// finished. `availability` answers for playlist indices.
-    public func update(at t: Double, availability: (Int) -> Availability) -> Scene? {
-        if isFinished { return nil }
+    /// Advances to `t` and returns what is on screen, or nil while the first item is not ready yet, when idle
+    /// or when finished. `availability` answers for items.
+    public func update(at t: Double, availability: (ItemID) -> Availability) -> Scene? {
+        if isFinished {
+            if let s = slot, ended || playlist.isEmpty { finishSlot(s, reason: ended ? .eof : .removed) }
+            return nil
+        }
         if slot == nil {
             guard start(at: t, availability: availability) else { return nil }
         }
         var guardCount = 0
-        while let s = slot, guardCount < items.count * 2 + 2 {
+        while let s = slot, guardCount < playlist.count * 2 + 2 {
             guardCount += 1
             let now = pausedAt ?? t
             let elapsed = now - slotStart
-            let due = skip != 0 || (pausedAt == nil && elapsed >= s.length)
+            let due = skip != 0 || target != nil || (pausedAt == nil && elapsed >= s.length)
             guard due else { break }
-            let direction = skip < 0 ? -1 : 1
-            let userSkip = skip != 0
-            guard let next = candidate(after: direction, availability: availability) else {
-                if isFinished { return nil }
+            let userSkip = skip != 0 || target != nil
+            let found: Candidate?
+            if let target {
+                found = candidate(for: target, availability: availability)
+            } else {
+                found = candidate(after: skip < 0 ? -1 : 1, availability: availability)
+            }
+            guard let next = found else {
+                if ended { finishSlot(s, reason: .eof); return nil }
+                if target.map({ playlist.position(of: $0) == nil || failed.contains($0) }) ?? false { target = nil; continue }
                 held = true
                 break  // next item still decoding: hold the current one
             }
-            skip = 0
             // A scheduled change starts exactly at the slot's end; a user's skip starts now.
             let start = userSkip || held ? now : slotStart + s.length
+            events.append(.itemEnded(s.id, path: s.path, reason: userSkip ? endReason : .eof))
+            skip = 0
+            target = nil
+            endReason = .skipped
             held = false
             begin(next, at: start, previous: (s, (userSkip ? now : start) - slotStart))
         }
@@ -180,6 +230,13 @@ public final class Slideshow {
     }
 
     // MARK: - internals
+
+    private func finishSlot(_ s: Slot, reason: EndReason) {
+        events.append(.itemEnded(s.id, path: s.path, reason: reason))
+        slot = nil
+        outgoing = nil
+        if isIdle { events.append(.idle) }
+    }
 
     private func scene(at t: Double) -> Scene? {
         guard let s = slot else { return nil }
@@ -202,42 +259,53 @@ public final class Slideshow {
                      progress: progress, paused: pausedAt != nil)
     }
 
-    private func start(at t: Double, availability: (Int) -> Availability) -> Bool {
+    private func start(at t: Double, availability: (ItemID) -> Availability) -> Bool {
+        if let target, let p = order.firstIndex(of: target) { position = p; self.target = nil }
         var tries = 0
-        while tries < items.count {
+        while tries < playlist.count {
             tries += 1
             guard let c = firstCandidate(from: position, direction: 1, allowWrap: options.loop) else {
-                isFinished = true
+                ended = true
                 return false
             }
             position = c.pos
             if c.wrapped { newPass() }
-            let index = order[position]
-            switch availability(index) {
+            let id = order[position]
+            switch availability(id) {
             case .ready(let timing):
-                begin((index, position, timing, false), at: t, previous: nil)
+                begin((id, position, timing, false), at: t, previous: nil)
                 return true
             case .pending:
                 return false
             case .failed:
-                markFailed(index)
-                if isFinished { return false }
+                markFailed(id)
+                if isIdle { events.append(.idle); return false }
             }
         }
         return false
     }
 
-    private typealias Candidate = (index: Int, pos: Int, timing: MediaTiming, wrapped: Bool)
+    typealias Candidate = (id: ItemID, pos: Int, timing: MediaTiming, wrapped: Bool)
+
+    /// The item `goTo` asked for, when it can show now.
+    private func candidate(for id: ItemID, availability: (ItemID) -> Availability) -> Candidate? {
+        guard let pos = order.firstIndex(of: id), !failed.contains(id) else { return nil }
+        switch availability(id) {
+        case .ready(let timing): return (id, pos, timing, false)
+        case .pending: return nil
+        case .failed: markFailed(id); return nil
+        }
+    }
 
     /// The next showable item in `direction`, skipping failed ones; nil if pending or none.
-    private func candidate(after direction: Int, availability: (Int) -> Availability, peek: Bool = false) -> Candidate? {
+    private func candidate(after direction: Int, availability: (ItemID) -> Availability, peek: Bool = false) -> Candidate? {
         var pos = position
         var wrapped = false
-        for _ in 0..<(items.count + 1) {
+        for _ in 0..<(order.count + 1) {
             pos += direction
             if pos >= order.count {
                 guard options.loop else {
-                    if !peek, direction > 0 { isFinished = true }
+                    if !peek, direction > 0 { ended = true }
                     return nil
                 }
                 pos = 0
@@ -246,39 +314,42 @@ public final class Slideshow {
                 pos = options.loop ? order.count - 1 : 0
                 if !options.loop { return nil }
             }
-            let index = wrapped ? peekNextPassFirst(pos) : order[pos]
-            if failed.contains(index) { continue }
-            switch availability(index) {
-            case .ready(let timing): return (index, pos, timing, wrapped)
+            guard order.indices.contains(pos) else { return nil }
+            let id = idAt(pos, wrapped: wrapped)
+            if failed.contains(id) { continue }
+            switch availability(id) {
+            case .ready(let timing): return (id, pos, timing, wrapped)
             case .pending: return nil
             case .failed:
-                markFailed(index)
-                if isFinished { return nil }
+                markFailed(id)
+                if isIdle { return nil }
             }
         }
-        if !peek { isFinished = failed.count >= items.count }
         return nil
     }
 
-    private var nextPassOrder: [Int]?
+    /// The id at `pos` of this pass, or of the next one when `wrapped`.
+    private func idAt(_ pos: Int, wrapped: Bool) -> ItemID {
+        wrapped ? peekNextPassFirst(pos) : order[pos]
+    }
 
     /// With shuffle, the next pass's order is drawn once and kept, so `upcoming` and the switch agree.
-    private func peekNextPassFirst(_ pos: Int) -> Int {
+    private func peekNextPassFirst(_ pos: Int) -> ItemID {
         if nextPassOrder == nil { nextPassOrder = makeOrder(avoidingFirst: order.last) }
-        return nextPassOrder?[pos] ?? order[pos]
+        if let next = nextPassOrder, next.indices.contains(pos) { return next[pos] }
+        return order[pos]
     }
 
     private func firstCandidate(from start: Int, direction: Int, allowWrap: Bool) -> (pos: Int, wrapped: Bool)? {
-        var pos = start
+        var pos = max(0, start)
         var wrapped = false
-        for _ in 0..<(items.count + 1) {
+        for _ in 0..<(order.count + 1) {
             if pos >= order.count {
-                guard allowWrap else { return nil }
+                guard allowWrap, !order.isEmpty else { return nil }
                 pos = 0
                 wrapped = true
             }
-            let index = wrapped ? peekNextPassFirst(pos) : order[pos]
-            if !failed.contains(index) { return (pos, wrapped) }
+            if !failed.contains(idAt(pos, wrapped: wrapped)) { return (pos, wrapped) }
             pos += direction
         }
         return nil
@@ -292,8 +363,8 @@ public final class Slideshow {
     private func begin(_ c: Candidate, at t: Double, previous: (Slot, Double)?) {
         if c.wrapped { newPass() }
         position = c.pos
-        let d = items[c.index].duration ?? options.duration
-        let s = Slot(index: c.index, sequence: sequence, timing: c.timing,
+        let d = playlist.item(c.id)?.duration ?? options.duration
+        let s = Slot(id: c.id, path: playlist.item(c.id)?.path ?? "", sequence: sequence, timing: c.timing,
                      length: c.timing.slotLength(forDuration: d), duration: d)
         sequence += 1
         if let previous, options.transition != .none, options.transitionTime > 0 {
@@ -305,10 +376,11 @@ public final class Slideshow {
         slot = s
         slotStart = t
         if pausedAt != nil { pausedAt = t }
+        events.append(.itemStarted(s.id, path: s.path, sequence: s.sequence))
     }
 
-    private func makeOrder(avoidingFirst last: Int?) -> [Int] {
-        var o = Array(items.indices)
+    func makeOrder(avoidingFirst last: ItemID?) -> [ItemID] {
+        var o = playlist.ids
         guard options.shuffle, o.count > 1 else { return o }
         o.shuffle(using: &rng)
         if let last, o.first == last {

@@ -111,6 +111,9 @@ public struct ViewInteraction: Sendable {
         return v
     }
 
+    /// Where the flat view is going: the end of a running animation, else the view now (`base` when untouched).
+    public func targetFlat(base: FlatView) -> FlatView { animation?.to ?? flat ?? base }
+
     /// Whether a flat item is zoomed in (or zooming) at `t`: the slideshow pauses meanwhile.
     public func isZoomed(at t: Double) -> Bool {
         if let a = animation, t - a.start < Self.animationTime { return max(a.from.zoom, a.to.zoom) > 1.001 }
@@ -148,6 +151,21 @@ public struct ViewInteraction: Sendable {
         let from = flatView(at: t, base: base)
         animation = Animation(from: from, to: target, start: t)
         flat = target
+    }
+
+    /// Goes to `target` (a command's zoom or centre), clamped to 1×–4× and to the picture, animated.
+    public mutating func set(flat target: FlatView, t: Double, base: FlatView, geometry g: LayerGeometry) {
+        var v = target
+        v.elastic = false
+        v.zoom = min(max(v.zoom, FlatView.minZoom), FlatView.maxZoom)
+        v.center = v.clampedCenter(picture: g.picture, canvas: g.canvas)
+        animateFlat(to: v.zoom <= 1.0001 ? base : v, at: t, base: base)
+    }
+
+    /// Sets the sphere view (a command's angles or field of view); any coasting stops.
+    public mutating func set(sphere target: SphereView) {
+        inertia = nil
+        sphere = target.clamped
     }
 
     /// A double tap at `p`: toggles between fitted and `doubleTapZoom` centred on the picture point tapped.

@@ -42,4 +42,11 @@ public protocol DeviceEventSource: AnyObject {
     func now() -> Double
     /// Device opens that failed since the last call, one line each.
     func takeOpenFailures() -> [String]
+    /// A descriptor that is readable when events wait (the frame loop's wait watches it), if there is one.
+    var fileDescriptor: Int32? { get }
+}
+
+extension DeviceEventSource {
+    /// None: the loop reads it once a frame.
+    public var fileDescriptor: Int32? { nil }
 }

@@ -123,7 +123,7 @@ public final class LibinputSource {
     }
 
     /// The descriptor that becomes readable when events wait (for poll(2)).
-    public var fileDescriptor: Int32 { libinput_get_fd(li) }
+    public var fileDescriptor: Int32? { libinput_get_fd(li) }
 
     /// Device opens that failed since the last call, as one line each naming the device and the `input` group.
     public func takeOpenFailures() -> [String] {

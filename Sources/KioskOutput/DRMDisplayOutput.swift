@@ -22,14 +22,16 @@ public final class DRMDisplayOutput: Output {
     private var failure: Error?
     /// The connector's fingerprint at the last poll (a change triggers a full probe).
     private var fingerprint = ""
-    private let clock: PresentationClock?
     private let log: Log
     private var link: DisplayLink
+    /// Raised by `wakeup()` from any thread; ends the current or next wait.
+    public let wakeupSignal = WakeupSignal()
+    private var watched: [Int32] = []
 
-    /// Opens the display chosen by `options` (from `report`, read now if nil), sets up EGL on it, and, when
-    /// `clock` is given, feeds it the flip times; `opener` opens the card. Nothing is shown until the first `present()`.
+    /// Opens the display chosen by `options` (from `report`, read now if nil) and sets up EGL on it; `opener`
+    /// opens the card. Nothing is shown until the first `present()`.
     public init(options: DRMOutputOptions, rotation: Rotation, report: DisplayReport? = nil,
-                clock: PresentationClock? = nil, opener: DeviceOpener = DirectOpener(group: "video"),
+                opener: DeviceOpener = DirectOpener(group: "video"),
                 log: Log = .shared) throws {
         let drm = try DRMOutput(options: options, report: report, opener: opener, log: log)
         let context = try GLContext(gbmDevice: drm.gbmDeviceHandle, owner: drm)
@@ -42,7 +44,6 @@ public final class DRMDisplayOutput: Output {
         self.options = options
         screen = DefaultTarget(size: screenSize)
         size = rotation.canvasSize(forScreen: screenSize)
-        self.clock = clock
         self.log = log
         link = DisplayLink(now: monotonicSeconds())
         fingerprint = drm.connectorFingerprint()
@@ -70,38 +71,40 @@ public final class DRMDisplayOutput: Output {
     /// The mode being shown.
     public var mode: DisplayMode { drm.mode }
     /// Seconds between two vblanks.
-    public var refreshInterval: Double { drm.refreshInterval }
+    public var refreshInterval: Double? { drm.refreshInterval }
 
-    /// Swaps and flips the drawn frame, waiting at most 100 ms for the flip; returns the flip time
-    /// (CLOCK_MONOTONIC seconds), or nil when it was not shown (flip still pending, display lost).
-    public func present() throws -> Double? {
+    /// Swaps and flips the drawn frame, waiting at most 100 ms for the flip: `.shown(at:)` the flip time
+    /// (CLOCK_MONOTONIC seconds), `.pending` when the flip has not completed, `.unavailable` when the display
+    /// is lost.
+    public func present() throws -> PresentResult {
         if let failure { throw failure }
-        guard link.isShowing else {
-            idle()
-            return nil
-        }
+        guard link.isShowing else { return .unavailable }
         do {
-            guard let shown = try drm.presentFrame() else { return nil }
-            clock?.flipped(at: shown, interval: drm.refreshInterval)
-            return shown
+            guard let shown = try drm.presentFrame() else { return .pending }
+            return .shown(at: shown)
         } catch let e as DRMError where e.isLostMaster {
             if link.masterLost(at: monotonicSeconds()) {
                 log.warn("DRM master lost (\(e)): not drawing; retrying every \(link.masterRetry) s")
             }
-            return nil
+            return .unavailable
         } catch {
             // A failed flip may be a display that went away: look before giving up.
             pollConnector(probe: true)
-            if link.state == .disconnected { return nil }
+            if link.state == .disconnected { return .unavailable }
             throw error
         }
     }
 
-    /// Waits about a vblank (up to 100 ms while the display is lost) and does what is due: a connector poll
-    /// (every second) or a try to take master back (every half second).
-    public func idle() {
+    /// Waits also end when `descriptor` is readable.
+    public func watch(_ descriptor: Int32) { watched.append(descriptor) }
+
+    /// Waits until `deadline` (nil: about a vblank; up to 100 ms while the display is lost), a wakeup or a watched
+    /// descriptor, then does what is due: a connector poll (every second) or a try to take master back (every
+    /// half second).
+    public func wait(until deadline: Double?, on clock: Clock) {
         let showing = link.isShowing
-        Thread.sleep(forTimeInterval: showing ? min(drm.refreshInterval, 0.05) : 0.1)
+        let longest = showing ? min(drm.refreshInterval, 0.05) : 0.1
+        wakeupSignal.wait(timeout: min(longest, deadline.map { max(0, $0 - clock.now) } ?? longest), also: watched)
         switch link.due(at: monotonicSeconds()) {
         case .none: break
         case .pollConnector: pollConnector(probe: !showing)

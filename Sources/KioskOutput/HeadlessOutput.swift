@@ -11,6 +11,9 @@ public final class HeadlessOutput: Output {
     private let pacing: Double?
     private let clock = MonotonicClock()
     private var nextTick = 0.0
+    /// Raised by `wakeup()` from any thread; ends the current or next wait.
+    public let wakeupSignal = WakeupSignal()
+    private var watched: [Int32] = []
 
     /// Creates a `size` canvas; `pacing` in frames per second, or nil to present as fast as frames come.
     public init(size: PixelSize, pacing: Double?) throws {
@@ -30,26 +33,40 @@ public final class HeadlessOutput: Output {
     /// Only changed frames need drawing.
     public var needsEveryFrame: Bool { false }
 
-    /// Finishes the frame's GL work, then waits for the next tick when paced.
-    public func present() throws -> Double? {
+    /// Finishes the frame's GL work, then waits for the next tick when paced (as a display waits for its vblank).
+    public func present() throws -> PresentResult {
         context.finish()
-        wait()
-        return clock.now
+        if let delay = tick(), delay > 0 { Thread.sleep(forTimeInterval: delay) }  // a wakeup waits for the tick
+        return .shown(at: clock.now)
     }
 
-    /// Waits for the next tick (or a short while when unpaced).
-    public func idle() {
-        if pacing == nil { Thread.sleep(forTimeInterval: 0.002) } else { wait() }
+    /// Waits for `deadline` (nil: the next tick; unpaced, a moment), a wakeup, or a watched descriptor.
+    public func wait(until deadline: Double?, on clock: Clock) {
+        let timeout: Double
+        if let deadline {
+            timeout = deadline - clock.now
+        } else if let fps = pacing, fps > 0 {
+            timeout = max(0, nextTick + 1 / fps - self.clock.now)
+        } else {
+            timeout = 0.002
+        }
+        wakeupSignal.wait(timeout: max(0, timeout), also: watched)
     }
 
-    private func wait() {
-        guard let fps = pacing, fps > 0 else { return }
+    /// Waits also end when `descriptor` is readable.
+    public func watch(_ descriptor: Int32) { watched.append(descriptor) }
+
+    /// 1/pacing when paced.
+    public var refreshInterval: Double? { pacing.map { 1 / $0 } }
+
+    /// Moves to the next tick; the seconds until it, when paced.
+    private func tick() -> Double? {
+        guard let fps = pacing, fps > 0 else { return nil }
         let period = 1 / fps
         let now = clock.now
         if nextTick < now - period { nextTick = now }  // fell behind: don't try to catch up
         nextTick += period
-        let delay = nextTick - now
-        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+        return nextTick - now
     }
 
     /// The last drawn frame, top row first.

@@ -3,8 +3,9 @@ import KioskRender
 
 /// Where frames go: one interface for the headless canvas, the recorder and the DRM/KMS display.
 ///
-/// The render thread draws into `target`, then calls `present()`, which shows the frame and returns when it
-/// has been shown (after the page flip on a display, at once when headless).
+/// The render thread draws into `target`, then calls `present()`, which shows the frame and says whether and
+/// when it was shown. Between frames the loop calls `wait(until:on:)`, which any thread can cut short with
+/// `wakeup()` (a command arrived), and which also returns when a watched descriptor (input) is readable.
 public protocol Output: AnyObject {
     /// A short name for logs (`headless`, `drm card0 HDMI-A-1 1920x1080@60`).
     var name: String { get }
@@ -18,12 +19,20 @@ public protocol Output: AnyObject {
     var target: RenderTarget { get }
     /// Whether the output wants a frame even when nothing changed (a recorder does).
     var needsEveryFrame: Bool { get }
-    /// Shows the drawn frame. Returns the time it was shown on the output's clock, if it knows.
-    func present() throws -> Double?
-    /// Waits until the next frame is due when nothing needs drawing (a display's next vblank or a tick).
-    func idle()
+    /// Shows the drawn frame: `.shown(at:)` with the time it reached the screen, `.pending` when it is queued
+    /// but not shown yet, `.unavailable` when it could not be shown (a display that is lost).
+    func present() throws -> PresentResult
+    /// Waits until `deadline` on `clock` (nil: about the next frame's time: a vblank, a tick, one virtual
+    /// frame), or less: a `wakeup()` or a watched descriptor ends the wait at once.
+    func wait(until deadline: Double?, on clock: Clock)
+    /// Raised by `wakeup()`; a producer on another thread may hold it and raise it itself.
+    var wakeupSignal: WakeupSignal { get }
+    /// Also ends waits when `descriptor` is readable (an input device's events).
+    func watch(_ descriptor: Int32)
+    /// Seconds between two frames it shows (a display's refresh), if it has a rate.
+    var refreshInterval: Double? { get }
     /// Whether frames can be shown now; false while a display is lost (no DRM master, disconnected), and the
-    /// player then only calls `idle()`, which waits and watches for the display to come back.
+    /// player then only calls `wait(until:on:)`, which waits and watches for the display to come back.
     var isAvailable: Bool { get }
     /// Counts the times the output came back after being lost: the player redraws when it changes.
     var generation: Int { get }
@@ -31,7 +40,24 @@ public protocol Output: AnyObject {
     func displayChanged()
 }
 
+/// What became of a presented frame.
+public enum PresentResult: Sendable, Equatable {
+    /// It reached the screen at this time (CLOCK_MONOTONIC seconds for a display; the output's clock otherwise).
+    case shown(at: Double)
+    /// It is queued (a flip not completed yet).
+    case pending
+    /// It could not be shown: the display is lost.
+    case unavailable
+
+    /// The time it was shown, if it was.
+    public var shownAt: Double? { if case .shown(let t) = self { return t } else { return nil } }
+}
+
 extension Output {
+    /// Ends the current or next `wait` at once. Any thread.
+    public func wakeup() { wakeupSignal.raise() }
+    /// No fixed rate.
+    public var refreshInterval: Double? { nil }
     /// Always available (headless, recorder).
     public var isAvailable: Bool { true }
     /// Never lost.

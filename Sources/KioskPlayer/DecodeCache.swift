@@ -1,14 +1,16 @@
 import Foundation
 import KioskCore
 
-/// Decodes playlist items on background threads ahead of their slots and keeps the few that are needed.
+/// Decodes playlist items (by stable id) on background threads ahead of their slots and keeps the few that are
+/// needed.
 ///
 /// Each decode runs on its own thread, so one slow or stuck file cannot hold up the next. A decode that runs
-/// past the time bound is abandoned: the item is reported failed, and the thread's late result is dropped.
-/// Only `Sendable` values (paths, sizes, `DecodedItem`) cross between threads.
+/// past the time bound is abandoned: the item is reported failed, and the thread's late result is dropped; so is
+/// the result of a decode whose item was evicted or removed meanwhile (its decode is cancelled). Evicted items are
+/// torn down on the reaper's thread, never on the caller's. Only `Sendable` values cross between threads.
 public final class DecodeCache: @unchecked Sendable {
-    /// Decodes one file to a picture at about `canvas` size.
-    public typealias Decode = @Sendable (_ path: String) throws -> DecodedItem
+    /// Decodes one item's file to a picture at about `canvas` size.
+    public typealias Decode = @Sendable (_ item: PlaylistItem) throws -> DecodedItem
 
     private enum Entry {
         case pending(started: Double, token: Int)
@@ -17,35 +19,45 @@ public final class DecodeCache: @unchecked Sendable {
     }
 
     private let lock = NSCondition()
-    private var entries: [Int: Entry] = [:]
+    private var entries: [ItemID: Entry] = [:]
+    private var paths: [ItemID: String] = [:]
     private var nextToken = 0
-    private let items: [PlaylistItem]
+    /// The playlist ids refer to (read on the caller's thread only, when a decode starts).
+    private let playlist: LivePlaylist
     private let decode: Decode
     private let timeout: Double
     private let log: Log
     private let wallClock = MonotonicClock()
 
-    /// Creates a cache for `items`; `decode` runs on background threads; `timeout` is in seconds of real time.
-    public init(items: [PlaylistItem], timeout: Double, log: Log, decode: @escaping Decode) {
-        self.items = items
+    /// Creates a cache for the items of `playlist`; `decode` runs on background threads; `timeout` is in seconds
+    /// of real time.
+    public init(playlist: LivePlaylist, timeout: Double, log: Log, decode: @escaping Decode) {
+        self.playlist = playlist
         self.timeout = timeout
         self.log = log
         self.decode = decode
     }
 
-    /// Starts decoding `index` unless it is already decoded, decoding, or failed.
-    public func request(_ index: Int) {
+    /// A cache over a new playlist of `items` (ids 0, 1, 2…).
+    public convenience init(items: [PlaylistItem], timeout: Double, log: Log, decode: @escaping Decode) {
+        self.init(playlist: LivePlaylist(items), timeout: timeout, log: log, decode: decode)
+    }
+
+    /// Starts decoding `id` unless it is already decoded, decoding, failed, or not in the playlist.
+    public func request(_ index: ItemID) {
+        guard let item = playlist.item(index) else { return }
+        let path = item.path
         lock.lock()
         defer { lock.unlock() }
-        guard index >= 0, index < items.count, entries[index] == nil else { return }
+        guard entries[index] == nil else { return }
         nextToken += 1
         let token = nextToken
         entries[index] = .pending(started: wallClock.now, token: token)
-        let path = items[index].path
+        paths[index] = path
         let decode = self.decode
         let thread = Thread { [weak self] in
             let result: Result<DecodedItem, Error>
-            do { result = .success(try decode(path)) } catch { result = .failure(error) }
+            do { result = .success(try decode(item)) } catch { result = .failure(error) }
             self?.finish(index, token: token, result: result)
         }
         thread.name = "kiosk-decode"
@@ -53,18 +65,24 @@ public final class DecodeCache: @unchecked Sendable {
         thread.start()
     }
 
-    private func finish(_ index: Int, token: Int, result: Result<DecodedItem, Error>) {
+    private func finish(_ index: ItemID, token: Int, result: Result<DecodedItem, Error>) {
         lock.lock()
-        defer { lock.broadcast(); lock.unlock() }
-        guard case .pending(_, let t)? = entries[index], t == token else { return }  // abandoned or evicted
+        guard case .pending(_, let t)? = entries[index], t == token else {
+            lock.unlock()
+            if case .success(let late) = result { Reaper.dispose(late) }  // abandoned, evicted or removed
+            return
+        }
+        let path = paths[index] ?? "?"
         switch result {
         case .success(let item):
             entries[index] = .ready(item)
-            log.debug("\(items[index].path): decoded \(item.picture.size)")
+            log.debug("\(path): decoded \(item.picture.size)")
         case .failure(let error):
             entries[index] = .failed
-            log.warn("\(Self.describe(error, path: items[index].path)); skipped")
+            log.warn("\(Self.describe(error, path: path)); skipped")
         }
+        lock.broadcast()
+        lock.unlock()
     }
 
     /// One line naming the file and the reason.
@@ -73,17 +91,17 @@ public final class DecodeCache: @unchecked Sendable {
         return "\(path): \(error)"
     }
 
-    private func expireLocked(_ index: Int) {
+    private func expireLocked(_ index: ItemID) {
         if case .pending(let started, _)? = entries[index], wallClock.now - started > timeout {
             entries[index] = .failed
-            log.warn("\(items[index].path): decode took longer than \(Self.seconds(timeout)); skipped")
+            log.warn("\(paths[index] ?? "?"): decode took longer than \(Self.seconds(timeout)); skipped")
         }
     }
 
     private static func seconds(_ t: Double) -> String { t == t.rounded() ? "\(Int(t)) s" : "\(t) s" }
 
     /// What the slideshow may know about `index` now; starts its decode if needed.
-    public func availability(_ index: Int) -> Availability {
+    public func availability(_ index: ItemID) -> Availability {
         request(index)
         lock.lock()
         defer { lock.unlock() }
@@ -91,15 +109,17 @@ public final class DecodeCache: @unchecked Sendable {
         switch entries[index] {
         case .ready(let item)?: return .ready(item.picture.timing)
         case .failed?: return .failed
+        case nil: return .failed  // not in the playlist (removed)
         default: return .pending
         }
     }
 
     /// Waits (real time, at most the decode bound, or `limit` seconds) until `index` is decoded or has failed.
-    public func wait(for index: Int, limit: Double? = nil) {
+    public func wait(for index: ItemID, limit: Double? = nil) {
         request(index)
         lock.lock()
         defer { lock.unlock() }
+        if entries[index] == nil { return }  // not in the playlist
         let deadline = limit.map { wallClock.now + $0 }
         while true {
             if let deadline, wallClock.now >= deadline { return }
@@ -114,25 +134,31 @@ public final class DecodeCache: @unchecked Sendable {
     }
 
     /// The decoded item for `index`, if ready.
-    public func item(_ index: Int) -> DecodedItem? {
+    public func item(_ index: ItemID) -> DecodedItem? {
         lock.lock()
         defer { lock.unlock() }
         if case .ready(let item)? = entries[index] { return item }
         return nil
     }
 
-    /// Drops decoded pictures except those in `keep`; failures are remembered so bad files aren't retried.
-    public func evict(keeping keep: Set<Int>) {
+    /// Drops decoded pictures and pending decodes except those in `keep` (a pending decode's late result is then
+    /// thrown away); failures are remembered so bad files aren't retried, unless their item left the playlist.
+    /// What is dropped is torn down on the reaper's thread (a clip's decoder thread can take a while to stop).
+    public func evict(keeping keep: Set<ItemID>) {
+        var dropped: [DecodedItem] = []
         lock.lock()
-        defer { lock.unlock() }
         for (index, entry) in entries where !keep.contains(index) {
-            if case .failed = entry { continue }
+            if case .failed = entry, playlist.position(of: index) != nil { continue }
+            if case .ready(let item) = entry { dropped.append(item) }
             entries[index] = nil
+            paths[index] = nil
         }
+        lock.unlock()
+        if !dropped.isEmpty { Reaper.dispose(dropped) }
     }
 
-    /// Playlist indices holding a decoded picture now (for tests and memory checks).
-    public var decodedIndices: Set<Int> {
+    /// Items holding a decoded picture now (for tests and memory checks).
+    public var decodedIndices: Set<ItemID> {
         lock.lock()
         defer { lock.unlock() }
         return Set(entries.compactMap { if case .ready = $0.value { return $0.key } else { return nil } })

@@ -4,11 +4,12 @@ import KioskRender
 
 /// Input on the render loop: once per frame it reads the devices without blocking, turns screen points through
 /// the display's rotation into canvas pixels and event times onto the player's clock, and lets the core's
-/// `Interaction` drive the slideshow and the current item's view. Requests the core can't serve are logged
-/// (overlay, info, volume: hooks for later), quit is flagged, and VT switches are done here.
+/// `Interaction` turn them into commands for the player (one producer among others) and into the current
+/// item's view. VT switches are done here.
 public final class InteractionController {
     private let source: DeviceEventSource
-    private let interaction: Interaction
+    /// The input state machine, which also owns the current item's interactive view.
+    let interaction: Interaction
     private let rotation: Rotation
     private let log: Log
     private var pointer = UnitPoint.center  // screen units
@@ -16,9 +17,6 @@ public final class InteractionController {
     /// (it reads the next flip's time), so the smallest difference seen is kept: a steady offset, so that a
     /// gesture's velocity does not jitter from frame to frame.
     private var offset: Double?
-
-    /// Set once an allowed quit key was pressed: the player stops.
-    public private(set) var quitRequested = false
 
     /// The canvas the player draws (it follows the display's mode).
     public var canvas: PixelSize {
@@ -51,18 +49,22 @@ public final class InteractionController {
         return CanvasPoint(x: c.x * Double(canvas.width), y: c.y * Double(canvas.height))
     }
 
-    /// Reads and applies what is waiting, then lets time pass in the interaction; `t` is the player's clock.
-    public func frame(at t: Double, slideshow: Slideshow) {
+    /// The devices' descriptor, readable when events wait (the output's wait watches it), if there is one.
+    public var fileDescriptor: Int32? { source.fileDescriptor }
+
+    /// Reads what is waiting and lets time pass in the interaction; `t` is the player's clock. Returns the
+    /// commands input sends.
+    public func frame(at t: Double) -> [PlayerCommand] {
         for line in source.takeOpenFailures() { log.warn(line) }
         let seen = t - source.now()
         let offset = min(self.offset ?? seen, seen)
         self.offset = offset
         var requests: [InteractionRequest] = []
         for e in source.poll() {
-            if let event = convert(e, offset: offset) { requests += interaction.handle(event, slideshow: slideshow) }
+            if let event = convert(e, offset: offset) { requests += interaction.handle(event) }
         }
-        requests += interaction.step(at: t, slideshow: slideshow)
-        for r in requests { serve(r) }
+        requests += interaction.step(at: t)
+        return requests.compactMap(serve)
     }
 
     /// The composer's hook (see `Interaction.views`).
@@ -115,19 +117,11 @@ public final class InteractionController {
         return .touchpadPinch(scale: step, at: canvasPoint(pointer), ended: ended, time: time)
     }
 
-    /// Where the volume keys go (the player's item sound).
-    var volume: ((InteractionRequest) -> Void)?
-
-    private func serve(_ r: InteractionRequest) {
+    /// Logs notes and switches VTs here; hands commands back.
+    private func serve(_ r: InteractionRequest) -> PlayerCommand? {
         switch r {
+        case .command(let c): return c
         case .note(let line): log.info("input: \(line)")
-        case .overlay: log.info("input: overlay toggled (no overlay is drawn yet)")
-        case .info: log.info("input: info asked for (no overlay is drawn yet)")
-        case .volumeUp, .volumeDown, .mute:
-            if let volume { volume(r) } else { log.info("input: \(r) (nothing is playing sound)") }
-        case .quit:
-            log.info("input: quit key")
-            quitRequested = true
         case .switchVT(let n):
             do {
                 try VirtualTerminal.activate(n)
@@ -136,5 +130,6 @@ public final class InteractionController {
                 log.warn("\(error)")
             }
         }
+        return nil
     }
 }

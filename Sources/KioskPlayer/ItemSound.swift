@@ -53,19 +53,21 @@ final class ItemSound {
         p.player.isPaused = paused
     }
 
-    /// The volume keys: `step` points up or down (0...100), applied now and to the items after.
-    func changeVolume(by step: Int) {
-        settings.volume = min(100, max(0, settings.volume + step))
+    /// A volume command: a level (0...100), a step up or down, or mute; applied now and to the items after.
+    func apply(_ change: VolumeChange) {
+        switch change {
+        case .set(let v): settings.volume = min(100, max(0, v))
+        case .by(let step): settings.volume = min(100, max(0, settings.volume + step))
+        case .mute(let m): settings.muted = m
+        case .toggleMute: settings.muted.toggle()
+        }
         playing?.output?.volume = settings.volume
-        log.info("volume \(settings.volume)")
+        playing?.output?.muted = settings.muted
+        log.info("volume \(settings.volume)\(settings.muted ? ", muted" : "")")
     }
 
-    /// The mute key: toggles, now and for the items after.
-    func toggleMute() {
-        settings.muted.toggle()
-        playing?.output?.muted = settings.muted
-        log.info(settings.muted ? "muted" : "unmuted")
-    }
+    /// Whether slot `sequence`'s sound is playing now.
+    func isPlaying(_ sequence: Int) -> Bool { playing?.sequence == sequence }
 
     /// The current volume (0...100) and mute, for tests and logs.
     var level: (volume: Int, muted: Bool) { (settings.volume, settings.muted) }

@@ -35,7 +35,7 @@ public enum PlayJob {
                 var opened: DRMDisplayOutput?
                 do {
                     opened = try DRMDisplayOutput(options: request.drm, rotation: request.rotation, report: report,
-                                                  clock: clock, opener: access.display, log: log)
+                                                  opener: access.display, log: log)
                 } catch {
                     if request.kind == .drm { throw error }
                     why = "\(error)"
@@ -207,7 +207,7 @@ public enum PlayJob {
         let box = ErrorBox()
         let capturing = DecodeCache(items: [PlaylistItem(path: path)], timeout: timeout, log: Log(level: .error, sink: { _ in }),
                                     decode: { p in
-                                        do { return try MediaFile.decode(p, targetSize: targetSize) } catch { box.set(error); throw error }
+                                        do { return try MediaFile.decode(p.path, targetSize: targetSize) } catch { box.set(error); throw error }
                                     })
         capturing.wait(for: 0)
         if let item = capturing.item(0) { return item }

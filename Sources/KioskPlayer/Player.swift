@@ -15,7 +15,7 @@ public struct PlayerError: Error, CustomStringConvertible, Sendable {
 
 /// How a run of the player ended.
 public struct PlayReport: Sendable {
-    /// Frames presented.
+    /// Frames that reached the screen.
     public var framesPresented: Int
     /// Slots shown (items, counting repeats).
     public var slotsShown: Int
@@ -33,22 +33,34 @@ public struct PlayReport: Sendable {
     }
 }
 
-/// The player: each frame it asks the slideshow what is on screen at the clock's time, makes sure the
-/// pictures are decoded (ahead of time, on background threads), draws the scene and presents it.
+/// The player. One frame: drain the command inbox (input is one producer), ask the slideshow what is on screen
+/// at the clock's time, make sure its pictures are decoded (ahead, on background threads), compose and draw
+/// the layers, present, and feed the clock with when the frame was really shown. Observers hear what happened.
 public final class Player {
-    private let config: PlayerConfig
+    var config: PlayerConfig
     private var output: Output?
-    private let clock: Clock
-    private let log: Log
-    private let show: Slideshow
-    private let cache: DecodeCache
+    let clock: Clock
+    let log: Log
+    let show: Slideshow
+    let cache: DecodeCache
     private var renderer: Renderer?
-    private var composer: SceneComposer?
+    var composer: SceneComposer?
     /// With a virtual clock the player waits for decodes instead of holding the current item, so the result
     /// is the same however fast the machine is.
     private let waitForDecodes: Bool
     /// Where long clips were left.
     public let resume: ResumeBook
+    /// Where every command comes in; send from any thread.
+    public let inbox = CommandInbox()
+    var observers: [(PlayerEvent) -> Void] = []
+    /// The current item's view when no input device is open (commands still zoom and turn it).
+    private lazy var standaloneView = Interaction(canvas: config.size, settings: InteractionSettings())
+    /// The sound of the item on screen.
+    let sound: ItemSound
+    /// The clip on screen, if any.
+    var playing: PlayingClip?
+    /// Set by a `quit` command.
+    var quitRequested = false
 
     /// With `--untimed`: the clock the player moves itself, to each next video frame's time as soon as it is
     /// decoded (no pacing, no sound).
@@ -57,16 +69,26 @@ public final class Player {
     /// Whether items' sound goes to the audio device (false for `record`, which only notes where it plays).
     public var playsSound = true
 
+    /// Whether the player idles on an empty (or wholly unplayable) playlist, waiting for commands to bring items,
+    /// instead of ending. On with `--idle-image`, and whenever a source of items other than the paths runs.
+    public var keepsRunningWhenEmpty = false
+
     /// Called once, right after the first frame has been presented.
     public var onFirstFrame: (() -> Void)?
 
-    /// Input: read once per frame; it drives the slideshow and the current item's view.
     /// Display hotplug events (a udev monitor on the drm subsystem), checked once a frame.
     public var hotplug: DisplayHotplugMonitor?
 
+    /// Input: read once per frame; it sends commands and drives the current item's view.
     public var interaction: InteractionController? {
-        didSet { composer?.viewHook = interaction.map { i in { i.views(sequence: $0, current: $1, geometry: $2, flat: $3, sphere: $4) } } }
+        didSet {
+            if let fd = interaction?.fileDescriptor { output?.watch(fd) }
+            hookViews()
+        }
     }
+
+    /// The owner of the current item's interactive view.
+    var viewControl: Interaction { interaction?.interaction ?? standaloneView }
 
     /// Builds a player over `items` on `clock` and starts decoding the first item at once, so the decode
     /// overlaps the output's start-up. Frames go to the output given to `attach`.
@@ -76,12 +98,16 @@ public final class Player {
         self.clock = clock
         self.log = log
         self.waitForDecodes = waitForDecodes
-        show = Slideshow(items: items, options: config.slideshow)
+        keepsRunningWhenEmpty = config.idleImage != nil
+        let playlist = LivePlaylist(items)
+        show = Slideshow(playlist: playlist, options: config.slideshow)
         let book = ResumeBook()
         resume = book
-        cache = DecodeCache(items: items, timeout: config.decodeTimeout, log: log,
-                            decode: decode ?? Player.decoder(for: config, items: items, log: log, resume: book))
+        sound = ItemSound(settings: config.audio, log: log)
+        cache = DecodeCache(playlist: playlist, timeout: config.decodeTimeout, log: log,
+                            decode: decode ?? Player.decoder(for: config, log: log, resume: book))
         if let first = show.upcoming { cache.request(first) }
+        observe { [log, clock] in PlayerLog.write($0, at: clock.now, log: log) }
     }
 
     /// Builds a player over `items` drawing into `output` on `clock`.
@@ -94,162 +120,170 @@ public final class Player {
     /// Sets the output frames go to (on the render thread: its GL context must be current here).
     public func attach(_ output: Output) throws {
         renderer = try Renderer(context: output.context)
-        composer = SceneComposer(config: config, context: output.context, items: show.items)
+        composer = SceneComposer(config: config, context: output.context, playlist: show.playlist)
         composer?.waitForFrames = waitForDecodes
-        composer?.viewHook = interaction.map { i in { i.views(sequence: $0, current: $1, geometry: $2, flat: $3, sphere: $4) } }
+        composer?.clockOverride = { [sound] slot in sound.clock(for: slot.sequence) }
+        composer?.idlePicture = IdlePicture.load(config.idleImage, canvas: config.size, timeout: config.decodeTimeout, log: log)
+        if let fd = interaction?.fileDescriptor { output.watch(fd) }
+        inbox.wake(through: output.wakeupSignal)
         self.output = output
+        hookViews()
     }
 
-    /// The decoder for a config: pictures are decoded straight to the size they take on the canvas; spherical
-    /// items (by name or override) whole, within the texture limit.
-    /// Videos open their decoder thread (at the place a long clip was left, from `resume`) and decode their first
-    /// frame here, ahead of their slot.
-    public static func decoder(for config: PlayerConfig, items: [PlaylistItem] = [], log: Log = Log(level: .error),
-                               resume: ResumeBook? = nil) -> DecodeCache.Decode {
-        let canvas = config.size
-        let fit = config.fit
-        let maxZoom = config.kenBurns?.maxZoom ?? 1
-        var overrides: [String: ProjectionOverride] = [:]
-        for item in items { if let o = item.override { overrides[item.path] = o } }
-        return { [overrides] path in
-            let probed = Self.isPictureName(path) ? nil : try? MediaFile.probe(path)
-            if let sound = probed, sound.kind == .audio {
-                let length = min(sound.duration ?? 0, config.videoMax ?? .infinity)
-                return DecodedItem(info: sound, picture: .clip(SoundPicture(path: path, length: length, canvas: canvas)))
-            }
-            if let info = probed, info.kind == .video {
-                let start = info.duration.map { $0 >= ResumeBook.minimumLength ? resume?.start(for: path) ?? 0 : 0 } ?? 0
-                return try MediaFile.openClip(path, info: info, log: log, startAt: start, maxLength: config.videoMax,
-                                              timeout: config.decodeTimeout)
-            }
-            let view = ItemView.beforeDecode(path: path, itemOverride: overrides[path], config: config)
-            return try MediaFile.decode(path, targetSize: {
-                view.decodeSize(picture: $0) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: fit, maxZoom: maxZoom) }
-            })
-        }
+    private func hookViews() {
+        let view = viewControl
+        composer?.viewHook = { view.views(sequence: $0, current: $1, geometry: $2, flat: $3, sphere: $4) }
     }
 
-    /// Whether a file's name says it is a picture (no probe needed to tell it from a clip or a sound file).
-    static func isPictureName(_ path: String) -> Bool {
-        ["jpg", "jpeg", "png", "gif", "webp", "bmp", "tif", "tiff", "apng"].contains((path as NSString).pathExtension.lowercased())
-    }
+    /// Adds an observer; it is called on the player's thread for every event, in order.
+    public func observe(_ observer: @escaping (PlayerEvent) -> Void) { observers.append(observer) }
 
-    /// The slideshow being played (for events: next, previous, pause).
+    /// The slideshow being played.
     public var slideshow: Slideshow { show }
 
-    /// Plays until the playlist ends (`--no-loop`), `length` seconds pass, or `shouldStop` says so.
-    /// Throws when nothing in the playlist can be shown.
+    /// Plays until the playlist ends (`--no-loop`), `length` seconds pass, a `quit` command, or `shouldStop`.
+    /// Throws when nothing given to it can be shown and nothing else can bring items.
     public func run(length: Double?, shouldStop: () -> Bool = { false }) throws -> PlayReport {
         guard let output, let renderer, let composer else { throw PlayerError("the player has no output") }
         var presented = 0
-        var slots = 0
         var lastKey: SceneComposer.VisualKey?
-        var lastSequence = -1
         var lastGeneration = output.generation
         var firstFrameTime: Double?
-        var playing: PlayingClip?
-        var spans: [SoundSpan] = []
-        let sound = ItemSound(settings: config.audio, log: log)
-        composer.clockOverride = { [sound] slot in sound.clock(for: slot.sequence) }
-        interaction?.volume = { [sound] request in
-            switch request {
-            case .volumeUp: sound.changeVolume(by: 10)
-            case .volumeDown: sound.changeVolume(by: -10)
-            case .mute: sound.toggleMute()
-            default: break
-            }
-        }
+        var spans = SoundSpans()
         defer {
             sound.stop()
-            playing?.leave(resume)
+            leaveClip()
             composer.releaseAll()
+            for e in inbox.drain() { e.reply?(.failed("the player stopped")) }
         }
-        while !shouldStop() {
+        while !shouldStop() && !quitRequested {
             let t = clock.now
             if let length, t >= length { break }
-            if waitForDecodes {
-                if let c = show.currentIndex { cache.wait(for: c) }
-                if let u = show.upcoming { cache.wait(for: u) }
-            }
-            if let u = show.upcoming { cache.request(u) }
-            if hotplug?.changed() == true { output.displayChanged() }
             if let input = interaction {
                 input.canvas = output.size
-                input.frame(at: t, slideshow: show)
-                if input.quitRequested { break }
+                for c in input.frame(at: t) { inbox.send(c) }
+            } else {
+                for case .command(let c) in standaloneView.step(at: t) { inbox.send(c) }  // settles the view, holds `zoomed`
             }
-            guard let scene = show.update(at: t, availability: cache.availability) else {
-                if show.isFinished { break }
-                // the first picture is still decoding: wake as soon as it is ready
-                if let u = show.upcoming { cache.wait(for: u, limit: 0.02) } else { output.idle() }
+            runCommands(at: t)
+            if quitRequested { break }
+            prepareDecodes()
+            if hotplug?.changed() == true { output.displayChanged() }
+            let scene = show.update(at: t, availability: cache.availability)
+            publish(show.takeEvents())
+            guard let scene else {
+                if show.isIdle && !keepsRunningWhenEmpty { break }
+                if show.isFinished && !show.isIdle { break }
+                if show.isIdle {
+                    leaveClip()
+                    sound.stop()
+                    cache.evict(keeping: [])
+                    let frame = try composer.idleFrame()
+                    if output.isAvailable, lastKey != frame.key || output.generation != lastGeneration {
+                        try renderer.draw(frame.frame, into: output.target, rotation: output.rotation)
+                        lastGeneration = output.generation
+                        if try presentFrame(output, presented: &presented, first: &firstFrameTime) { lastKey = frame.key }
+                    }
+                    output.wait(until: t + 1, on: clock)  // a command ends the wait at once
+                } else if let u = show.upcoming {
+                    cache.wait(for: u, limit: 0.02)  // the first picture is still decoding
+                } else {
+                    output.wait(until: nil, on: clock)
+                }
                 continue
             }
-            if scene.current.sequence != lastSequence {
-                lastSequence = scene.current.sequence
-                slots += 1
-                log.info("showing \(show.items[scene.current.index].path) at \(String(format: "%.3f", t)) s")
-                playing?.leave(resume)
-                playing = nil
-                if let last = spans.last, last.length < 0 { spans[spans.count - 1].length = t - scene.currentTime - last.start }
-                if let item = cache.item(scene.current.index), case .clip(let clip) = item.picture {
-                    playing = PlayingClip(path: item.info.path, clip: clip, length: item.info.duration ?? 0)
-                    let hasSound = item.info.streams.contains(where: { $0.type == "audio" })
-                    if hasSound && untimedClock == nil {
-                        spans.append(SoundSpan(path: item.info.path, start: t - scene.currentTime, mediaStart: clip.startTime, length: -1))
-                    }
-                    if untimedClock == nil, playsSound, hasSound {
-                        sound.start(path: item.info.path, sequence: scene.current.sequence, at: clip.startTime)
-                    } else {
-                        sound.stop()
-                    }
-                } else {
-                    sound.stop()
-                }
-            }
+            if scene.current.sequence != spans.sequence { startSlot(scene, at: t, spans: &spans) }
             sound.pause(scene.paused)  // the slideshow's pause holds the clip's sound, and so its frames
             if let p = playing {
                 p.position = p.clip.startTime + scene.currentTime
-                if p.endsEarly(at: scene.currentTime, slotLength: scene.current.length, log: log) { show.next() }
+                if let reason = p.endsEarly(at: scene.currentTime, slotLength: scene.current.length, log: log) {
+                    show.endCurrent(reason)
+                }
             }
-            var keep: Set<Int> = [scene.current.index]
-            if let o = scene.outgoing { keep.insert(o.index) }
+            var keep: Set<ItemID> = [scene.current.id]
+            if let o = scene.outgoing { keep.insert(o.id) }
             if let u = show.upcoming { keep.insert(u) }
             cache.evict(keeping: keep)
+            composer.forget(keeping: keep)
             composer.canvas = output.size   // a display's mode can change while playing
-            guard let (frame, key) = try composer.frame(for: scene, cache: cache) else {
-                output.idle()
-                continue
-            }
-            if !output.isAvailable {
-                output.idle()   // the display is lost: wait for it, draw nothing
-                continue
-            }
-            if key == lastKey && output.generation == lastGeneration && !output.needsEveryFrame {
-                output.idle()
+            guard let (frame, key) = try composer.frame(for: scene, cache: cache), output.isAvailable,
+                  key != lastKey || output.generation != lastGeneration || output.needsEveryFrame else {
+                output.wait(until: nil, on: clock)  // nothing new to draw, or the display is lost
                 continue
             }
             try renderer.draw(frame, into: output.target, rotation: output.rotation)
             lastGeneration = output.generation
-            _ = try output.present()
+            guard try presentFrame(output, presented: &presented, first: &firstFrameTime) else { continue }
             lastKey = key
-            presented += 1
-            if let p = playing, let pts = composer.shownPTS[scene.current.sequence], log.level >= .debug {
-                let heard = sound.clock(for: scene.current.sequence).map { String(format: "%.4f", $0) } ?? "none"
-                log.debug("presented \(p.path) frame \(String(format: "%.4f", pts)) s at clock \(String(format: "%.4f", clock.now)) s, audio \(heard) s")
-            }
-            if presented == 1 {
-                firstFrameTime = clock.now
-                onFirstFrame?()
-            }
+            logPresentation(scene)
             if let untimed = untimedClock { advanceUntimed(untimed, scene: scene, playing: playing) }
         }
-        if slots == 0 && show.isFinished && playing == nil {
+        if spans.slots == 0 && show.isIdle && playing == nil && !keepsRunningWhenEmpty {
             throw PlayerError("nothing playable: every item in the playlist was skipped")
         }
         let end = clock.now
-        if let last = spans.last, last.length < 0 { spans[spans.count - 1].length = end - last.start }
-        return PlayReport(framesPresented: presented, slotsShown: slots, endTime: end,
-                          firstFrameTime: firstFrameTime, soundSpans: spans)
+        return PlayReport(framesPresented: presented, slotsShown: spans.slots, endTime: end,
+                          firstFrameTime: firstFrameTime, soundSpans: spans.closed(at: end))
+    }
+
+    /// Presents the drawn frame; counts it and feeds the clock only when it reached the screen.
+    private func presentFrame(_ output: Output, presented: inout Int, first: inout Double?) throws -> Bool {
+        guard case .shown(let at) = try output.present() else { return false }
+        if let flips = clock as? PresentationClock, let interval = output.refreshInterval {
+            flips.flipped(at: at, interval: interval)
+        }
+        presented += 1
+        if presented == 1 {
+            first = clock.now
+            onFirstFrame?()
+        }
+        return true
+    }
+
+    /// Decodes ahead: the upcoming item is requested now; on a virtual clock the loop waits for it.
+    private func prepareDecodes() {
+        if waitForDecodes {
+            if let c = show.currentID { cache.wait(for: c) }
+            if let u = show.upcoming { cache.wait(for: u) }
+        }
+        if let u = show.upcoming { cache.request(u) }
+    }
+
+    /// A new slot is on screen: its clip and its sound start (the previous ones stop).
+    private func startSlot(_ scene: Scene, at t: Double, spans: inout SoundSpans) {
+        spans.sequence = scene.current.sequence
+        spans.slots += 1
+        leaveClip()
+        spans.close(at: t - scene.currentTime)
+        guard let item = cache.item(scene.current.id), case .clip(let clip) = item.picture else {
+            sound.stop()
+            return
+        }
+        playing = PlayingClip(path: item.info.path, clip: clip, length: item.info.duration ?? 0)
+        let hasSound = item.info.streams.contains(where: { $0.type == "audio" })
+        if hasSound && untimedClock == nil {
+            spans.open(SoundSpan(path: item.info.path, start: t - scene.currentTime, mediaStart: clip.startTime, length: -1))
+        }
+        if untimedClock == nil, playsSound, hasSound {
+            sound.start(path: item.info.path, sequence: scene.current.sequence, at: clip.startTime)
+        } else {
+            sound.stop()
+        }
+    }
+
+    /// The clip on screen is left: a long one remembers where, and its teardown goes to the reaper.
+    func leaveClip() {
+        guard let p = playing else { return }
+        p.leave(resume)
+        playing = nil
+        Reaper.dispose(p.clip)
+    }
+
+    /// The presentation log (debug): each clip frame's time against the clock and the audio clock.
+    private func logPresentation(_ scene: Scene) {
+        guard log.level >= .debug, let p = playing, let pts = composer?.shownPTS[scene.current.sequence] else { return }
+        let heard = sound.clock(for: scene.current.sequence).map { String(format: "%.4f", $0) } ?? "none"
+        log.debug("presented \(p.path) frame \(String(format: "%.4f", pts)) s at clock \(String(format: "%.4f", clock.now)) s, audio \(heard) s")
     }
 
     /// `--untimed`: moves the clock straight to the next video frame's time once it is decoded; past a still's
@@ -270,53 +304,5 @@ public final class Player {
         } else {
             clock.advance(by: 1.0 / 30)
         }
-    }
-}
-
-/// Where one item's sound played: from `start` on the player's clock, `length` seconds, starting at `mediaStart`
-/// seconds of the file.
-public struct SoundSpan: Sendable, Equatable {
-    /// The file.
-    public var path: String
-    /// Clock seconds at which its slot began.
-    public var start: Double
-    /// Media seconds of the file heard at `start`.
-    public var mediaStart: Double
-    /// Seconds it played.
-    public var length: Double
-}
-
-/// The clip on screen now: where it is, for resuming, and whether it ended before its slot.
-final class PlayingClip {
-    let path: String
-    let clip: any ClipSource
-    let length: Double
-    var position: Double = 0
-    private var reported = false
-
-    init(path: String, clip: any ClipSource, length: Double) {
-        self.path = path
-        self.clip = clip
-        self.length = length
-        position = clip.startTime
-    }
-
-    /// Notes where a long clip was left.
-    func leave(_ book: ResumeBook) { book.leave(path, at: position, length: length) }
-
-    /// Whether the item must end now: its stream broke (one log line naming the file), or it ran out of frames
-    /// more than a second before the slot's end (a container that overstates its length).
-    func endsEarly(at t: Double, slotLength: Double, log: Log) -> Bool {
-        guard !reported, clip.isFinished else { return false }
-        if let failure = clip.failure {
-            reported = true
-            log.warn("\(failure.description); item ended at \(String(format: "%.2f", position)) s")
-            return true
-        }
-        if slotLength - t > 1 {
-            reported = true
-            return true
-        }
-        return false
     }
 }

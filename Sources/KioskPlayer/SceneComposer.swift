@@ -25,9 +25,9 @@ final class SceneComposer {
         var view: [Double] = []  // the user's zoom, pan and turn, when input changed them
     }
 
-    private let config: PlayerConfig
+    private var config: PlayerConfig
     private let context: GLContext
-    private let items: [PlaylistItem]
+    private let playlist: LivePlaylist
     private var textures: [Int: SlotTexture] = [:]  // by slot sequence
 
     /// The canvas the frames are composed for: the config's size until the output's mode changes.
@@ -38,11 +38,11 @@ final class SceneComposer {
     var viewHook: ((Int, Bool, LayerGeometry, FlatView, SphereView) -> (FlatView, SphereView))?
     private var currentSequence = -1
 
-    init(config: PlayerConfig, context: GLContext, items: [PlaylistItem]) {
+    init(config: PlayerConfig, context: GLContext, playlist: LivePlaylist) {
         self.config = config
         canvas = config.size
         self.context = context
-        self.items = items
+        self.playlist = playlist
     }
 
     /// Builds the frame for `scene`; nil if a picture isn't available (then nothing is drawn).
@@ -75,7 +75,7 @@ final class SceneComposer {
         let frameIndex = slot.timing.frameIndex(at: time, slotDuration: slot.duration)
         var entry = textures[slot.sequence]
         if entry == nil || entry?.frame != frameIndex {
-            guard let item = cache.item(slot.index) else {
+            guard let item = cache.item(slot.id) else {
                 // Evicted while still on screen can't happen (the player keeps visible items); draw what we have.
                 guard let e = entry else { return nil }
                 return layerFor(e, slot: slot, time: time, opacity: opacity, key: &key)
@@ -99,7 +99,7 @@ final class SceneComposer {
     /// How an item is drawn, from its metadata and the playlist's override.
     private func itemView(_ item: DecodedItem, slot: Slot) -> ItemView {
         ItemView(path: item.info.path, metadata: item.info.projection,
-                 itemOverride: items.indices.contains(slot.index) ? items[slot.index].override : nil, config: config)
+                 itemOverride: playlist.item(slot.id)?.override, config: config)
     }
 
     /// A clip's layer: the frame due at the slot's media time (late ones dropped, none repeated); the first frame
@@ -107,12 +107,11 @@ final class SceneComposer {
     private func clipLayer(for slot: Slot, time: Double, opacity: Double, cache: DecodeCache,
                            key: inout VisualKey) throws -> RenderLayer? {
         var entry = textures[slot.sequence]
-        if let item = cache.item(slot.index), case .clip(let clip) = item.picture {
-            let id = ObjectIdentifier(clip)
-            if entry == nil, let owner = clipOwners[id], owner != slot.sequence {
+        if let item = cache.item(slot.id), case .clip(let clip) = item.picture {
+            if entry == nil, let owner = clipOwners[slot.id], owner != slot.sequence {
                 clip.seek(to: clip.startTime)
             }
-            clipOwners[id] = slot.sequence
+            clipOwners[slot.id] = slot.sequence
             let due = clockOverride?(slot) ?? (clip.startTime + time)
             let frame = waitForFrames ? Self.waitedFrame(clip, due: due, first: entry == nil)
                 : entry == nil ? (clip.frame(at: due) ?? clip.nextFrame(timeout: 1)) : clip.frame(at: due)
@@ -150,8 +149,16 @@ final class SceneComposer {
         return latest
     }
 
-    /// Which slot last took frames from each clip, so a later slot restarts it.
-    private var clipOwners: [ObjectIdentifier: Int] = [:]
+    /// Which slot last took frames from each item's clip, so a later slot restarts it. Pruned with the cache.
+    private var clipOwners: [ItemID: Int] = [:]
+
+    /// Forgets the clips of items the decode cache no longer keeps (their next visit decodes a fresh clip).
+    func forget(keeping keep: Set<ItemID>) {
+        for id in clipOwners.keys where !keep.contains(id) { clipOwners[id] = nil }
+    }
+
+    /// How many clips' owners are remembered (for tests).
+    var rememberedClips: Int { clipOwners.count }
 
     /// The media time of a clip slot from elsewhere than the slot's own time (the item's audio clock), if any.
     var clockOverride: ((Slot) -> Double?)?
@@ -194,8 +201,35 @@ final class SceneComposer {
         }
     }
 
+    /// The picture effect (a command can change it while playing).
+    var effect: EffectSpec? {
+        get { config.effect }
+        set { config.effect = newValue }
+    }
+
+    /// The picture shown while the playlist is empty (`--idle-image`), decoded at start.
+    var idlePicture: RGBAImage?
+    private var idleTexture: Texture?
+
+    /// The frame shown while there is nothing to play: the background, and the idle picture fitted on it.
+    /// Releases the textures of the slots that were on screen.
+    func idleFrame() throws -> (frame: RenderFrame, key: VisualKey) {
+        textures.removeAll()
+        shownPTS.removeAll()
+        var layers: [RenderLayer] = []
+        if let image = idlePicture {
+            let texture = try idleTexture ?? Texture(context: context, image: image)
+            idleTexture = texture
+            let pass = FlatPass(transform: FlatView(fit: .contain).transform(picture: texture.size, canvas: canvas))
+            layers.append(RenderLayer(texture: texture, pass: pass))
+        }
+        return (RenderFrame(background: config.background, layers: layers),
+                VisualKey(layers: [-1, canvas.width, canvas.height], progress: 1, motion: 0))
+    }
+
     /// Releases every texture (before the GL context goes away).
     func releaseAll() {
+        idleTexture = nil
         textures.removeAll()
         shownPTS.removeAll()
         clipOwners.removeAll()

@@ -11,6 +11,8 @@ final class VirtualTimeOutput: Output {
     private let fps: Double
     private let sink: ((RGBAImage) throws -> Void)?
     private var frames = 0
+    /// Raised by `wakeup()` from any thread; ends the current or next wait.
+    let wakeupSignal = WakeupSignal()
 
     /// A `size` canvas presenting `fps` frames per virtual second into `sink`.
     init(size: PixelSize, fps: Double, clock: VirtualClock, sink: ((RGBAImage) throws -> Void)?) throws {
@@ -27,13 +29,21 @@ final class VirtualTimeOutput: Output {
     var target: RenderTarget { canvas.target }
     var needsEveryFrame: Bool { true }
 
-    func present() throws -> Double? {
+    func present() throws -> PresentResult {
         if let sink { try sink(canvas.readPixels()) } else { context.finish() }
-        return step()
+        return .shown(at: step())
     }
 
-    /// Nothing to draw yet: time still moves one frame.
-    func idle() { _ = step() }
+    /// Nothing to draw yet: time still moves, one frame, or to the first frame at or after `deadline`; no real
+    /// time passes (a wakeup has nothing to cut short).
+    func wait(until deadline: Double?, on clock: Clock) {
+        _ = step()
+        if let deadline { while self.clock.now < deadline { _ = step() } }
+        wakeupSignal.clear()
+    }
+
+    func watch(_ descriptor: Int32) {}
+    var refreshInterval: Double? { 1 / fps }
 
     private func step() -> Double {
         let shown = clock.now

@@ -12,7 +12,8 @@ final class DecodeCacheTests: XCTestCase {
         let picture = DecodedItem(info: MediaInfo(path: "fine.png", kind: .image, width: 2, height: 2, frames: 1,
                                                   duration: nil, loops: 1, orientation: 1),
                                   picture: .still(RGBAImage(size: PixelSize(width: 2, height: 2), fill: (1, 2, 3, 255))))
-        let cache = DecodeCache(items: items, timeout: 0.3, log: Log(level: .warn, sink: { lines.append($0) })) { path in
+        let cache = DecodeCache(items: items, timeout: 0.3, log: Log(level: .warn, sink: { lines.append($0) })) { item in
+            let path = item.path
             if path == "stuck.jpg" { release.wait() }  // never returns until the test ends
             return picture
         }
@@ -28,20 +29,21 @@ final class DecodeCacheTests: XCTestCase {
         opts.transition = .none
         let show = Slideshow(items: items, options: opts)
         cache.wait(for: 1)
-        XCTAssertEqual(show.update(at: 0, availability: cache.availability)?.current.index, 1)
+        XCTAssertEqual(show.update(at: 0, availability: cache.availability)?.current.id.value, 1)
         release.signal()
     }
 
     func testFailuresAreRememberedAndPicturesEvicted() {
         let items = (0..<4).map { PlaylistItem(path: "f\($0)") }
         let calls = LockedLines()
-        let cache = DecodeCache(items: items, timeout: 5, log: Log(level: .error, sink: { _ in })) { path in
+        let cache = DecodeCache(items: items, timeout: 5, log: Log(level: .error, sink: { _ in })) { item in
+            let path = item.path
             calls.append(path)
             if path == "f1" { throw MediaError(path: path, reason: "corrupt") }
             return DecodedItem(info: MediaInfo(path: path, kind: .image, width: 1, height: 1, frames: 1, duration: nil, loops: 1, orientation: 1),
                                picture: .still(RGBAImage(size: PixelSize(width: 1, height: 1), fill: (0, 0, 0, 255))))
         }
-        for i in 0..<4 { cache.wait(for: i) }
+        for i in 0..<4 { cache.wait(for: ItemID(i)) }
         XCTAssertEqual(cache.decodedIndices, [0, 2, 3])
         cache.evict(keeping: [2])
         XCTAssertEqual(cache.decodedIndices, [2])

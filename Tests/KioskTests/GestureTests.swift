@@ -84,7 +84,7 @@ final class GestureTests: XCTestCase {
         /// One frame at `t`.
         @discardableResult
         func frame(at t: Double) -> Scene? {
-            requests += input.step(at: t, slideshow: show)
+            requests += show.run(input.step(at: t), at: t)
             guard let scene = show.update(at: t, availability: { _ in .ready(.still) }) else { return nil }
             views = input.views(sequence: scene.current.sequence, current: true, geometry: geometry,
                                 flat: FlatView(), sphere: SphereView(yaw: 10, hFOV: 90))
@@ -98,7 +98,7 @@ final class GestureTests: XCTestCase {
             var i = 0
             while t <= until {
                 while i < events.count, events[i].time <= t {
-                    requests += input.handle(events[i], slideshow: show)
+                    requests += show.run(input.handle(events[i]), at: events[i].time)
                     i += 1
                 }
                 frame(at: t)
@@ -106,7 +106,7 @@ final class GestureTests: XCTestCase {
             }
         }
 
-        var index: Int? { show.currentIndex }
+        var index: Int? { show.currentID?.value }
     }
 
     func testFastSwipeShowsTheNextItemAndSlowSwipeDoesNot() throws {
@@ -139,7 +139,7 @@ final class GestureTests: XCTestCase {
         var t = 0.0
         var i = 0
         while t <= 2 {
-            while i < evs.count, evs[i].time <= t { rig.requests += rig.input.handle(evs[i], slideshow: rig.show); i += 1 }
+            while i < evs.count, evs[i].time <= t { rig.requests += rig.show.run(rig.input.handle(evs[i]), at: evs[i].time); i += 1 }
             rig.frame(at: t)
             peak = max(peak, rig.views.flat.zoom)
             t += 1.0 / 60
@@ -169,7 +169,7 @@ final class GestureTests: XCTestCase {
     func testDoubleTapMidZoomIsAnimated() throws {
         let rig = Rig(Self.photo)
         let evs = events(try recording("double-tap-edge"))
-        for e in evs { rig.requests += rig.input.handle(e, slideshow: rig.show) }
+        for e in evs { rig.requests += rig.show.run(rig.input.handle(e), at: e.time) }
         rig.frame(at: 0.8 + ViewInteraction.animationTime / 2)
         XCTAssertGreaterThan(rig.views.flat.zoom, 1.1)
         XCTAssertLessThan(rig.views.flat.zoom, 2.4)
@@ -204,11 +204,11 @@ final class GestureTests: XCTestCase {
         XCTAssertFalse(rig.show.isPaused)
         let tap = Rig(Self.photo)
         tap.play(events(try recording("tap")), until: 1.5)
-        XCTAssertTrue(tap.requests.contains(.overlay))
+        XCTAssertTrue(tap.requests.contains(.command(.overlay(.toggleInfo))))
         let long = Rig(Self.photo)
         long.play(events(try recording("long-press")), until: 1.5)
-        XCTAssertTrue(long.requests.contains(.info))
-        XCTAssertFalse(long.requests.contains(.overlay))
+        XCTAssertTrue(long.requests.contains(.command(.overlay(.showInfo))))
+        XCTAssertFalse(long.requests.contains(.command(.overlay(.toggleInfo))))
     }
 
     func testDragTurnsASphereWithInertiaAndPinchChangesItsFieldOfView() throws {

@@ -24,11 +24,11 @@ final class ItemSoundTests: XCTestCase {
         Thread.sleep(forTimeInterval: 0.3)
         XCTAssertGreaterThan(try XCTUnwrap(sound.clock(for: 7)), held + 0.2, "resumed: it moves on")
         XCTAssertNil(sound.clock(for: 8), "another slot has no sound clock")
-        sound.changeVolume(by: 10)
+        sound.apply(.by(10))
         XCTAssertEqual(sound.level.volume, 100)
-        sound.changeVolume(by: -30)
+        sound.apply(.by(-30))
         XCTAssertEqual(sound.level.volume, 70)
-        sound.toggleMute()
+        sound.apply(.toggleMute)
         XCTAssertTrue(sound.level.muted)
     }
 }

@@ -75,24 +75,24 @@ final class KeyMapTests: XCTestCase {
         let input = Interaction(canvas: PixelSize(width: 640, height: 480), settings: InteractionSettings())
         let geo = LayerGeometry(picture: PixelSize(width: 640, height: 480), canvas: PixelSize(width: 640, height: 480), spherical: false)
         func frame(_ t: Double) {
-            _ = input.step(at: t, slideshow: show)
+            _ = show.run(input.step(at: t), at: t)
             if let s = show.update(at: t, availability: { _ in .ready(.still) }) {
                 _ = input.views(sequence: s.current.sequence, current: true, geometry: geo, flat: FlatView(), sphere: SphereView())
             }
         }
         frame(0)
-        _ = input.handle(.key(code: 57, pressed: true, time: 1), slideshow: show)  // space: pause
-        _ = input.handle(.key(code: 57, pressed: false, time: 1.1), slideshow: show)
+        _ = show.run(input.handle(.key(code: 57, pressed: true, time: 1)), at: 1)  // space: pause
+        _ = show.run(input.handle(.key(code: 57, pressed: false, time: 1.1)), at: 1.1)
         for t in stride(from: 1.0, through: 12, by: 0.5) { frame(t) }
-        XCTAssertEqual(show.currentIndex, 0, "paused: the item stays past its duration")
-        _ = input.handle(.key(code: 106, pressed: true, time: 12), slideshow: show)  // right: next, still paused
+        XCTAssertEqual(show.currentID?.value, 0, "paused: the item stays past its duration")
+        _ = show.run(input.handle(.key(code: 106, pressed: true, time: 12)), at: 12)  // right: next, still paused
         frame(12.1)
-        XCTAssertEqual(show.currentIndex, 1)
+        XCTAssertEqual(show.currentID?.value, 1)
         XCTAssertTrue(show.isPaused)
-        _ = input.handle(.key(code: 0x1a2, pressed: true, time: 13), slideshow: show)  // zoom in
+        _ = show.run(input.handle(.key(code: 0x1a2, pressed: true, time: 13)), at: 13)  // zoom in
         frame(13.5)
         XCTAssertTrue(input.isZoomed)
-        _ = input.handle(.key(code: 158, pressed: true, time: 14), slideshow: show)  // back: home
+        _ = show.run(input.handle(.key(code: 158, pressed: true, time: 14)), at: 14)  // back: home
         frame(14.5)
         XCTAssertFalse(input.isZoomed)
         XCTAssertFalse(show.isPaused, "back returns to the running slideshow")

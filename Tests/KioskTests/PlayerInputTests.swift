@@ -68,7 +68,7 @@ final class PlayerInputTests: XCTestCase {
                                                    rotation: .none, log: Log(level: .error))
         var indexAt3: Int?
         _ = try player.run(length: 6, shouldStop: {
-            if indexAt3 == nil, clock.now >= 3 { indexAt3 = player.slideshow.currentIndex }
+            if indexAt3 == nil, clock.now >= 3 { indexAt3 = player.slideshow.currentID?.value }
             return false
         })
         XCTAssertEqual(indexAt3, 0, "zoomed in: the slideshow pauses past the 1 s slot")
@@ -76,7 +76,7 @@ final class PlayerInputTests: XCTestCase {
         let want = try PlayJob.snapshotImage(input: a, config: config, at: 0,
                                              view: FlatView(zoom: 2.5, center: UnitPoint(x: 0.8, y: 0.5)), log: Log(level: .error))
         XCTAssertGreaterThan(RenderTestSupport.psnr(zoomed, want), 40, "the tap at x 0.9 is clamped to centre 0.8 at 2.5x")
-        XCTAssertEqual(player.slideshow.currentIndex, 1, "zoomed out at 4 s: the slideshow resumed and moved on")
+        XCTAssertEqual(player.slideshow.currentID?.value, 1, "zoomed out at 4 s: the slideshow resumed and moved on")
     }
 
     func testTouchesLandWhereTheFingerIsOnAPortraitScreen() {

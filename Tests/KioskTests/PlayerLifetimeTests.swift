@@ -22,7 +22,8 @@ final class PlayerLifetimeTests: XCTestCase {
         config.slideshow.transitionTime = 0.5  // crossfades: two textures alive at once
         config.slideshow.loop = false
         let items = (0..<count).map { PlaylistItem(path: "slide\($0)") }
-        let decode: DecodeCache.Decode = { path in
+        let decode: DecodeCache.Decode = { item in
+            let path = item.path
             let n = Int(path.dropFirst(5)) ?? 0
             // sizes vary so textures are re-created, not just reused
             let size = PixelSize(width: 40 + n % 7, height: 30 + n % 5)

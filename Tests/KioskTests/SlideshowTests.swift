@@ -14,7 +14,7 @@ final class SlideshowTests: XCTestCase {
 
     /// Runs the slideshow at `step` from 0 to `until` and returns (time, index) at each change of slot.
     private func changes(_ show: Slideshow, until: Double, step: Double = 0.01,
-                         availability: (Int) -> Availability = { _ in .ready(.still) }) -> [(Double, Int)] {
+                         availability: (ItemID) -> Availability = { _ in .ready(.still) }) -> [(Double, Int)] {
         var out: [(Double, Int)] = []
         var lastSeq = -1
         var i = 0
@@ -23,7 +23,7 @@ final class SlideshowTests: XCTestCase {
             i += 1
             if let s = show.update(at: t, availability: availability), s.current.sequence != lastSeq {
                 lastSeq = s.current.sequence
-                out.append((t, s.current.index))
+                out.append((t, s.current.id.value))
             }
         }
         return out
@@ -97,26 +97,26 @@ final class SlideshowTests: XCTestCase {
 
     func testNextPreviousAndPause() {
         let show = Slideshow(items: items(4), options: options { $0.duration = 5 })
-        let ready: (Int) -> Availability = { _ in .ready(.still) }
-        XCTAssertEqual(show.update(at: 0, availability: ready)?.current.index, 0)
+        let ready: (ItemID) -> Availability = { _ in .ready(.still) }
+        XCTAssertEqual(show.update(at: 0, availability: ready)?.current.id.value, 0)
         show.next()
-        XCTAssertEqual(show.update(at: 1, availability: ready)?.current.index, 1)
+        XCTAssertEqual(show.update(at: 1, availability: ready)?.current.id.value, 1)
         // the new item got a full slot from the moment of the skip
-        XCTAssertEqual(show.update(at: 5.9, availability: ready)?.current.index, 1)
-        XCTAssertEqual(show.update(at: 6.0, availability: ready)?.current.index, 2)
+        XCTAssertEqual(show.update(at: 5.9, availability: ready)?.current.id.value, 1)
+        XCTAssertEqual(show.update(at: 6.0, availability: ready)?.current.id.value, 2)
         show.previous()
-        XCTAssertEqual(show.update(at: 6.5, availability: ready)?.current.index, 1)
+        XCTAssertEqual(show.update(at: 6.5, availability: ready)?.current.id.value, 1)
         show.previous()
         _ = show.update(at: 6.6, availability: ready)
         show.previous()
-        XCTAssertEqual(show.update(at: 6.7, availability: ready)?.current.index, 3, "previous wraps when looping")
+        XCTAssertEqual(show.update(at: 6.7, availability: ready)?.current.id.value, 3, "previous wraps when looping")
         show.pause(at: 7)
-        XCTAssertEqual(show.update(at: 100, availability: ready)?.current.index, 3)
+        XCTAssertEqual(show.update(at: 100, availability: ready)?.current.id.value, 3)
         XCTAssertTrue(show.update(at: 100, availability: ready)?.paused ?? false)
         show.resume(at: 100)
         // 0.3 s were used before the pause: 4.7 s remain
-        XCTAssertEqual(show.update(at: 104.6, availability: ready)?.current.index, 3)
-        XCTAssertEqual(show.update(at: 104.75, availability: ready)?.current.index, 0)
+        XCTAssertEqual(show.update(at: 104.6, availability: ready)?.current.id.value, 3)
+        XCTAssertEqual(show.update(at: 104.75, availability: ready)?.current.id.value, 0)
     }
 
     func testFailedItemsAreSkippedAndAllFailedFinishes() {
@@ -131,21 +131,21 @@ final class SlideshowTests: XCTestCase {
     func testPendingItemHoldsCurrent() {
         let show = Slideshow(items: items(2), options: options { $0.duration = 1 })
         var ready = false
-        let avail: (Int) -> Availability = { $0 == 1 && !ready ? .pending : .ready(.still) }
-        XCTAssertEqual(show.update(at: 0, availability: avail)?.current.index, 0)
+        let avail: (ItemID) -> Availability = { $0 == 1 && !ready ? .pending : .ready(.still) }
+        XCTAssertEqual(show.update(at: 0, availability: avail)?.current.id.value, 0)
         XCTAssertEqual(show.upcoming, 1)
-        XCTAssertEqual(show.update(at: 1.5, availability: avail)?.current.index, 0)
+        XCTAssertEqual(show.update(at: 1.5, availability: avail)?.current.id.value, 0)
         ready = true
-        XCTAssertEqual(show.update(at: 1.6, availability: avail)?.current.index, 1)
+        XCTAssertEqual(show.update(at: 1.6, availability: avail)?.current.id.value, 1)
     }
 
     func testCrossfadeProgressAndOutgoingTime() {
         let show = Slideshow(items: items(2), options: { var o = SlideshowOptions(); o.duration = 2; o.transitionTime = 1; return o }())
-        let ready: (Int) -> Availability = { _ in .ready(.still) }
+        let ready: (ItemID) -> Availability = { _ in .ready(.still) }
         XCTAssertNil(show.update(at: 0, availability: ready)?.outgoing)
         let s = show.update(at: 2.5, availability: ready)
-        XCTAssertEqual(s?.current.index, 1)
-        XCTAssertEqual(s?.outgoing?.index, 0)
+        XCTAssertEqual(s?.current.id.value, 1)
+        XCTAssertEqual(s?.outgoing?.id.value, 0)
         XCTAssertEqual(s?.progress ?? 0, 0.5, accuracy: 1e-9)
         XCTAssertEqual(s?.outgoingTime ?? 0, 2.5, accuracy: 1e-9)
         XCTAssertNil(show.update(at: 3.01, availability: ready)?.outgoing)

@@ -1,0 +1,153 @@
+/// Every way to control the player is one of these commands: keys and gestures today, remote control, folder
+/// watchers and schedules later. Producers send commands; the player runs them on its own thread at the top of
+/// the next frame, and answers each with a `CommandReply`.
+
+/// Why the slideshow is paused. It runs only while no reason holds, and each producer adds or removes only its own.
+public enum PauseReason: String, Sendable, CaseIterable, Comparable {
+    /// The user asked (pause key, two-finger tap).
+    case user
+    /// The current flat item is zoomed in.
+    case zoomed
+    /// A finger or a mouse button is down: the item does not change under the user's hand.
+    case interaction
+    /// A schedule says so.
+    case schedule
+    /// A remote controller asked.
+    case remote
+    /// The overview grid is open.
+    case grid
+
+    /// Declaration order, for stable logs.
+    public static func < (a: PauseReason, b: PauseReason) -> Bool {
+        (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
+    }
+}
+
+/// An item named by its stable id or by its position in the playlist.
+public enum ItemRef: Sendable, Equatable {
+    /// By id.
+    case id(ItemID)
+    /// By position, 0-based.
+    case position(Int)
+}
+
+/// How loaded items join the playlist.
+public enum LoadMode: String, Sendable, Equatable, CaseIterable {
+    /// Instead of everything (the current item goes, with the transition).
+    case replace
+    /// At the end.
+    case append
+    /// Right after the current item, to play next.
+    case insertNext = "insert-next"
+}
+
+/// A change to the current item's view. Zoom and centre apply to flat items, the angles to 360/180/fisheye items.
+public enum ViewChange: Sendable, Equatable {
+    /// Zoom factor 1...4 about the current centre.
+    case zoom(Double)
+    /// The picture point at the canvas centre (0...1 each), clamped so no background shows.
+    case center(x: Double, y: Double)
+    /// Degrees.
+    case yaw(Double)
+    /// Degrees.
+    case pitch(Double)
+    /// Degrees.
+    case roll(Double)
+    /// Horizontal field of view, degrees.
+    case fov(Double)
+    /// Back to the slideshow's own view.
+    case reset
+}
+
+/// Volume changes.
+public enum VolumeChange: Sendable, Equatable {
+    /// Set to 0...100.
+    case set(Int)
+    /// Up or down by a step.
+    case by(Int)
+    /// Mute or unmute.
+    case mute(Bool)
+    /// Flip mute.
+    case toggleMute
+}
+
+/// Overlay changes (the overlays themselves come with the text-on-screen work; until then they are logged).
+public enum OverlayChange: Sendable, Equatable {
+    /// Show or hide the info overlay.
+    case toggleInfo
+    /// Show the current item's info.
+    case showInfo
+}
+
+/// One command to the player.
+public enum PlayerCommand: Sendable, Equatable {
+    /// The next item, with the transition.
+    case next
+    /// The item before.
+    case previous
+    /// A given item, with the transition.
+    case goTo(ItemRef)
+    /// Adds a pause reason.
+    case pause(PauseReason)
+    /// Removes a pause reason.
+    case resume(PauseReason)
+    /// Adds the reason when absent, removes it when present.
+    case togglePause(PauseReason)
+    /// The current item's slot starts over (any user interaction does this).
+    case restartTimer
+    /// Sound volume and mute.
+    case volume(VolumeChange)
+    /// Seek within the current clip: to `seconds` (or by, when `relative`).
+    case seek(Double, relative: Bool)
+    /// Adds items.
+    case load([PlaylistItem], LoadMode)
+    /// Removes an item (the current one moves on at once, with the transition).
+    case remove(ItemRef)
+    /// Moves an item to a position.
+    case move(ItemRef, to: Int)
+    /// Changes the current item's view.
+    case view(ViewChange)
+    /// Sets (or clears) the picture effect.
+    case effect(EffectSpec?)
+    /// Changes an overlay.
+    case overlay(OverlayChange)
+    /// Ends the run.
+    case quit
+}
+
+/// The answer to a command.
+public enum CommandReply: Sendable, Equatable {
+    /// Done; with the ids the command created (`load`), if any.
+    case done(ids: [ItemID] = [])
+    /// Not done, with a one-line reason.
+    case failed(String)
+
+    /// Whether it was done.
+    public var isDone: Bool { if case .done = self { return true } else { return false } }
+}
+
+/// What the player tells its observers (logs, and later the remote-control servers), on the player's thread.
+public enum PlayerEvent: Sendable, Equatable {
+    /// An item came on screen.
+    case itemStarted(ItemID, path: String, sequence: Int)
+    /// An item left the screen, and why.
+    case itemEnded(ItemID, path: String, reason: EndReason)
+    /// Items were added, removed or moved; the new count.
+    case playlistChanged(count: Int)
+    /// The set of pause reasons changed.
+    case pauseChanged(Set<PauseReason>)
+    /// Nothing to play: the player shows the background (or the idle image) until items arrive.
+    case idle
+}
+
+/// Why an item left the screen.
+public enum EndReason: String, Sendable, Equatable {
+    /// Its slot ran out (its duration, its loops, its length).
+    case eof
+    /// A command or key moved on.
+    case skipped
+    /// Its file broke while playing.
+    case error
+    /// It was removed from the playlist.
+    case removed
+}

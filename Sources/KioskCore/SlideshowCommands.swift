@@ -1,0 +1,134 @@
+/// The slideshow's share of the player's commands: moving between items, pause reasons, and edits of the live
+/// playlist while it plays (also during a transition, also of the item on screen).
+extension Slideshow {
+    /// Runs `command` at time `t` if it is the slideshow's to run, and answers it; nil for commands that belong
+    /// elsewhere (sound, view, effect, overlay, quit).
+    public func apply(_ command: PlayerCommand, at t: Double) -> CommandReply? {
+        switch command {
+        case .next: next(); return .done()
+        case .previous: previous(); return .done()
+        case .goTo(let ref):
+            guard let id = resolve(ref) else { return .failed("no such item: \(Self.describe(ref))") }
+            if failed.contains(id) { return .failed("item \(id) cannot be shown (it failed to decode)") }
+            target = id
+            skip = 0
+            endReason = .skipped
+            return .done(ids: [id])
+        case .pause(let reason): pause(reason, at: t); return .done()
+        case .resume(let reason): resume(reason, at: t); return .done()
+        case .togglePause(let reason): togglePause(reason, at: t); return .done()
+        case .restartTimer: restartTimer(at: t); return .done()
+        case .load(let items, let mode): return load(items, mode: mode)
+        case .remove(let ref):
+            guard let id = resolve(ref), let edit = playlist.remove(id) else { return .failed("no such item: \(Self.describe(ref))") }
+            follow(edit)
+            return .done(ids: [id])
+        case .move(let ref, let to):
+            guard let id = resolve(ref), playlist.move(id, to: to) else { return .failed("no such item: \(Self.describe(ref))") }
+            follow(PlaylistEdit())
+            return .done(ids: [id])
+        case .volume, .seek, .view, .effect, .overlay, .quit:
+            return nil
+        }
+    }
+
+    /// The slot on screen, if any.
+    public var currentSlot: Slot? { slot }
+
+    /// Seconds the slot on screen has been on at `t`, pauses excluded (0 when none).
+    public func currentTime(at t: Double) -> Double { slot == nil ? 0 : max(0, (pausedAt ?? t) - slotStart) }
+
+    /// Moves the slot on screen to `seconds` into it (clamped to its length), as if it had been on that long
+    /// at `t`; returns where it now is, or nil for a still (nothing to seek in) or when nothing shows.
+    public func seek(to seconds: Double, at t: Double) -> Double? {
+        guard let s = slot, s.timing != .still else { return nil }
+        let to = min(max(0, seconds), max(0, s.length - 0.001))
+        slotStart = (pausedAt ?? t) - to
+        return to
+    }
+
+    /// The id an `ItemRef` names, if that item is in the playlist.
+    public func resolve(_ ref: ItemRef) -> ItemID? {
+        switch ref {
+        case .id(let id): return playlist.position(of: id) == nil ? nil : id
+        case .position(let p): return playlist.id(at: p)
+        }
+    }
+
+    private static func describe(_ ref: ItemRef) -> String {
+        switch ref {
+        case .id(let id): return "id \(id)"
+        case .position(let p): return "position \(p)"
+        }
+    }
+
+    private func load(_ items: [PlaylistItem], mode: LoadMode) -> CommandReply {
+        let edit: PlaylistEdit
+        switch mode {
+        case .replace:
+            edit = playlist.replace(with: items)
+        case .append:
+            edit = playlist.append(items)
+        case .insertNext:
+            // Right after the item on screen; if it was just removed, where it was.
+            let after = slot.flatMap { playlist.position(of: $0.id) }.map { $0 + 1 }
+                ?? (slot == nil ? 0 : min(max(0, position + 1), playlist.count))
+            var e = playlist.insert(items, at: after)
+            e.playNext = e.added
+            edit = e
+        }
+        follow(edit)
+        return .done(ids: edit.added)
+    }
+
+    /// Follows an edit of the playlist: the pass order keeps its place, new items join it, removed ones leave it.
+    /// When the item on screen was removed the slideshow moves on at once, with the transition, to the item that
+    /// followed it; removing the last item leaves the slideshow idle.
+    public func follow(_ edit: PlaylistEdit) {
+        let alive = Set(playlist.ids)
+        failed.formIntersection(alive)
+        if let t = target, !alive.contains(t) { target = nil }
+        let old = order
+        var fresh: [ItemID]
+        if options.shuffle {
+            fresh = old.filter { alive.contains($0) }
+            let anchor = slot.flatMap { s in fresh.firstIndex(of: s.id) }
+            for id in edit.added where !edit.playNext.contains(id) {
+                let lo = (anchor ?? -1) + 1
+                let at = lo + Int(rng.next() % UInt64(fresh.count - lo + 1))
+                fresh.insert(id, at: at)
+            }
+            let at = anchor.map { $0 + 1 } ?? 0
+            fresh.insert(contentsOf: edit.playNext, at: min(at, fresh.count))
+            let placed = Set(fresh)
+            fresh += playlist.ids.filter { !placed.contains($0) }  // keep every item in the pass
+        } else {
+            fresh = playlist.ids
+        }
+        nextPassOrder = nil
+        order = fresh
+        events.append(.playlistChanged(count: playlist.count))
+        guard let s = slot else {
+            position = 0
+            if playlist.isEmpty { events.append(.idle) }
+            return
+        }
+        if let p = fresh.firstIndex(of: s.id) {
+            position = p
+            return
+        }
+        // The item on screen is gone: the next one is the first survivor after it in the old order.
+        let oldPosition = old.firstIndex(of: s.id) ?? position
+        let follower = old[min(oldPosition + 1, old.count)...].first { alive.contains($0) }
+        position = (follower.flatMap { fresh.firstIndex(of: $0) } ?? fresh.count) - 1
+        skip = 1
+        target = nil
+        endReason = .removed
+        if fresh.isEmpty {
+            events.append(.itemEnded(s.id, path: s.path, reason: .removed))
+            slot = nil
+            outgoing = nil
+            events.append(.idle)
+        }
+    }
+}

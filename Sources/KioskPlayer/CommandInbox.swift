@@ -1,0 +1,88 @@
+import Foundation
+import KioskCore
+import KioskOutput
+
+/// Where every producer (input, and later remote control, folder watchers, schedules) sends `PlayerCommand`s.
+/// Thread-safe: `send` from any thread queues the command and wakes the frame loop at once through the output's
+/// wakeup signal (an eventfd its wait polls); the loop drains the inbox at the top of each frame and answers
+/// each command through its reply, on the player's thread, in order.
+public final class CommandInbox: @unchecked Sendable {
+    /// What answers a command.
+    public typealias Reply = @Sendable (CommandReply) -> Void
+
+    /// One queued command.
+    struct Envelope {
+        let command: PlayerCommand
+        let reply: Reply?
+    }
+
+    private let lock = NSLock()
+    private var queued: [Envelope] = []
+    private var signal: WakeupSignal?
+
+    /// An empty inbox.
+    public init() {}
+
+    /// Queues `command`; `reply` is called on the player's thread once it has run (or when the run ends first,
+    /// with a failure).
+    public func send(_ command: PlayerCommand, reply: Reply? = nil) {
+        lock.lock()
+        queued.append(Envelope(command: command, reply: reply))
+        let wake = signal
+        lock.unlock()
+        wake?.raise()
+    }
+
+    /// Sends `command` and waits up to `timeout` seconds of real time for its reply (not from the player's thread).
+    public func call(_ command: PlayerCommand, timeout: Double) -> CommandReply {
+        let box = ReplyBox()
+        send(command) { box.set($0) }
+        return box.wait(timeout: timeout) ?? .failed("the player did not answer within \(timeout) s")
+    }
+
+    /// Wakes the loop through `signal` from now on (the output's), at once if commands are waiting.
+    func wake(through signal: WakeupSignal) {
+        lock.lock()
+        self.signal = signal
+        let waiting = !queued.isEmpty
+        lock.unlock()
+        if waiting { signal.raise() }
+    }
+
+    /// Takes every queued command, oldest first.
+    func drain() -> [Envelope] {
+        lock.lock()
+        defer { lock.unlock() }
+        let out = queued
+        queued.removeAll()
+        return out
+    }
+
+    /// Whether commands are waiting.
+    var isEmpty: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return queued.isEmpty
+    }
+}
+
+/// Carries one reply across threads.
+private final class ReplyBox: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var reply: CommandReply?
+
+    func set(_ r: CommandReply) {
+        condition.lock()
+        reply = r
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait(timeout: Double) -> CommandReply? {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while reply == nil, condition.wait(until: deadline) {}
+        return reply
+    }
+}

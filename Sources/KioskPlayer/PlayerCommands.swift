@@ -1,0 +1,115 @@
+import KioskCore
+import KioskOutput
+
+/// The player's side of the commands: each is run on the player's thread at the top of a frame, by the part
+/// that owns what it changes (the slideshow: items and pause; the sound; the current item's view; the composer:
+/// the effect), and answered in order.
+extension Player {
+    /// Runs every queued command at time `t` and answers each, then tells observers what changed.
+    func runCommands(at t: Double) {
+        for envelope in inbox.drain() {
+            let reply = execute(envelope.command, at: t)
+            if case .failed(let why) = reply { log.info("command \(Self.name(envelope.command)): \(why)") }
+            envelope.reply?(reply)
+        }
+        publish(show.takeEvents())
+    }
+
+    /// Runs one command now.
+    func execute(_ command: PlayerCommand, at t: Double) -> CommandReply {
+        if let reply = show.apply(command, at: t) { return reply }
+        switch command {
+        case .volume(let change):
+            sound.apply(change)
+            return .done()
+        case .seek(let seconds, let relative):
+            return seek(seconds, relative: relative, at: t)
+        case .view(let change):
+            return viewControl.apply(change, at: t)
+        case .effect(let spec):
+            config.effect = spec
+            composer?.effect = spec
+            return .done()
+        case .overlay(let change):
+            log.info("overlay: \(change) (no overlay is drawn yet)")
+            return .done()
+        case .quit:
+            quitRequested = true
+            return .done()
+        default:
+            return .failed("not a command the player runs")
+        }
+    }
+
+    /// Seeks within the item on screen: its slot's time moves (so its end moves too), a clip's decoder jumps
+    /// there and its sound starts again from there.
+    private func seek(_ seconds: Double, relative: Bool, at t: Double) -> CommandReply {
+        guard seconds.isFinite else { return .failed("seek needs a number of seconds") }
+        guard let slot = show.currentSlot else { return .failed("nothing is showing") }
+        guard let now = show.seek(to: relative ? show.currentTime(at: t) + seconds : seconds, at: t) else {
+            return .failed("the item on screen cannot seek (a still)")
+        }
+        if let p = playing {
+            let media = p.clip.startTime + now
+            p.clip.seek(to: media)
+            p.position = media
+            if sound.isPlaying(slot.sequence) { sound.start(path: p.path, sequence: slot.sequence, at: media) }
+        }
+        return .done()
+    }
+
+    /// Hands events to every observer, in order.
+    func publish(_ events: [PlayerEvent]) {
+        for e in events {
+            for o in observers { o(e) }
+        }
+    }
+
+    /// A command's name for log lines.
+    static func name(_ c: PlayerCommand) -> String {
+        String(describing: c).prefix { $0 != "(" }.description
+    }
+}
+
+/// The log's observer: one line for each item shown and ended, pause changes and idling.
+enum PlayerLog {
+    static func write(_ event: PlayerEvent, at t: Double, log: Log) {
+        let time = String(format: "%.3f", t)
+        switch event {
+        case .itemStarted(let id, let path, _):
+            log.info("showing \(path) at \(time) s (item \(id))")
+        case .itemEnded(let id, let path, let reason):
+            log.debug("ended \(path) (item \(id)): \(reason.rawValue)")
+        case .playlistChanged(let count):
+            log.info("playlist: \(count) item\(count == 1 ? "" : "s")")
+        case .pauseChanged(let reasons):
+            log.info(reasons.isEmpty ? "playing" : "paused (\(reasons.sorted().map(\.rawValue).joined(separator: ", ")))")
+        case .idle:
+            log.info("idle: nothing to play; waiting for items")
+        }
+    }
+}
+
+/// The slots a run showed and where their sound played.
+struct SoundSpans {
+    /// The sequence of the slot on screen.
+    var sequence = -1
+    /// Slots shown so far.
+    var slots = 0
+    private var spans: [SoundSpan] = []
+
+    /// A span starts (its length is set when the next slot starts or the run ends).
+    mutating func open(_ span: SoundSpan) { spans.append(span) }
+
+    /// The open span ends at `t`.
+    mutating func close(at t: Double) {
+        if let last = spans.last, last.length < 0 { spans[spans.count - 1].length = t - last.start }
+    }
+
+    /// Every span, the open one ended at `t`.
+    func closed(at t: Double) -> [SoundSpan] {
+        var copy = self
+        copy.close(at: t)
+        return copy.spans
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import KioskCore
+import KioskMedia
+
+extension Player {
+    /// The decoder for a config: pictures are decoded straight to the size they take on the canvas; spherical
+    /// items (by name or the item's override) whole, within the texture limit.
+    /// Videos open their decoder thread (at the place a long clip was left, from `resume`) and decode their first
+    /// frame here, ahead of their slot.
+    public static func decoder(for config: PlayerConfig, log: Log = Log(level: .error),
+                               resume: ResumeBook? = nil) -> DecodeCache.Decode {
+        let canvas = config.size
+        let fit = config.fit
+        let maxZoom = config.kenBurns?.maxZoom ?? 1
+        return { item in
+            let path = item.path
+            let probed = Self.isPictureName(path) ? nil : try? MediaFile.probe(path)
+            if let sound = probed, sound.kind == .audio {
+                let length = min(sound.duration ?? 0, config.videoMax ?? .infinity)
+                return DecodedItem(info: sound, picture: .clip(SoundPicture(path: path, length: length, canvas: canvas)))
+            }
+            if let info = probed, info.kind == .video {
+                let start = info.duration.map { $0 >= ResumeBook.minimumLength ? resume?.start(for: path) ?? 0 : 0 } ?? 0
+                return try MediaFile.openClip(path, info: info, log: log, startAt: start, maxLength: config.videoMax,
+                                              timeout: config.decodeTimeout)
+            }
+            let view = ItemView.beforeDecode(path: path, itemOverride: item.override, config: config)
+            return try MediaFile.decode(path, targetSize: {
+                view.decodeSize(picture: $0) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: fit, maxZoom: maxZoom) }
+            })
+        }
+    }
+
+    /// Whether a file's name says it is a picture (no probe needed to tell it from a clip or a sound file).
+    static func isPictureName(_ path: String) -> Bool {
+        ["jpg", "jpeg", "png", "gif", "webp", "bmp", "tif", "tiff", "apng"].contains((path as NSString).pathExtension.lowercased())
+    }
+}

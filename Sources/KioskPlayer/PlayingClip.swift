@@ -1,0 +1,49 @@
+import KioskCore
+
+/// Where one item's sound played: from `start` on the player's clock, `length` seconds, starting at `mediaStart`
+/// seconds of the file.
+public struct SoundSpan: Sendable, Equatable {
+    /// The file.
+    public var path: String
+    /// Clock seconds at which its slot began.
+    public var start: Double
+    /// Media seconds of the file heard at `start`.
+    public var mediaStart: Double
+    /// Seconds it played.
+    public var length: Double
+}
+
+/// The clip on screen now: where it is, for resuming, and whether it ended before its slot.
+final class PlayingClip {
+    let path: String
+    let clip: any ClipSource
+    let length: Double
+    var position: Double = 0
+    private var reported = false
+
+    init(path: String, clip: any ClipSource, length: Double) {
+        self.path = path
+        self.clip = clip
+        self.length = length
+        position = clip.startTime
+    }
+
+    /// Notes where a long clip was left.
+    func leave(_ book: ResumeBook) { book.leave(path, at: position, length: length) }
+
+    /// Whether the item must end now, and why: its stream broke (one log line naming the file), or it ran out of frames
+    /// more than a second before the slot's end (a container that overstates its length).
+    func endsEarly(at t: Double, slotLength: Double, log: Log) -> EndReason? {
+        guard !reported, clip.isFinished else { return nil }
+        if let failure = clip.failure {
+            reported = true
+            log.warn("\(failure.description); item ended at \(String(format: "%.2f", position)) s")
+            return .error
+        }
+        if slotLength - t > 1 {
+            reported = true
+            return .eof
+        }
+        return nil
+    }
+}
