@@ -51,4 +51,62 @@ final class DecodeCacheTests: XCTestCase {
         XCTAssertEqual(cache.availability(1), .failed)
         XCTAssertEqual(calls.all.filter { $0 == "f1" }.count, 1, "a bad file is not decoded again")
     }
+
+    func testRemovingAnItemCancelsItsDecodeAndDropsTheLateResult() throws {
+        let playlist = LivePlaylist([PlaylistItem(path: "shown"), PlaylistItem(path: "slow")])
+        let release = DispatchSemaphore(value: 0)
+        let returned = DispatchSemaphore(value: 0)
+        let cache = DecodeCache(playlist: playlist, timeout: 30, log: Log(level: .error, sink: { _ in })) { item in
+            if item.path == "slow" { release.wait() }
+            defer { if item.path == "slow" { returned.signal() } }
+            return DecodedItem(info: MediaInfo(path: item.path, kind: .image, width: 1, height: 1, frames: 1, duration: nil, loops: 1, orientation: 1),
+                               picture: .still(RGBAImage(size: PixelSize(width: 1, height: 1), fill: (0, 0, 0, 255))))
+        }
+        cache.wait(for: 0)
+        cache.request(1)
+        XCTAssertEqual(cache.availability(1), .pending)
+        _ = playlist.remove(1)
+        cache.evict(keeping: [0])
+        XCTAssertEqual(cache.availability(1), .failed, "a removed item is never shown")
+        release.signal()
+        XCTAssertEqual(returned.wait(timeout: .now() + 10), .success)
+        for _ in 0..<50 where !cache.decodedIndices.isEmpty && cache.decodedIndices != [0] { Thread.sleep(forTimeInterval: 0.01) }
+        Thread.sleep(forTimeInterval: 0.1)  // the decode thread hands its late result to the reaper
+        XCTAssertEqual(cache.decodedIndices, [0], "the late result of a cancelled decode is dropped")
+    }
+
+    /// A clip whose teardown takes a while, as a decoder thread's join can.
+    private final class SlowToStopClip: ClipSource, @unchecked Sendable {
+        let stopped: DispatchSemaphore
+        init(stopped: DispatchSemaphore) { self.stopped = stopped }
+        deinit {
+            Thread.sleep(forTimeInterval: 1.5)
+            stopped.signal()
+        }
+        var displaySize: PixelSize { PixelSize(width: 2, height: 2) }
+        var startTime: Double { 0 }
+        var slotLength: Double { 1 }
+        func frame(at t: Double) -> VideoFrame? { nil }
+        func nextFrame(timeout: Double) -> VideoFrame? { nil }
+        func peekFrame(timeout: Double) -> VideoFrame? { nil }
+        func seek(to seconds: Double) {}
+        var isFinished: Bool { true }
+        var failure: MediaError? { nil }
+    }
+
+    func testEvictionTearsClipsDownOffTheCallersThread() throws {
+        let stopped = DispatchSemaphore(value: 0)
+        let cache = DecodeCache(items: [PlaylistItem(path: "clip.mp4")], timeout: 5, log: Log(level: .error, sink: { _ in })) { item in
+            DecodedItem(info: MediaInfo(path: item.path, kind: .video, width: 2, height: 2, frames: 10, duration: 1, loops: 1, orientation: 1),
+                        picture: .clip(SlowToStopClip(stopped: stopped)))
+        }
+        cache.wait(for: 0)
+        XCTAssertEqual(cache.decodedIndices, [0])
+        let start = Date()
+        cache.evict(keeping: [])
+        let took = Date().timeIntervalSince(start)
+        XCTAssertLessThan(took, 1.0, "evict returned before the clip's 1.5 s teardown (it runs on the reaper)")
+        XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success, "the reaper tore the clip down")
+    }
 }
+
