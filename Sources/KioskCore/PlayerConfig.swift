@@ -48,10 +48,11 @@ public enum CommandSpecs {
     public static let slideshow: [OptionSpec] = [
         OptionSpec("duration", .number(0.05...86_400), metavar: "S", "seconds per still (default 5)"),
         OptionSpec("shuffle", .flag, "random order, new each pass, no immediate repeats"),
-        OptionSpec("seed", .integer(0...Int.max), metavar: "N", "seed for --shuffle and --ken-burns (default 1)"),
+        OptionSpec("seed", .integer(0...Int.max), metavar: "N", "seed for --shuffle, --ken-burns and --transition random (default 1)"),
         OptionSpec("loop", .flag, "start again after the last item (default)"),
         OptionSpec("no-loop", .flag, "stop after the last item"),
-        OptionSpec("transition", .choice(TransitionKind.allCases.map(\.rawValue)), "how items change (default crossfade)"),
+        OptionSpec("transition", .text, metavar: "NAME[:DIR]",
+                   "how items change: none, crossfade (default), slide[:left|right|up|down] (pushes the old item out, default left), wipe[:left|right|up|down] (reveals the new item from that edge, default left), zoom, fade (through the background), random (seeded by --seed, never the same twice in a row)"),
         OptionSpec("transition-time", .number(0...60), metavar: "S", "seconds a transition takes (default 1)"),
         OptionSpec("fit", .choice(FitMode.allCases.map(\.rawValue)), "how pictures fit the screen (default contain)"),
         OptionSpec("background", .color, metavar: "'#RRGGBB'", "letterbox colour (default #000000)"),
@@ -121,7 +122,7 @@ public enum CommandSpecs {
         if o.has("no-loop") { c.slideshow.loop = false }
         c.slideshow.shuffle = o.has("shuffle")
         if let s = o.integer("seed") { c.slideshow.seed = UInt64(s) }
-        if let t = o.string("transition"), let k = TransitionKind(rawValue: t) { c.slideshow.transition = k }
+        if let t = o.string("transition") { c.slideshow.transition = try TransitionSpec.parse(t) }
         if let t = o.number("transition-time") { c.slideshow.transitionTime = t }
         if let f = o.string("fit"), let m = FitMode(rawValue: f) { c.fit = m }
         if let b = o.color("background") { c.background = b }
