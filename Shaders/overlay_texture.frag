@@ -1,5 +1,5 @@
 #version 300 es
-// Overlay: an RGBA texture (premultiplied alpha) stretched over its rect (the viewport), drawn premultiplied-over.
+// Overlay: an RGBA texture (stored premultiplied by Texture) stretched over its rect (the viewport), drawn premultiplied-over.
 // v_uv (0,0) is the rect's top-left; texture row 0 is the picture's top.
 precision highp float;
 

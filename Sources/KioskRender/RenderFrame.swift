@@ -103,7 +103,7 @@ public struct RenderOverlay {
     public enum Content {
         /// A solid premultiplied colour.
         case solid(PremultipliedColor)
-        /// An RGBA texture, its alpha taken as premultiplied.
+        /// An RGBA texture with alpha (a `Texture` stores its picture premultiplied, and is drawn so).
         case texture(Texture)
     }
 
