@@ -51,8 +51,8 @@ public enum CommandSpecs {
         OptionSpec("seed", .integer(0...Int.max), metavar: "N", "seed for --shuffle, --ken-burns and --transition random (default 1)"),
         OptionSpec("loop", .flag, "start again after the last item (default)"),
         OptionSpec("no-loop", .flag, "stop after the last item"),
-        OptionSpec("transition", .text, metavar: "NAME[:DIR]",
-                   "how items change: none, crossfade (default), slide[:left|right|up|down] (pushes the old item out, default left), wipe[:left|right|up|down] (reveals the new item from that edge, default left), zoom, fade (through the background), random (seeded by --seed, never the same twice in a row)"),
+        // The help lists the renderer's registered transitions (written in by the kiosk command, see RenderChoices).
+        OptionSpec("transition", .text, metavar: "NAME[:DIR]", "how items change (default crossfade)"),
         OptionSpec("transition-time", .number(0...60), metavar: "S", "seconds a transition takes (default 1)"),
         OptionSpec("fit", .choice(FitMode.allCases.map(\.rawValue)), "how pictures fit the screen (default contain)"),
         OptionSpec("background", .color, metavar: "'#RRGGBB'", "letterbox colour (default #000000)"),

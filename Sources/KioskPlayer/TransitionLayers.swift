@@ -43,4 +43,23 @@ public enum RenderChoices {
         _ = try TransitionChooser(config.slideshow.transition, seed: config.slideshow.seed)
         if let effect = config.effect { _ = try PassRegistry.effect(effect) }
     }
+
+    /// `specs` with the `--transition` and `--effect` help listing the registered transitions and effects (what
+    /// `--help` prints), so a new one shows up by its registry line alone.
+    public static func documented(_ specs: [OptionSpec]) -> [OptionSpec] {
+        specs.map { spec in
+            var spec = spec
+            switch spec.name {
+            case "transition":
+                spec.help = "how items change: " + PassRegistry.transitionUsages.joined(separator: ", ")
+                    + " (default crossfade; slide pushes the old item out towards DIR, wipe reveals the new one from"
+                    + " the DIR edge, fade goes through the background, random is seeded by --seed; see the README)"
+            case "effect":
+                spec.metavar = PassRegistry.effectUsages.joined(separator: "|")
+            default:
+                break
+            }
+            return spec
+        }
+    }
 }

@@ -6,6 +6,9 @@ extension PassRegistry {
     /// The `--effect` names, in registry order.
     public static var effectNames: [String] { effects.map { $0.name } }
 
+    /// `NAME` plus its options' usage for every effect but `none`, e.g. `mosaic[:tile=N][:split=R]`.
+    public static var effectUsages: [String] { effects.filter { $0.name != NoEffect.name }.map { $0.name + $0.optionsUsage } }
+
     /// The `--transition` names: the registered transitions, then `random`.
     public static var transitionNames: [String] { transitions.map { $0.name } + [TransitionSpec.random.name] }
 

@@ -8,7 +8,7 @@ struct Commands {
 
     private func parse(_ args: [String], _ specs: [OptionSpec], command: String, usage: String, summary: String) throws -> ParsedOptions? {
         if args.contains("--help") || args.contains("-h") {
-            print(OptionParser.help(usage: usage, summary: summary, specs: specs), terminator: "")
+            print(OptionParser.help(usage: usage, summary: summary, specs: RenderChoices.documented(specs)), terminator: "")
             return nil
         }
         let o = try ParsedOptions.parse(args, specs: specs, command: command)

@@ -174,7 +174,7 @@ final class RenderTransitionTests: RenderTestCase {
             }
         }
         // --help lists every transition with its options.
-        let help = CommandSpecs.slideshow.first { $0.name == "transition" }?.help ?? ""
+        let help = RenderChoices.documented(CommandSpecs.play).first { $0.name == "transition" }?.help ?? ""
         for usage in PassRegistry.transitionUsages { XCTAssertTrue(help.contains(usage), "--help lacks \(usage): \(help)") }
     }
 
