@@ -22,7 +22,7 @@ public struct PassContext: Sendable, Equatable {
 /// `vec2 kiosk_source(vec2 canvasUV)` (texture uv, or negative where the source does not cover the canvas).
 ///
 /// The renderer binds the layer's picture for its sampling stage and sets the common uniforms: `u_background` (vec3), `u_opacity`,
-/// `u_canvasSize` and `u_pictureSize` (vec2, pixels).
+/// `u_canvasSize` (the layer's rect) and `u_pictureSize` (vec2, pixels), `u_transitionRole` (int) and `u_progress`.
 public protocol ShaderPass: Sendable {
     /// The projection's shader piece in Shaders/, e.g. `flat.frag`.
     static var fragmentShader: String { get }
