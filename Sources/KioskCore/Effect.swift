@@ -1,52 +1,49 @@
-/// Picture effects applied on the canvas after projection: parsed from `--effect NAME[:key=value]...`.
+/// Effects and transitions named on the command line: `NAME[:OPTION]...`. The core only splits and syntax-checks
+/// the text; each renderer descriptor owns its name and parses its own options (see KioskRender's registries).
 
-/// Pixelation left of a split line; the untouched picture shows right of it.
-public struct MosaicSettings: Sendable, Equatable {
-    /// Allowed tile sizes, canvas pixels.
-    public static let tileRange: ClosedRange<Double> = 1...512
-    /// Tile edge in canvas pixels (default 16).
-    public var tile: Double
-    /// The split as a fraction of the canvas width, 0...1: the effect applies where x/width ≤ split (default 0.5).
-    public var split: Double
+/// A piece named on the command line (`--effect` or `--transition`): a name and its options, split at `:`.
+public struct PieceSpec: Sendable, Hashable, CustomStringConvertible {
+    /// The piece's name, e.g. `mosaic`, `slide`.
+    public var name: String
+    /// The options after the name, in order, e.g. `["tile=8"]` or `["left"]`.
+    public var options: [String]
 
-    /// Creates settings, clamped to their ranges.
-    public init(tile: Double = 16, split: Double = 0.5) {
-        self.tile = min(max(tile, Self.tileRange.lowerBound), Self.tileRange.upperBound)
-        self.split = min(max(split, 0), 1)
+    /// Creates a spec.
+    public init(name: String, options: [String] = []) {
+        self.name = name
+        self.options = options
     }
-}
 
-/// An effect chosen on the command line.
-public enum EffectSpec: Sendable, Equatable {
-    /// `mosaic[:tile=N][:split=R]`.
-    case mosaic(MosaicSettings)
+    /// `NAME[:OPTION]...` as written on the command line.
+    public var description: String { ([name] + options).joined(separator: ":") }
 
-    /// The effect names known.
-    public static let names = ["mosaic"]
-
-    /// Parses `NAME[:key=value]...`; the error names `--effect` and what is wrong.
-    public static func parse(_ text: String) throws -> EffectSpec {
+    /// Splits `NAME[:OPTION]...`; the error names `flag` (e.g. `--effect`) when the name or an option is empty or
+    /// the name is not a lowercase word.
+    public static func split(_ text: String, flag: String) throws(UsageError) -> PieceSpec {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard let name = parts.first, names.contains(name) else {
-            throw UsageError("--effect: '\(parts.first ?? text)' is not one of \(names.joined(separator: ", "))")
+        guard let name = parts.first, !name.isEmpty,
+              name.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
+            throw UsageError("\(flag): '\(text)' does not start with a name (NAME[:OPTION]...)")
         }
-        var m = MosaicSettings()
-        for option in parts.dropFirst() {
-            let kv = option.split(separator: "=", maxSplits: 1).map(String.init)
-            guard kv.count == 2, let v = Double(kv[1]), v.isFinite else {
-                throw UsageError("--effect: '\(option)' is not key=NUMBER (mosaic takes tile=N and split=R)")
-            }
-            switch kv[0] {
-            case "tile":
-                guard MosaicSettings.tileRange.contains(v) else { throw UsageError("--effect: tile=\(kv[1]) is out of range 1...512") }
-                m.tile = v
-            case "split":
-                guard (0...1).contains(v) else { throw UsageError("--effect: split=\(kv[1]) is out of range 0...1") }
-                m.split = v
-            default:
-                throw UsageError("--effect: unknown mosaic option '\(kv[0])' (tile, split)")
-            }
+        if let empty = parts.dropFirst().firstIndex(where: \.isEmpty) {
+            throw UsageError("\(flag): option \(empty) of '\(text)' is empty")
         }
-        return .mosaic(m)
+        return PieceSpec(name: name, options: Array(parts.dropFirst()))
+    }
+
+    /// The options as `key=value` pairs, in order; the error (without the flag) names the first that is not one.
+    public func keyValues() throws(UsageError) -> [(key: String, value: String)] {
+        var pairs: [(key: String, value: String)] = []
+        for option in options {
+            let kv = option.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard kv.count == 2, !kv[0].isEmpty, !kv[1].isEmpty else {
+                throw UsageError("'\(option)' is not key=value")
+            }
+            pairs.append((kv[0], kv[1]))
+        }
+        return pairs
     }
 }
+
+/// The picture effect chosen with `--effect NAME[:key=value]...`; its renderer descriptor validates the options.
+public typealias EffectSpec = PieceSpec

@@ -50,10 +50,11 @@ public enum CommandSpecs {
     public static let slideshow: [OptionSpec] = [
         OptionSpec("duration", .number(0.05...86_400), metavar: "S", "seconds per still (default 5)"),
         OptionSpec("shuffle", .flag, "random order, new each pass, no immediate repeats"),
-        OptionSpec("seed", .integer(0...Int.max), metavar: "N", "seed for --shuffle and --ken-burns (default 1)"),
+        OptionSpec("seed", .integer(0...Int.max), metavar: "N", "seed for --shuffle, --ken-burns and --transition random (default 1)"),
         OptionSpec("loop", .flag, "start again after the last item (default)"),
         OptionSpec("no-loop", .flag, "stop after the last item"),
-        OptionSpec("transition", .choice(TransitionKind.allCases.map(\.rawValue)), "how items change (default crossfade)"),
+        // The help lists the renderer's registered transitions (written in by the kiosk command, see RenderChoices).
+        OptionSpec("transition", .text, metavar: "NAME[:DIR]", "how items change (default crossfade)"),
         OptionSpec("transition-time", .number(0...60), metavar: "S", "seconds a transition takes (default 1)"),
         OptionSpec("idle-image", .text, metavar: "FILE",
                    "picture shown while the playlist is empty (default: the background colour); kiosk then waits for items"),
@@ -125,7 +126,7 @@ public enum CommandSpecs {
         if o.has("no-loop") { c.slideshow.loop = false }
         c.slideshow.shuffle = o.has("shuffle")
         if let s = o.integer("seed") { c.slideshow.seed = UInt64(s) }
-        if let t = o.string("transition"), let k = TransitionKind(rawValue: t) { c.slideshow.transition = k }
+        if let t = o.string("transition") { c.slideshow.transition = try TransitionSpec.parse(t) }
         if let t = o.number("transition-time") { c.slideshow.transitionTime = t }
         if let f = o.string("idle-image") {
             guard !f.isEmpty else { throw UsageError("--idle-image: needs a file name") }

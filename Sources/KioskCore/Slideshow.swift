@@ -1,14 +1,6 @@
 /// The slideshow scheduler: playlist + durations + events + time → what is on screen. Pure: it neither decodes
 /// nor draws, so hours of virtual time can be tested in milliseconds.
 
-/// How one item hands over to the next.
-public enum TransitionKind: String, Sendable, CaseIterable {
-    /// A cut.
-    case none
-    /// The new item fades in over the old one.
-    case crossfade
-}
-
 /// The slideshow's settings.
 public struct SlideshowOptions: Sendable, Equatable {
     /// Seconds a still stays (and the least an animation stays); default 5.
@@ -18,7 +10,7 @@ public struct SlideshowOptions: Sendable, Equatable {
     /// A new random order each pass, never repeating the item just shown.
     public var shuffle: Bool = false
     /// The transition between items.
-    public var transition: TransitionKind = .crossfade
+    public var transition: TransitionSpec = .crossfade
     /// Seconds the transition takes (it overlaps the start of the new item's slot).
     public var transitionTime: Double = 1
     /// Seed for the shuffle order.
@@ -244,7 +236,7 @@ public final class Slideshow {
         var progress = 1.0
         var out: Slot?
         var outTime = 0.0
-        if let o = outgoing, options.transition != .none, options.transitionTime > 0 {
+        if let o = outgoing, !options.transition.isCut, options.transitionTime > 0 {
             progress = min(1, max(0, (now - transitionStart) / options.transitionTime))
             if progress < 1 {
                 out = o.slot
@@ -367,7 +359,7 @@ public final class Slideshow {
         let s = Slot(id: c.id, path: playlist.item(c.id)?.path ?? "", sequence: sequence, timing: c.timing,
                      length: c.timing.slotLength(forDuration: d), duration: d)
         sequence += 1
-        if let previous, options.transition != .none, options.transitionTime > 0 {
+        if let previous, !options.transition.isCut, options.transitionTime > 0 {
             outgoing = (previous.0, previous.1)
             transitionStart = t
         } else {

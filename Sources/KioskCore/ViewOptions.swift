@@ -31,7 +31,7 @@ extension CommandSpecs {
         }
         c.projection = p
         if let s = o.number("pan-speed") { c.panSpeed = s }
-        if let e = o.string("effect") { c.effect = try EffectSpec.parse(e) }
+        if let e = o.string("effect") { c.effect = try PieceSpec.split(e, flag: "--effect") }
     }
 
     /// The projection flags as an override; the error names the flag.

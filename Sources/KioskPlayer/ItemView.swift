@@ -74,11 +74,10 @@ struct ItemView {
                          height: max(1, Int((Double(picture.height) * s).rounded())))
     }
 
-    /// The effect chosen on the command line, or none.
+    /// The effect chosen on the command line, or none (also when its spec is invalid: the command line is checked
+    /// by `RenderChoices.validate` before anything plays).
     static func effect(_ config: PlayerConfig) -> any ShaderEffect {
-        switch config.effect {
-        case .mosaic(let m)?: return MosaicEffect(settings: m)
-        case nil: return NoEffect()
-        }
+        guard let spec = config.effect, let effect = try? PassRegistry.effect(spec) else { return NoEffect() }
+        return effect
     }
 }

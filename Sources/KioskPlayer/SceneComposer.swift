@@ -53,13 +53,16 @@ final class SceneComposer {
         var visible = Set<Int>()
         var slots: [(Slot, Double, Double)] = []
         if let out = scene.outgoing { slots.append((out, scene.outgoingTime, 1)) }
-        let crossfade = scene.outgoing != nil && config.slideshow.transition == .crossfade
-        slots.append((scene.current, scene.currentTime, crossfade ? scene.progress : 1))
+        slots.append((scene.current, scene.currentTime, 1))
+        var outgoing: RenderLayer?, incoming: RenderLayer?
         for (slot, time, opacity) in slots {
             guard let layer = try layer(for: slot, time: time, opacity: opacity, cache: cache, key: &key) else { continue }
             visible.insert(slot.sequence)
-            layers.append(layer)
+            if slot == scene.current { incoming = layer } else { outgoing = layer }
         }
+        layers = TransitionLayers.layers(outgoing: outgoing, incoming: incoming, inChange: scene.outgoing != nil,
+                                         progress: scene.progress,
+                                         transition: TransitionLayers.transition(config, change: scene.current.sequence))
         // Textures of slots no longer on screen are released now, on the render thread.
         for sequence in textures.keys where !visible.contains(sequence) {
             textures[sequence] = nil

@@ -1,5 +1,6 @@
-/// Draws a RenderFrame: clear to the background, each layer with its pass blended by its opacity, then, when the
-/// output is rotated, the final pass turning the canvas onto the target.
+/// Draws a RenderFrame: clear to the background, the picture layers (each with its pass, effect and transition),
+/// then the overlays, each in its rect and in z-order, then, when the output is rotated, the final pass turning the
+/// canvas onto the target.
 import CEGL
 import KioskCore
 
@@ -29,10 +30,11 @@ public final class Renderer {
         return made
     }
 
-    /// The layer program composed for a projection and an effect, compiled once.
+    /// The layer program composed for a projection, an effect and a transition, compiled once.
     func program(pass: any ShaderPass.Type, effect: any ShaderEffect.Type,
+                 transition: any ShaderTransition.Type = NoTransition.self,
                  sampler: [String] = PassRegistry.rgbaSampler) throws -> Program {
-        let pieces = PassRegistry.pieces(pass: pass, effect: effect, sampler: sampler)
+        let pieces = PassRegistry.pieces(pass: pass, effect: effect, transition: transition, sampler: sampler)
         let key = pieces.joined(separator: "+")
         if let made = programs[key] { return made }
         let made = try Program(context: context, vertexShader: PassRegistry.vertexShader, fragmentPieces: pieces)
@@ -62,30 +64,78 @@ public final class Renderer {
         return made
     }
 
-    /// Clears to the background and blends each layer in.
+    /// Clears to the background and blends each picture layer, then each overlay, in.
     private func drawCanvas(_ frame: RenderFrame, into target: RenderTarget) throws {
         target.bind()
         let bg = frame.background
         glClearColor(GLfloat(bg.red), GLfloat(bg.green), GLfloat(bg.blue), 1)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-        glEnable(GLenum(GL_BLEND))
-        glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA),
-                            GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-        for layer in frame.layers {
-            let program = try program(pass: type(of: layer.pass), effect: type(of: layer.effect),
-                                      sampler: layer.texture.samplerPieces)
-            program.use()
-            layer.texture.bind(to: program)
-            program.set("u_background", bg.red, bg.green, bg.blue)
-            program.set("u_opacity", min(max(layer.opacity, 0), 1))
-            let context = PassContext(canvas: target.size, picture: layer.texture.size)
-            program.set("u_canvasSize", Double(context.canvas.width), Double(context.canvas.height))
-            program.set("u_pictureSize", Double(context.picture.width), Double(context.picture.height))
-            layer.effect.setUniforms(program, context: context)
-            layer.pass.setUniforms(program, context: context)
-            glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        for item in frame.drawOrder {
+            switch item {
+            case .picture(let layer): try drawPicture(layer, background: bg, canvas: target.size)
+            case .overlay(let overlay): try drawOverlay(overlay, canvas: target.size)
+            }
         }
         glDisable(GLenum(GL_BLEND))
+        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+        glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
+    }
+
+    /// One picture layer in its rect: the rect is the canvas its pass, effect and transition see.
+    private func drawPicture(_ layer: RenderLayer, background bg: RGBColor, canvas: PixelSize) throws {
+        let rect = layer.rect ?? CanvasRect(canvas)
+        guard use(rect, blend: layer.blend, canvas: canvas) else { return }
+        let program = try program(pass: type(of: layer.pass), effect: type(of: layer.effect),
+                                  transition: type(of: layer.transition.transition), sampler: layer.texture.samplerPieces)
+        program.use()
+        layer.texture.bind(to: program)
+        program.set("u_background", bg.red, bg.green, bg.blue)
+        program.set("u_opacity", min(max(layer.opacity, 0), 1))
+        program.set("u_transitionRole", int: layer.transition.role.rawValue)
+        program.set("u_progress", min(max(layer.transition.progress, 0), 1))
+        let context = PassContext(canvas: rect.size, picture: layer.texture.size)
+        program.set("u_canvasSize", Double(context.canvas.width), Double(context.canvas.height))
+        program.set("u_pictureSize", Double(context.picture.width), Double(context.picture.height))
+        layer.effect.setUniforms(program, context: context)
+        layer.transition.transition.setUniforms(program, context: context)
+        layer.pass.setUniforms(program, context: context)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    }
+
+    /// One overlay: a solid colour or a texture stretched over its rect.
+    private func drawOverlay(_ overlay: RenderOverlay, canvas: PixelSize) throws {
+        guard use(overlay.rect, blend: overlay.blend, canvas: canvas) else { return }
+        let program: Program
+        switch overlay.content {
+        case .solid(let c):
+            program = try self.program(fragmentShader: PassRegistry.solidOverlayShader)
+            program.use()
+            program.set("u_color", c.red, c.green, c.blue, c.alpha)
+        case .texture(let texture):
+            program = try self.program(fragmentShader: PassRegistry.textureOverlayShader)
+            program.use()
+            texture.bind(unit: 0)
+            program.set("u_picture", int: 0)
+        }
+        program.set("u_opacity", min(max(overlay.opacity, 0), 1))
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    }
+
+    /// Sets the viewport to `rect` (canvas rows run top-down, GL's bottom-up) and the blending for `blend`;
+    /// false when the rect is empty.
+    private func use(_ rect: CanvasRect, blend: LayerBlend, canvas: PixelSize) -> Bool {
+        guard rect.width > 0, rect.height > 0 else { return false }
+        glViewport(GLint(rect.x), GLint(canvas.height - rect.y - rect.height), GLsizei(rect.width), GLsizei(rect.height))
+        switch blend {
+        case .opaque:
+            glDisable(GLenum(GL_BLEND))
+            glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_FALSE))
+        case .premultipliedOver:
+            glEnable(GLenum(GL_BLEND))
+            glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+            glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+        }
+        return true
     }
 
     /// Draws the canvas onto the target turned by `rotation`.

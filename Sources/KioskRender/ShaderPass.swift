@@ -1,6 +1,7 @@
-/// A layer's fragment shader is composed of small pieces from Shaders/ (mpv style): the common prelude, one effect,
-/// the projection's helpers, one projection, and the common main. Each projection and effect is one shader file and
-/// one small Swift descriptor of its uniforms; adding one adds one line to `PassRegistry`.
+/// A layer's fragment shader is composed of small pieces from Shaders/ (mpv style): the common prelude, the sampling
+/// stage, one effect, one transition, the projection's helpers, one projection, and the common main. Each
+/// projection, effect and transition is one shader file and one small Swift descriptor (its name, options and
+/// uniforms); adding one adds one line to `PassRegistry`.
 import KioskCore
 
 /// What a pass knows when setting its uniforms.
@@ -21,7 +22,7 @@ public struct PassContext: Sendable, Equatable {
 /// `vec2 kiosk_source(vec2 canvasUV)` (texture uv, or negative where the source does not cover the canvas).
 ///
 /// The renderer binds the layer's picture for its sampling stage and sets the common uniforms: `u_background` (vec3), `u_opacity`,
-/// `u_canvasSize` and `u_pictureSize` (vec2, pixels).
+/// `u_canvasSize` (the layer's rect) and `u_pictureSize` (vec2, pixels), `u_transitionRole` (int) and `u_progress`.
 public protocol ShaderPass: Sendable {
     /// The projection's shader piece in Shaders/, e.g. `flat.frag`.
     static var fragmentShader: String { get }
@@ -36,16 +37,29 @@ extension ShaderPass {
     public static var helpers: [String] { [] }
 }
 
+extension ShaderEffect {
+    /// No options.
+    public static var optionsUsage: String { "" }
+}
+
 /// An effect applied on the canvas before projection: its shader piece defines `vec2 kiosk_effect(vec2 canvasUV)`,
-/// the canvas point whose projected picture shows at `canvasUV`.
+/// the canvas point whose projected picture shows at `canvasUV`. The descriptor owns its `--effect` name and parses
+/// its options.
 public protocol ShaderEffect: Sendable {
+    /// The name on the command line, e.g. `mosaic`.
+    static var name: String { get }
+    /// Its options for `--help` and the README, e.g. `[:tile=N][:split=R]` (empty when it takes none).
+    static var optionsUsage: String { get }
     /// The effect's shader piece in Shaders/, e.g. `mosaic.frag`.
     static var fragmentShader: String { get }
+    /// Parses the options after the name; the error says what is wrong (the registry adds the flag and the name).
+    init(options: [String]) throws(UsageError)
     /// Sets this effect's own uniforms on its (current) program.
     func setUniforms(_ program: Program, context: PassContext)
 }
 
-/// Every projection and effect, so programs can be built and tested for all combinations. Adding one adds one line.
+/// Every projection, effect and transition, so programs can be built and tested for all combinations. Adding one
+/// adds one line.
 public enum PassRegistry {
     /// All projections.
     public static var all: [any ShaderPass.Type] {
@@ -64,10 +78,26 @@ public enum PassRegistry {
         ]
     }
 
+    /// All transitions (`random` is not one: it chooses among these, see `TransitionChooser`).
+    public static var transitions: [any ShaderTransition.Type] {
+        [
+            NoTransition.self,
+            CrossfadeTransition.self,
+            SlideTransition.self,
+            WipeTransition.self,
+            ZoomTransition.self,
+            FadeTransition.self,
+        ]
+    }
+
     /// The vertex shader every pass runs with.
     public static let vertexShader = "fullscreen.vert"
     /// The final pass turning the canvas onto the screen.
     public static let finalShader = "final.frag"
+    /// The overlay drawing a solid premultiplied colour over its rect.
+    public static let solidOverlayShader = "overlay_solid.frag"
+    /// The overlay drawing a premultiplied RGBA texture over its rect.
+    public static let textureOverlayShader = "overlay_texture.frag"
     /// The head of every layer shader (version, precision, common uniforms).
     public static let prelude = "prelude.frag"
     /// The sampling stage for RGBA textures.
@@ -93,26 +123,34 @@ public enum PassRegistry {
     /// The tail of every layer shader (`main`).
     public static let main = "main.frag"
 
-    /// The pieces of the layer shader for a projection, an effect and a sampling stage, in order.
+    /// The pieces of the layer shader for a projection, an effect, a transition and a sampling stage, in order.
     public static func pieces(pass: any ShaderPass.Type, effect: any ShaderEffect.Type,
+                              transition: any ShaderTransition.Type = NoTransition.self,
                               sampler: [String] = rgbaSampler) -> [String] {
-        [prelude] + sampler + [effect.fragmentShader] + pass.helpers + [pass.fragmentShader, main]
+        [prelude] + sampler + [effect.fragmentShader, transition.fragmentShader] + pass.helpers + [pass.fragmentShader, main]
     }
 
     /// The composed GLSL source of a layer shader (the pieces joined), e.g. for a validator.
     public static func composedSource(pass: any ShaderPass.Type, effect: any ShaderEffect.Type,
+                                      transition: any ShaderTransition.Type = NoTransition.self,
                                       sampler: [String] = rgbaSampler) throws -> String {
-        try pieces(pass: pass, effect: effect, sampler: sampler).map { try ShaderLibrary.source(named: $0) }
-            .joined(separator: "\n")
+        try pieces(pass: pass, effect: effect, transition: transition, sampler: sampler)
+            .map { try ShaderLibrary.source(named: $0) }.joined(separator: "\n")
     }
 }
 
 /// No effect: the canvas shows the projected picture as it is.
 public struct NoEffect: ShaderEffect {
+    /// `none`.
+    public static let name = "none"
     /// The file name of its shader piece.
     public static let fragmentShader = "noeffect.frag"
     /// No effect.
     public init() {}
+    /// Takes no options.
+    public init(options: [String]) throws(UsageError) {
+        if let first = options.first { throw UsageError("takes no options (got '\(first)')") }
+    }
     /// Nothing to set.
     public func setUniforms(_ program: Program, context: PassContext) {}
 }

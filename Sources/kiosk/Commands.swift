@@ -8,7 +8,7 @@ struct Commands {
 
     private func parse(_ args: [String], _ specs: [OptionSpec], command: String, usage: String, summary: String) throws -> ParsedOptions? {
         if args.contains("--help") || args.contains("-h") {
-            print(OptionParser.help(usage: usage, summary: summary, specs: specs), terminator: "")
+            print(OptionParser.help(usage: usage, summary: summary, specs: RenderChoices.documented(specs)), terminator: "")
             return nil
         }
         let o = try ParsedOptions.parse(args, specs: specs, command: command)
@@ -34,6 +34,7 @@ struct Commands {
         guard let o = try parse(args, CommandSpecs.play, command: "play", usage: "kiosk play [OPTIONS] [PATH ...]",
                                 summary: "Plays files, folders (recursive, by name) and .m3u playlists full screen.\nWith no path it plays the built-in demo.") else { return 0 }
         let config = try CommandSpecs.config(from: o)
+        try RenderChoices.validate(config)
         let request = try OutputRequest(output: o.string("output"), device: o.string("drm-device"),
                                         connector: o.string("drm-connector"), mode: o.string("drm-mode"),
                                         rotate: o.string("rotate"))
@@ -65,6 +66,7 @@ struct Commands {
             throw UsageError("--output: '\(out)' must end in .mp4, .mkv, .mov or .y4m")
         }
         let config = try CommandSpecs.config(from: o)
+        try RenderChoices.validate(config)
         let items = try playlist(o.positional)
         let fps = o.integer("fps") ?? 30
         let report = try PlayJob.record(items: items, config: config, output: out, fps: fps, length: o.number("length"), log: log)
@@ -81,6 +83,7 @@ struct Commands {
         }
         guard let out = o.string("output") else { throw UsageError("snapshot: --output OUT.png is required") }
         var config = try CommandSpecs.config(from: o)
+        try RenderChoices.validate(config)
         config.slideshow.transition = .none
         try PlayJob.snapshot(input: input, output: out, config: config, at: o.number("at") ?? 0,
                              view: FlatView(fit: config.fit, zoom: o.number("zoom") ?? 1, center: o.point("center") ?? .center),

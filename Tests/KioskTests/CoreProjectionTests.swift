@@ -3,6 +3,8 @@
 import Foundation
 import XCTest
 @testable import KioskCore
+import KioskPlayer
+import KioskRender
 
 final class CoreProjectionTests: XCTestCase {
     func detect(_ name: String) -> ItemProjection? { ProjectionDetector.detect(path: "/photos/" + name) }
@@ -164,10 +166,14 @@ final class CoreProjectionTests: XCTestCase {
     }
 
     func testEffectSpecsAndTheirErrorsNameTheFlag() throws {
-        XCTAssertEqual(try EffectSpec.parse("mosaic"), .mosaic(MosaicSettings(tile: 16, split: 0.5)))
-        XCTAssertEqual(try EffectSpec.parse("mosaic:tile=8:split=1"), .mosaic(MosaicSettings(tile: 8, split: 1)))
-        for bad in ["blur", "mosaic:tile=0", "mosaic:split=2", "mosaic:size=3", "mosaic:tile", "mosaic:tile=x"] {
-            XCTAssertThrowsError(try EffectSpec.parse(bad), bad) { XCTAssertTrue("\($0)".hasPrefix("--effect: "), "\($0)") }
+        /// The effect a command line names, through the renderer's registry (the descriptor parses its options).
+        func parse(_ text: String) throws -> MosaicSettings? {
+            (try PassRegistry.effect(PieceSpec.split(text, flag: "--effect")) as? MosaicEffect)?.settings
+        }
+        XCTAssertEqual(try parse("mosaic"), MosaicSettings(tile: 16, split: 0.5))
+        XCTAssertEqual(try parse("mosaic:tile=8:split=1"), MosaicSettings(tile: 8, split: 1))
+        for bad in ["blur", "mosaic:tile=0", "mosaic:split=2", "mosaic:size=3", "mosaic:tile", "mosaic:tile=x", ":tile=3", "mosaic::"] {
+            XCTAssertThrowsError(try parse(bad), bad) { XCTAssertTrue("\($0)".hasPrefix("--effect: "), "\($0)") }
         }
     }
 
@@ -181,11 +187,11 @@ final class CoreProjectionTests: XCTestCase {
         XCTAssertEqual(c.projection.inputFOV, 190)
         XCTAssertEqual(c.projection.startView(canvas: PixelSize(width: 100, height: 100)), SphereView(yaw: -30, hFOV: 100, vFOV: 100))
         XCTAssertEqual(c.panSpeed, 0)
-        XCTAssertEqual(c.effect, .mosaic(MosaicSettings(tile: 4)))
+        XCTAssertEqual(c.effect, PieceSpec(name: "mosaic", options: ["tile=4"]))
         XCTAssertEqual(try config([]).panSpeed, 3)
         XCTAssertThrowsError(try config(["--fov", "10x10"])) { XCTAssertTrue("\($0)".contains("--fov")) }
         XCTAssertThrowsError(try config(["--projection", "fisheye", "--input-fov", "300"])) { XCTAssertTrue("\($0)".contains("--input-fov")) }
-        XCTAssertThrowsError(try config(["--effect", "mosaic:tile=-1"])) { XCTAssertTrue("\($0)".contains("--effect")) }
+        XCTAssertThrowsError(try RenderChoices.validate(config(["--effect", "mosaic:tile=-1"]))) { XCTAssertTrue("\($0)".contains("--effect")) }
     }
 
     func testEyeRectsAndCrops() {

@@ -26,10 +26,25 @@ final class RenderContextTests: RenderTestCase {
                 }
             }
         }
+        // Every transition with every projection; the overlays.
+        for transition in PassRegistry.transitions {
+            for pass in PassRegistry.all {
+                let pieces = PassRegistry.pieces(pass: pass, effect: MosaicEffect.self, transition: transition)
+                XCTAssertNoThrow(try Program(context: gl, vertexShader: PassRegistry.vertexShader, fragmentPieces: pieces),
+                                 pieces.joined(separator: "+"))
+            }
+        }
+        for overlay in [PassRegistry.solidOverlayShader, PassRegistry.textureOverlayShader] {
+            XCTAssertNoThrow(try Program(context: gl, vertexShader: PassRegistry.vertexShader, fragmentShader: overlay), overlay)
+        }
     }
 
     func testEveryShaderPieceIsUsedByTheRegistry() {
-        var used: Set<String> = [PassRegistry.vertexShader, PassRegistry.finalShader]
+        var used: Set<String> = [PassRegistry.vertexShader, PassRegistry.finalShader,
+                                 PassRegistry.solidOverlayShader, PassRegistry.textureOverlayShader]
+        for transition in PassRegistry.transitions {
+            used.formUnion(PassRegistry.pieces(pass: FlatPass.self, effect: NoEffect.self, transition: transition))
+        }
         for pass in PassRegistry.all {
             for effect in PassRegistry.effects {
                 for sampler in PassRegistry.samplers {
@@ -88,6 +103,15 @@ final class RenderContextTests: RenderTestCase {
                     checked.formUnion(pieces)
                 }
             }
+        }
+        for transition in PassRegistry.transitions {
+            let pieces = PassRegistry.pieces(pass: FlatPass.self, effect: NoEffect.self, transition: transition)
+            let url = tmp.appendingPathComponent(pieces.joined(separator: "+"))
+            try PassRegistry.composedSource(pass: FlatPass.self, effect: NoEffect.self, transition: transition)
+                .write(to: url, atomically: true, encoding: .utf8)
+            let result = try RenderTestSupport.run(validator, ["-S", "frag", url.path])
+            XCTAssertEqual(result.status, 0, "\(url.lastPathComponent): \(result.output)")
+            checked.formUnion(pieces)
         }
         XCTAssertEqual(checked, Set(files), "every shader file is validated alone or as part of a composed program")
     }
