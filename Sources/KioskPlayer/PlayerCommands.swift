@@ -1,5 +1,6 @@
 import KioskCore
 import KioskOutput
+import KioskRender
 
 /// The player's side of the commands: each is run on the player's thread at the top of a frame, by the part
 /// that owns what it changes (the slideshow: items and pause; the sound; the current item's view; the composer:
@@ -27,6 +28,9 @@ extension Player {
         case .view(let change):
             return viewControl.apply(change, at: t)
         case .effect(let spec):
+            if let spec {
+                do { _ = try PassRegistry.effect(spec) } catch { return .failed("\(error)") }
+            }
             config.effect = spec
             composer?.effect = spec
             return .done()

@@ -29,7 +29,7 @@ final class PlayerCommandTests: XCTestCase {
         return (dir, paths)
     }
 
-    private func config(duration: Double = 10, transition: TransitionKind = .none) -> PlayerConfig {
+    private func config(duration: Double = 10, transition: TransitionSpec = .none) -> PlayerConfig {
         var c = PlayerConfig()
         c.size = size
         c.slideshow.duration = duration

@@ -6,7 +6,7 @@ import XCTest
 final class SlideshowEditTests: XCTestCase {
     private let ready: (ItemID) -> Availability = { _ in .ready(.still) }
 
-    private func show(_ n: Int, transition: TransitionKind = .crossfade, shuffle: Bool = false) -> Slideshow {
+    private func show(_ n: Int, transition: TransitionSpec = .crossfade, shuffle: Bool = false) -> Slideshow {
         var o = SlideshowOptions()
         o.duration = 5
         o.transition = transition
