@@ -93,6 +93,7 @@ public final class Slideshow {
     var held = false
     var nextPassOrder: [ItemID]?
     var ended = false
+    var idleAnnounced = false
     var events: [PlayerEvent] = []
 
     /// Creates a slideshow over `items` (a new playlist, ids 0, 1, 2… in order).
@@ -182,6 +183,7 @@ public final class Slideshow {
     /// Advances to `t` and returns what is on screen, or nil while the first item is not ready yet, when idle
     /// or when finished. `availability` answers for items.
     public func update(at t: Double, availability: (ItemID) -> Availability) -> Scene? {
+        defer { announceIdle() }
         if isFinished {
             if let s = slot, ended || playlist.isEmpty { finishSlot(s, reason: ended ? .eof : .removed) }
             return nil
@@ -227,7 +229,16 @@ public final class Slideshow {
         events.append(.itemEnded(s.id, path: s.path, reason: reason))
         slot = nil
         outgoing = nil
-        if isIdle { events.append(.idle) }
+    }
+
+    /// Says `idle` once each time the slideshow runs out of anything to show.
+    private func announceIdle() {
+        if isIdle && slot == nil {
+            if !idleAnnounced { events.append(.idle) }
+            idleAnnounced = true
+        } else {
+            idleAnnounced = false
+        }
     }
 
     private func scene(at t: Double) -> Scene? {
@@ -271,7 +282,7 @@ public final class Slideshow {
                 return false
             case .failed:
                 markFailed(id)
-                if isIdle { events.append(.idle); return false }
+                if isIdle { return false }
             }
         }
         return false

@@ -110,7 +110,6 @@ extension Slideshow {
         events.append(.playlistChanged(count: playlist.count))
         guard let s = slot else {
             position = 0
-            if playlist.isEmpty { events.append(.idle) }
             return
         }
         if let p = fresh.firstIndex(of: s.id) {
@@ -128,7 +127,6 @@ extension Slideshow {
             events.append(.itemEnded(s.id, path: s.path, reason: .removed))
             slot = nil
             outgoing = nil
-            events.append(.idle)
         }
     }
 }

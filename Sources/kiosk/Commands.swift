@@ -16,7 +16,9 @@ struct Commands {
         return o
     }
 
-    private func playlist(_ paths: [String]) throws -> [PlaylistItem] {
+    /// The items `paths` name (the demo with none). Nothing playable is an error unless `allowEmpty` (kiosk then
+    /// idles, waiting for items from a command).
+    private func playlist(_ paths: [String], allowEmpty: Bool = false) throws -> [PlaylistItem] {
         var paths = paths
         if paths.isEmpty {
             guard let demo = DemoPlaylist.locate() else {
@@ -26,7 +28,9 @@ struct Commands {
             paths = [demo]
         }
         let items = PlaylistLoader(log: log).load(paths)
-        guard !items.isEmpty else { throw PlayerError("nothing to play: no media files in \(paths.joined(separator: " "))") }
+        guard !items.isEmpty || allowEmpty else {
+            throw PlayerError("nothing to play: no media files in \(paths.joined(separator: " "))")
+        }
         return items
     }
 
@@ -42,7 +46,7 @@ struct Commands {
             throw UsageError("--untimed needs --output headless")
         }
         let input = try CommandSpecs.inputOptions(from: o)
-        let items = try playlist(o.positional)
+        let items = try playlist(o.positional, allowEmpty: config.idleImage != nil)
         let stop = StopSignal.install()
         let report = try PlayJob.play(items: items, config: config, output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",

@@ -241,6 +241,23 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(none.stderr.contains("missing-folder"), none.stderr)
     }
 
+    func testAnEmptyPlaylistWithAnIdleImageIdlesInsteadOfExiting() throws {
+        let dir = try TempDir()
+        try FileManager.default.createDirectory(atPath: dir.file("empty"), withIntermediateDirectories: true)
+        let idle = try picture(dir, "idle.png", size: "64x48")
+        let r = try kiosk(["play", dir.file("empty"), "--output", "headless", "--size", "64x48", "--idle-image", idle,
+                           "--length", "1", "--log-level", "info"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("idle: nothing to play; waiting for items"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("nothing playable"), r.stderr)
+        let broken = try kiosk(["play", dir.file("empty"), "--output", "headless", "--size", "64x48",
+                                "--idle-image", dir.file("no-such.png"), "--length", "0.5"])
+        XCTAssertEqual(broken.status, 0, broken.stderr)
+        let lines = broken.stderr.split(separator: "\n").filter { $0.contains("no-such.png") }
+        XCTAssertEqual(lines.count, 1, broken.stderr)
+        XCTAssertTrue(lines.first?.hasPrefix("kiosk: warn: --idle-image: ") ?? false, "\(lines)")
+    }
+
     func testStuckDecodeIsAbandoned() throws {
         let dir = try TempDir()
         _ = try picture(dir, "b.png", size: "64x48")

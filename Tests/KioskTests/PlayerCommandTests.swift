@@ -182,6 +182,25 @@ final class PlayerCommandTests: XCTestCase {
         XCTAssertGreaterThan(output.shown, 5)
     }
 
+    func testClipOwnersAreForgottenWithTheCache() throws {
+        let dir = try TempDir()
+        let clips = try (0..<3).map { try VideoPlayerTests.clip(dir, "c\($0).mp4", seconds: 0.5) }
+        var c = config(duration: 5)
+        c.size = PixelSize(width: 64, height: 48)
+        let clock = VirtualClock()
+        let output = try VirtualTimeOutput(size: c.size, fps: 10, clock: clock, sink: nil)
+        let player = try Player(items: clips.map { PlaylistItem(path: $0) }, config: c, output: output, clock: clock,
+                                log: Log(level: .error), waitForDecodes: true)
+        var most = 0
+        let report = try player.run(length: 4.6, shouldStop: {
+            most = max(most, player.composer?.rememberedClips ?? 0)
+            return false
+        })
+        XCTAssertGreaterThanOrEqual(report.slotsShown, 9, "three passes of three clips")
+        XCTAssertLessThanOrEqual(most, 3, "one owner per clip item, however many times the clips were decoded again")
+        XCTAssertGreaterThan(most, 0)
+    }
+
     func testAWaitEndsAtOnceOnAWakeupOrAWatchedDescriptor() throws {
         let output = try HeadlessOutput(size: size, pacing: nil)
         let clock = MonotonicClock()

@@ -190,6 +190,20 @@ final class SlideshowEditTests: XCTestCase {
         XCTAssertEqual(s.currentID, 1, "the slot ran on once the finger lifted")
     }
 
+    func testSeekMovesTheSlotsTimeAndItsEnd() {
+        var o = SlideshowOptions()
+        o.transition = .none
+        let anim = MediaTiming.animation(frameDurations: [1, 1, 1, 1, 1, 1], loops: 1)
+        let s = Slideshow(items: [PlaylistItem(path: "anim.gif"), PlaylistItem(path: "still.png")], options: o)
+        let avail: (ItemID) -> Availability = { $0 == 0 ? .ready(anim) : .ready(.still) }
+        XCTAssertEqual(s.update(at: 0, availability: avail)?.currentTime, 0)
+        XCTAssertEqual(s.seek(to: 4, at: 1), 4)
+        XCTAssertEqual(s.update(at: 1.5, availability: avail)?.currentTime ?? 0, 4.5, accuracy: 1e-9)
+        XCTAssertEqual(s.update(at: 2.9, availability: avail)?.current.id, 0)
+        XCTAssertEqual(s.update(at: 3.0, availability: avail)?.current.id, 1, "the 6 s slot ends 2 s after seeking to 4 s")
+        XCTAssertNil(s.seek(to: 1, at: 3.5), "a still has nothing to seek in")
+    }
+
     func testLivePlaylistIdsAreStable() {
         let p = LivePlaylist([PlaylistItem(path: "a"), PlaylistItem(path: "b")])
         let edit = p.insert([PlaylistItem(path: "c")], at: 1)
