@@ -120,16 +120,19 @@ final class SlideshowEditTests: XCTestCase {
         XCTAssertEqual(ends, [.eof, .skipped, .error])
     }
 
+    /// One frame as the player runs it: input's step, the slideshow's update, the composer's view hook.
+    private func frame(_ s: Slideshow, _ input: Interaction, at t: Double) {
+        let geo = LayerGeometry(picture: PixelSize(width: 640, height: 480), canvas: PixelSize(width: 640, height: 480), spherical: false)
+        s.run(input.step(at: t), at: t)
+        if let scene = s.update(at: t, availability: ready) {
+            _ = input.views(sequence: scene.current.sequence, current: true, geometry: geo, flat: FlatView(), sphere: SphereView())
+        }
+    }
+
     func testARemotePauseSurvivesZoomingInAndOut() {
         let s = show(3, transition: .none)
         let input = Interaction(canvas: PixelSize(width: 640, height: 480), settings: InteractionSettings())
-        let geo = LayerGeometry(picture: PixelSize(width: 640, height: 480), canvas: PixelSize(width: 640, height: 480), spherical: false)
-        func frame(_ t: Double) {
-            s.run(input.step(at: t), at: t)
-            if let scene = s.update(at: t, availability: ready) {
-                _ = input.views(sequence: scene.current.sequence, current: true, geometry: geo, flat: FlatView(), sphere: SphereView())
-            }
-        }
+        let frame = { (t: Double) in self.frame(s, input, at: t) }
         frame(0)
         run(s, .pause(.remote), at: 1)
         s.run(input.handle(.key(code: 0x1a2, pressed: true, time: 2)), at: 2)   // zoom in
@@ -151,13 +154,7 @@ final class SlideshowEditTests: XCTestCase {
     func testZoomingOutDoesNotUndoAUsersPause() {
         let s = show(3, transition: .none)
         let input = Interaction(canvas: PixelSize(width: 640, height: 480), settings: InteractionSettings())
-        let geo = LayerGeometry(picture: PixelSize(width: 640, height: 480), canvas: PixelSize(width: 640, height: 480), spherical: false)
-        func frame(_ t: Double) {
-            s.run(input.step(at: t), at: t)
-            if let scene = s.update(at: t, availability: ready) {
-                _ = input.views(sequence: scene.current.sequence, current: true, geometry: geo, flat: FlatView(), sphere: SphereView())
-            }
-        }
+        let frame = { (t: Double) in self.frame(s, input, at: t) }
         frame(0)
         s.run(input.handle(.key(code: 57, pressed: true, time: 1)), at: 1)   // space: the user pauses
         frame(1.1)
@@ -173,13 +170,7 @@ final class SlideshowEditTests: XCTestCase {
     func testAFingerOnTheScreenHoldsTheItem() {
         let s = show(2, transition: .none)
         let input = Interaction(canvas: PixelSize(width: 640, height: 480), settings: InteractionSettings())
-        let geo = LayerGeometry(picture: PixelSize(width: 640, height: 480), canvas: PixelSize(width: 640, height: 480), spherical: false)
-        func frame(_ t: Double) {
-            s.run(input.step(at: t), at: t)
-            if let scene = s.update(at: t, availability: ready) {
-                _ = input.views(sequence: scene.current.sequence, current: true, geometry: geo, flat: FlatView(), sphere: SphereView())
-            }
-        }
+        let frame = { (t: Double) in self.frame(s, input, at: t) }
         frame(0)
         s.run(input.handle(.touch(.down, slot: 0, at: CanvasPoint(x: 100, y: 100), time: 4)), at: 4)
         for t in stride(from: 4.0, through: 9, by: 0.1) { frame(t) }
