@@ -1,11 +1,9 @@
 import KioskCore
-import KioskMedia
-import KioskOutput
 import KioskRender
 
 /// A headless canvas on a virtual clock: frame n is presented at exactly n/fps. Each presented frame can go to
 /// a sink (the recorder's encoder); without one it is only finished on the GPU (the benchmark).
-final class VirtualTimeOutput: Output {
+public final class VirtualTimeOutput: Output {
     private let canvas: HeadlessOutput
     private let clock: VirtualClock
     private let fps: Double
@@ -13,27 +11,29 @@ final class VirtualTimeOutput: Output {
     private var frames = 0
 
     /// A `size` canvas presenting `fps` frames per virtual second into `sink`.
-    init(size: PixelSize, fps: Double, clock: VirtualClock, sink: ((RGBAImage) throws -> Void)?) throws {
+    public init(size: PixelSize, fps: Double, clock: VirtualClock, sink: ((RGBAImage) throws -> Void)?) throws {
         canvas = try HeadlessOutput(size: size, pacing: nil)
         self.clock = clock
         self.fps = fps
         self.sink = sink
     }
 
-    var name: String { "virtual-time canvas" }
-    var context: GLContext { canvas.context }
-    var size: PixelSize { canvas.size }
-    var rotation: Rotation { .none }
-    var target: RenderTarget { canvas.target }
-    var needsEveryFrame: Bool { true }
+    /// `virtual-time canvas`.
+    public var name: String { "virtual-time canvas" }
+    public var context: GLContext { canvas.context }
+    public var size: PixelSize { canvas.size }
+    public var rotation: Rotation { .none }
+    public var target: RenderTarget { canvas.target }
+    public var needsEveryFrame: Bool { true }
 
-    func present() throws -> Double? {
+    /// Hands the frame to the sink (or waits for the GPU) and moves time one frame; returns the time it was shown.
+    public func present() throws -> Double? {
         if let sink { try sink(canvas.readPixels()) } else { context.finish() }
         return step()
     }
 
     /// Nothing to draw yet: time still moves one frame.
-    func idle() { _ = step() }
+    public func idle() { _ = step() }
 
     private func step() -> Double {
         let shown = clock.now
