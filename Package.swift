@@ -61,7 +61,8 @@ let package = Package(
                                                     "KioskSeat", "KioskAudio"]),
         .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskPlayer"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
-        .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskPlayer"]),
+        .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput",
+                                                             "KioskPlayer"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
                                    "KioskAudio", "KioskInput", "KioskSeat"],
