@@ -15,8 +15,12 @@ let cModules: [Target] = [
                                      "libswscale-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
                    providers: [.apt(["libasound2-dev"])]),
+    // libinput's seat backend takes a udev context, so libinput.h brings libudev into KioskInput too.
     .systemLibrary(name: "CLibinput", path: "Sources/CLibinput", pkgConfig: "libinput",
                    providers: [.apt(["libinput-dev", "libudev-dev"])]),
+    // libudev for the display side alone: the drm hotplug monitor in KioskOutput.
+    .systemLibrary(name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
+                   providers: [.apt(["libudev-dev"])]),
     .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                    providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(name: "CGif", path: "Sources/CGif",
@@ -48,10 +52,10 @@ let package = Package(
         .target(name: "CKioskALSAShim", dependencies: ["CALSA"]),
         // Sound: ALSA playback and the audio clock. The only place ALSA is imported.
         .target(name: "KioskAudio", dependencies: ["KioskCore", "CALSA", "CKioskALSAShim"]),
-        // Outputs: headless (FBO read-back) and DRM/KMS. The only place libdrm and GBM are imported.
-        .target(name: "KioskOutput", dependencies: ["KioskCore", "KioskRender", "CDRM", "CGBM"]),
-        // Input devices: libinput over the udev seat or explicit device nodes. The only place libinput and
-        // libudev are imported.
+        // Outputs: headless (FBO read-back), virtual time and DRM/KMS, and the display hotplug monitor. The only
+        // place libdrm, GBM and CUdev are imported.
+        .target(name: "KioskOutput", dependencies: ["KioskCore", "KioskRender", "CDRM", "CGBM", "CUdev"]),
+        // Input devices: libinput over the udev seat or explicit device nodes. The only place libinput is imported.
         .target(name: "KioskInput", dependencies: ["KioskCore", "CLibinput"]),
         // The seat: a logind session that hands out device descriptors (TakeDevice). The only place libsystemd
         // is imported.
