@@ -52,14 +52,14 @@ let package = Package(
         .target(name: "CKioskALSAShim", dependencies: ["CALSA"]),
         // Sound: ALSA playback and the audio clock. The only place ALSA is imported.
         .target(name: "KioskAudio", dependencies: ["KioskCore", "CALSA", "CKioskALSAShim"]),
+        // The seat: how device nodes are opened (`DeviceOpener`: open(2) directly, or a logind session's
+        // TakeDevice). Outputs and input open their devices through it. The only place libsystemd is imported.
+        .target(name: "KioskSeat", dependencies: ["KioskCore", "CSystemd"]),
         // Outputs: headless (FBO read-back), virtual time and DRM/KMS, and the display hotplug monitor. The only
         // place libdrm, GBM and CUdev are imported.
-        .target(name: "KioskOutput", dependencies: ["KioskCore", "KioskRender", "CDRM", "CGBM", "CUdev"]),
+        .target(name: "KioskOutput", dependencies: ["KioskCore", "KioskRender", "KioskSeat", "CDRM", "CGBM", "CUdev"]),
         // Input devices: libinput over the udev seat or explicit device nodes. The only place libinput is imported.
-        .target(name: "KioskInput", dependencies: ["KioskCore", "CLibinput"]),
-        // The seat: a logind session that hands out device descriptors (TakeDevice). The only place libsystemd
-        // is imported.
-        .target(name: "KioskSeat", dependencies: ["KioskCore", "CSystemd"]),
+        .target(name: "KioskInput", dependencies: ["KioskCore", "KioskSeat", "CLibinput"]),
         // The player: wires clock, slideshow, decoders, renderer, output, input, seat and sound.
         .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskInput",
                                                     "KioskSeat", "KioskAudio"]),

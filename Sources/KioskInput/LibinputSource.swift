@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import CLibinput
 import KioskCore
+import KioskSeat
 
 /// What libinput's open and close callbacks share: the opener, the open descriptors' paths, and the opens that
 /// failed (the callback has no way to return a reason).

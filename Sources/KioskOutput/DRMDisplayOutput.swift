@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskRender
+import KioskSeat
 
 /// The DRM/KMS display as the player's output: a `DRMOutput` (GBM scanout, modeset, page flips) with the
 /// renderer's GL context on its GBM device and a window surface on its GBM surface. One frame per vblank:

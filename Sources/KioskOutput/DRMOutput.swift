@@ -1,6 +1,7 @@
 import CDRM
 import Foundation
 import KioskCore
+import KioskSeat
 
 /// The DRM/KMS output: a GBM scanout surface on the chosen connector and mode, shown by page flips.
 ///

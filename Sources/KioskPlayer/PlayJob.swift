@@ -4,6 +4,7 @@ import KioskInput
 import KioskMedia
 import KioskOutput
 import KioskRender
+import KioskSeat
 
 /// The commands' work, built from parts: `play`, `record`, `snapshot` and `probe`.
 public enum PlayJob {
