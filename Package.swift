@@ -35,9 +35,11 @@ let package = Package(
         .executable(name: "kiosk", targets: ["kiosk"]),
     ],
     targets: cModules + [
-        // Pure Swift: media model, playlist, slideshow scheduler, view maths, config, clocks. No C imports.
+        // Pure Swift: media model, playlist items and M3U text, media extensions, slideshow scheduler, view maths,
+        // config, the monotonic clock. No C imports and no file-system access (the playlist loader is in KioskMedia).
         .target(name: "KioskCore"),
-        // Decoders and encoders: ffmpeg, libwebp, giflib. The only place those C modules are imported.
+        // Media on disk: the playlist loader (files, folders, .m3u files), decoders and encoders (ffmpeg, libwebp,
+        // giflib). The only place those C modules are imported.
         .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg", "CWebP", "CGif"]),
         // EGL context, GL resources and shader passes. The only place EGL/GLES is imported.
         // Shaders/*.vert|*.frag are embedded into it at build time by the ShaderEmbed plugin.
@@ -63,7 +65,7 @@ let package = Package(
         // The player: wires clock, slideshow, decoders, renderer, output, input, seat and sound.
         .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskInput",
                                                     "KioskSeat", "KioskAudio"]),
-        .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskPlayer"]),
+        .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput",
                                                              "KioskPlayer"]),

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskMedia
 import KioskPlayer
 
 /// The five commands: each parses its table, builds the parts and runs them.

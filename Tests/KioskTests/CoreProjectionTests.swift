@@ -3,6 +3,7 @@
 import Foundation
 import XCTest
 @testable import KioskCore
+import KioskMedia
 
 final class CoreProjectionTests: XCTestCase {
     func detect(_ name: String) -> ItemProjection? { ProjectionDetector.detect(path: "/photos/" + name) }
