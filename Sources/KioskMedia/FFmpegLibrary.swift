@@ -16,11 +16,4 @@ enum FFmpegLibrary {
         }
         return text
     }
-
-    /// Monotonic time in nanoseconds.
-    static func monotonicNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
 }

@@ -45,7 +45,7 @@ public final class DRMDisplayOutput: Output {
         size = rotation.canvasSize(forScreen: screenSize)
         self.clock = clock
         self.log = log
-        link = DisplayLink(now: monotonicSeconds())
+        link = DisplayLink(now: MonotonicClock.seconds())
         fingerprint = drm.connectorFingerprint()
     }
 
@@ -86,7 +86,7 @@ public final class DRMDisplayOutput: Output {
             clock?.flipped(at: shown, interval: drm.refreshInterval)
             return shown
         } catch let e as DRMError where e.isLostMaster {
-            if link.masterLost(at: monotonicSeconds()) {
+            if link.masterLost(at: MonotonicClock.seconds()) {
                 log.warn("DRM master lost (\(e)): not drawing; retrying every \(link.masterRetry) s")
             }
             return nil
@@ -103,12 +103,12 @@ public final class DRMDisplayOutput: Output {
     public func idle() {
         let showing = link.isShowing
         Thread.sleep(forTimeInterval: showing ? min(drm.refreshInterval, 0.05) : 0.1)
-        switch link.due(at: monotonicSeconds()) {
+        switch link.due(at: MonotonicClock.seconds()) {
         case .none: break
         case .pollConnector: pollConnector(probe: !showing)
         case .retryMaster:
             let regained = drm.regainMaster()
-            if link.masterRetried(regained: regained, at: monotonicSeconds()) {
+            if link.masterRetried(regained: regained, at: MonotonicClock.seconds()) {
                 drm.requestModeset()
                 log.info("DRM master is back: setting \(drm.mode.name) again")
             }
@@ -126,7 +126,7 @@ public final class DRMDisplayOutput: Output {
     /// sets the mode again. While showing, only a change of the cheap fingerprint leads to a full probe (a
     /// probe can read the EDID over DDC and stall a frame).
     private func pollConnector(probe: Bool) {
-        let now = monotonicSeconds()
+        let now = MonotonicClock.seconds()
         let seen = drm.connectorFingerprint()
         if !probe && seen == fingerprint {
             _ = link.connector(connected: true, at: now)   // unchanged: just restart the poll interval

@@ -12,7 +12,7 @@ struct BenchError: Error, CustomStringConvertible {
 struct Bench {
     private let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
 
-    private func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    private func now() -> Double { MonotonicClock.seconds() }
 
     /// Peak resident set of this process in MiB (VmHWM).
     static func peakRSSMiB() -> Double {

@@ -27,9 +27,9 @@ enum Benchmarks {
         let output = try VirtualTimeOutput(size: canvas, fps: 1, clock: clock, sink: nil)
         let player = try Player(items: items, config: { var c = config; c.slideshow.loop = false; return c }(),
                                 output: output, clock: clock, log: Log(level: .error), waitForDecodes: true)
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = MonotonicClock.seconds()
         let report = try player.run(length: nil)
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let seconds = MonotonicClock.seconds() - start
         return Double(report.slotsShown) / seconds
     }
 
@@ -43,10 +43,10 @@ enum Benchmarks {
         let projection = ItemProjection(kind: .equirect)
         let flatTransform = FlatView(fit: .contain).transform(picture: texture.size, canvas: canvas)
         func draw(_ pass: any ShaderPass) throws -> Double {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = MonotonicClock.seconds()
             try renderer.draw(RenderFrame(background: .black, layers: [RenderLayer(texture: texture, pass: pass)]), into: output.target)
             output.context.finish()
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            return (MonotonicClock.seconds() - start) * 1000
         }
         // Alternate the two, so the load of a shared machine weighs on both alike; the first 3 of each warm up.
         var flat = 0.0, equirect = 0.0

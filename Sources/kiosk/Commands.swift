@@ -49,7 +49,7 @@ struct Commands {
                                       input: input,
                                       length: o.number("length"), log: log,
                                       shouldStop: { stop.requested },
-                                      onFirstFrame: { [log] in log.info("first frame presented \(ProcessClock.millisecondsSinceStart()) ms after process start") })
+                                      onFirstFrame: { [log] in log.info("first frame presented \(ProcessAge.millisecondsSinceStart()) ms after process start") })
         log.info("played \(report.slotsShown) items, \(report.framesPresented) frames"
                  + (report.presentedFPS.map { String(format: ", %.2f frames/s after the first", $0) } ?? "")
                  + (Self.peakRSSMiB().map { String(format: ", peak RSS %.1f MiB", $0) } ?? ""))
