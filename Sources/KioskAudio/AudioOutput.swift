@@ -1,4 +1,4 @@
-import CALSA
+internal import CALSA
 import Foundation
 import Glibc
 import KioskCore

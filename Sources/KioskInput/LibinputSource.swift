@@ -1,5 +1,5 @@
 @preconcurrency import Glibc
-import CLibinput
+internal import CLibinput
 import KioskCore
 import KioskSeat
 

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import KioskCore
 
 /// An opened container (libavformat) with a time bound: any blocking read past the deadline is interrupted.

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Glibc
 
 /// Process-wide facts about the linked ffmpeg libraries: logging is silenced once, errors become text.

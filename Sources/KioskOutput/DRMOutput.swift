@@ -1,4 +1,4 @@
-import CDRM
+internal import CDRM
 import Foundation
 import KioskCore
 import KioskSeat

@@ -1,4 +1,4 @@
-import CUdev
+internal import CUdev
 import Foundation
 import KioskCore
 

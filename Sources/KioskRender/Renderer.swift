@@ -1,6 +1,6 @@
 /// Draws a RenderFrame: clear to the background, each layer with its pass blended by its opacity, then, when the
 /// output is rotated, the final pass turning the canvas onto the target.
-import CEGL
+internal import CEGL
 import KioskCore
 
 /// The frame renderer. Create, use and drop it on the render thread only.
