@@ -2,7 +2,8 @@
 // kiosk: an offline, full-screen slideshow player for Linux (DRM/KMS + GBM + EGL + GLES).
 import PackageDescription
 
-/// One system-library module per C library the product uses; each is imported by exactly one Swift target.
+/// One system-library module per C library the product uses; each is imported by exactly one Swift target, with
+/// `internal import`, so no C type leaks out of the target that wraps it (Tests/KioskTests/LayeringTests checks both).
 let cModules: [Target] = [
     .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm",
                    providers: [.apt(["libdrm-dev"])]),
