@@ -2,7 +2,8 @@
 // kiosk: an offline, full-screen slideshow player for Linux (DRM/KMS + GBM + EGL + GLES).
 import PackageDescription
 
-/// One system-library module per C library the product uses; each is imported by exactly one Swift target.
+/// One system-library module per C library the product uses; each is imported by exactly one Swift target, with
+/// `internal import`, so no C type leaks out of the target that wraps it (Tests/KioskTests/LayeringTests checks both).
 let cModules: [Target] = [
     .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm",
                    providers: [.apt(["libdrm-dev"])]),
@@ -15,8 +16,12 @@ let cModules: [Target] = [
                                      "libswscale-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
                    providers: [.apt(["libasound2-dev"])]),
+    // libinput's seat backend takes a udev context, so libinput.h brings libudev into KioskInput too.
     .systemLibrary(name: "CLibinput", path: "Sources/CLibinput", pkgConfig: "libinput",
                    providers: [.apt(["libinput-dev", "libudev-dev"])]),
+    // libudev for the display side alone: the drm hotplug monitor in KioskOutput.
+    .systemLibrary(name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
+                   providers: [.apt(["libudev-dev"])]),
     .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                    providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(name: "CGif", path: "Sources/CGif",
@@ -31,9 +36,11 @@ let package = Package(
         .executable(name: "kiosk", targets: ["kiosk"]),
     ],
     targets: cModules + [
-        // Pure Swift: media model, playlist, slideshow scheduler, view maths, config, clocks. No C imports.
+        // Pure Swift: media model, playlist items and M3U text, media extensions, slideshow scheduler, view maths,
+        // config, the monotonic clock. No C imports and no file-system access (the playlist loader is in KioskMedia).
         .target(name: "KioskCore"),
-        // Decoders and encoders: ffmpeg, libwebp, giflib. The only place those C modules are imported.
+        // Media on disk: the playlist loader (files, folders, .m3u files), decoders and encoders (ffmpeg, libwebp,
+        // giflib). The only place those C modules are imported.
         .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg", "CWebP", "CGif"]),
         // EGL context, GL resources and shader passes. The only place EGL/GLES is imported.
         // Shaders/*.vert|*.frag are embedded into it at build time by the ShaderEmbed plugin.
@@ -48,20 +55,21 @@ let package = Package(
         .target(name: "CKioskALSAShim", dependencies: ["CALSA"]),
         // Sound: ALSA playback and the audio clock. The only place ALSA is imported.
         .target(name: "KioskAudio", dependencies: ["KioskCore", "CALSA", "CKioskALSAShim"]),
-        // Outputs: headless (FBO read-back) and DRM/KMS. The only place libdrm and GBM are imported.
-        .target(name: "KioskOutput", dependencies: ["KioskCore", "KioskRender", "CDRM", "CGBM"]),
-        // Input devices: libinput over the udev seat or explicit device nodes. The only place libinput and
-        // libudev are imported.
-        .target(name: "KioskInput", dependencies: ["KioskCore", "CLibinput"]),
-        // The seat: a logind session that hands out device descriptors (TakeDevice). The only place libsystemd
-        // is imported.
+        // The seat: how device nodes are opened (`DeviceOpener`: open(2) directly, or a logind session's
+        // TakeDevice). Outputs and input open their devices through it. The only place libsystemd is imported.
         .target(name: "KioskSeat", dependencies: ["KioskCore", "CSystemd"]),
+        // Outputs: headless (FBO read-back), virtual time and DRM/KMS, and the display hotplug monitor. The only
+        // place libdrm, GBM and CUdev are imported.
+        .target(name: "KioskOutput", dependencies: ["KioskCore", "KioskRender", "KioskSeat", "CDRM", "CGBM", "CUdev"]),
+        // Input devices: libinput over the udev seat or explicit device nodes. The only place libinput is imported.
+        .target(name: "KioskInput", dependencies: ["KioskCore", "KioskSeat", "CLibinput"]),
         // The player: wires clock, slideshow, decoders, renderer, output, input, seat and sound.
         .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskInput",
                                                     "KioskSeat", "KioskAudio"]),
-        .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskPlayer"]),
+        .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
-        .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskPlayer"]),
+        .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput",
+                                                             "KioskPlayer"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
                                    "KioskAudio", "KioskInput", "KioskSeat"],

@@ -1,5 +1,5 @@
-import CALSA
-import CKioskALSAShim
+internal import CALSA
+internal import CKioskALSAShim
 import KioskCore
 
 /// Process-wide facts about alsa-lib: its own stderr chatter is captured (never printed), and error codes become text.

@@ -1,4 +1,4 @@
-import CALSA
+internal import CALSA
 import Foundation
 import Glibc
 import KioskCore
@@ -101,16 +101,16 @@ public final class AudioOutput: @unchecked Sendable {
         SoftwareVolume.apply(to: &bytes, sample: format.sample, volume: v, muted: m)
         let frames = bytes.count / format.bytesPerFrame
         var done = 0
-        var lastProgress = ContinuousClock.now
+        var lastProgress = MonotonicClock.seconds()
         try bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
             while done < frames {
                 let (rc, call) = try step(base + done * format.bytesPerFrame, frames: frames - done)
                 if rc > 0 {
                     done += rc
-                    lastProgress = ContinuousClock.now
+                    lastProgress = MonotonicClock.seconds()
                 } else if rc == 0 {
-                    if ContinuousClock.now - lastProgress > .seconds(Self.stallSeconds) {
+                    if MonotonicClock.seconds() - lastProgress > Self.stallSeconds {
                         throw AudioDeviceError(device: device, call: "snd_pcm_wait",
                                                reason: "no room in the buffer for \(Int(Self.stallSeconds)) s (device stalled)")
                     }

@@ -1,4 +1,4 @@
-import CALSA
+internal import CALSA
 import KioskCore
 
 /// The hardware and software parameters negotiated for an opened playback PCM.

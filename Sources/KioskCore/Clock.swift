@@ -6,17 +6,23 @@ public protocol Clock: AnyObject, Sendable {
     var now: Double { get }
 }
 
-/// Real monotonic time, for `kiosk play`.
+/// Real monotonic time, for `kiosk play`. `MonotonicClock.seconds()` is the one place kiosk reads monotonic
+/// time: timeouts, deadlines, the presentation clock and benchmarks all go through it.
 public final class MonotonicClock: Clock {
-    private let start = ContinuousClock.now
+    private let start = MonotonicClock.seconds()
 
     /// Starts at zero now.
     public init() {}
 
     /// Seconds since creation.
-    public var now: Double {
-        let d = ContinuousClock.now - start
-        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    public var now: Double { Self.seconds() - start }
+
+    /// CLOCK_MONOTONIC in seconds: the clock the kernel stamps page flips (DRM) and input events (libinput) with,
+    /// so those timestamps compare directly with it.
+    public static func seconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
     }
 }
 

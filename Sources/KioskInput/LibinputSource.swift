@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
-import CLibinput
+internal import CLibinput
 import KioskCore
+import KioskSeat
 
 /// What libinput's open and close callbacks share: the opener, the open descriptors' paths, and the opens that
 /// failed (the callback has no way to return a reason).
@@ -132,13 +133,6 @@ public final class LibinputSource {
         return all.dropFirst(reportedFailures).map { "input: \($0.message)" }
     }
 
-    /// Seconds of CLOCK_MONOTONIC, the clock libinput stamps events with.
-    public static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
     /// Reads what is waiting, without blocking.
     public func poll() -> [DeviceEvent] {
         var out: [DeviceEvent] = []
@@ -228,6 +222,6 @@ public final class LibinputSource {
 }
 
 extension LibinputSource: DeviceEventSource {
-    /// CLOCK_MONOTONIC now.
-    public func now() -> Double { Self.monotonicNow() }
+    /// CLOCK_MONOTONIC now, the clock libinput stamps events with.
+    public func now() -> Double { MonotonicClock.seconds() }
 }

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import KioskCore
 
 /// One swresample conversion from decoded frames (any layout, rate and sample format) to interleaved samples of

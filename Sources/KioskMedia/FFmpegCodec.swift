@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import KioskCore
 
 /// An opened decoder for one stream of an `FFmpegInput`. Owns its `AVCodecContext`, packet and frame.

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import KioskCore
 
 /// Stills (JPEG, PNG, BMP, TIFF) and APNG animations through libavformat/libavcodec; also describes video and

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import KioskCore
 
 /// An opened container (libavformat) with a time bound: any blocking read past the deadline is interrupted.
@@ -8,24 +8,24 @@ final class FFmpegInput {
     let path: String
     /// The opened container.
     private(set) var context: UnsafeMutablePointer<AVFormatContext>
-    /// Monotonic deadline in nanoseconds, read by the interrupt callback.
-    private let deadline: UnsafeMutablePointer<Int64>
+    /// Monotonic deadline in seconds (`MonotonicClock.seconds()`), read by the interrupt callback.
+    private let deadline: UnsafeMutablePointer<Double>
 
     /// Opens `path` with the demuxer `format` (found by `FormatSniffer`); with `findStreamInfo` it also reads
     /// ahead to learn stream parameters (skipped for JPEG, whose header the caller parses itself).
     init(path: String, format: UnsafePointer<AVInputFormat>, timeLimit: Double, findStreamInfo: Bool) throws {
         _ = FFmpegLibrary.quiet
         self.path = path
-        deadline = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
-        deadline.pointee = FFmpegLibrary.monotonicNanoseconds() + Int64(timeLimit * 1e9)
+        deadline = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+        deadline.pointee = MonotonicClock.seconds() + timeLimit
         guard let allocated = avformat_alloc_context() else {
             deadline.deallocate()
             throw MediaError(path: path, reason: "avformat_alloc_context failed")
         }
         allocated.pointee.interrupt_callback = AVIOInterruptCB(callback: { opaque in
             guard let opaque else { return 0 }
-            let limit = opaque.assumingMemoryBound(to: Int64.self).pointee
-            return FFmpegLibrary.monotonicNanoseconds() > limit ? 1 : 0
+            let limit = opaque.assumingMemoryBound(to: Double.self).pointee
+            return MonotonicClock.seconds() > limit ? 1 : 0
         }, opaque: UnsafeMutableRawPointer(deadline))
         var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
         let rc = avformat_open_input(&ctx, path, format, nil)
@@ -51,11 +51,11 @@ final class FFmpegInput {
 
     /// Sets the time bound to `seconds` from now (a long playback renews it before each read).
     func renewDeadline(_ seconds: Double) {
-        deadline.pointee = FFmpegLibrary.monotonicNanoseconds() + Int64(seconds * 1e9)
+        deadline.pointee = MonotonicClock.seconds() + seconds
     }
 
     /// Whether the time bound has passed.
-    var pastDeadline: Bool { FFmpegLibrary.monotonicNanoseconds() > deadline.pointee }
+    var pastDeadline: Bool { MonotonicClock.seconds() > deadline.pointee }
 
     /// The demuxer's short name (`jpeg_pipe`, `apng`, `mov,mp4,...`).
     var formatName: String {

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Glibc
 
 /// Process-wide facts about the linked ffmpeg libraries: logging is silenced once, errors become text.
@@ -15,12 +15,5 @@ enum FFmpegLibrary {
             return String(cString: base)
         }
         return text
-    }
-
-    /// Monotonic time in nanoseconds.
-    static func monotonicNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 }

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import KioskCore
 
 /// Picks the demuxer for a file from its first bytes, refusing guesses from the file name alone (random bytes

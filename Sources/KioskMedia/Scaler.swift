@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import KioskCore
 
 /// Resizes RGBA pictures with swscale (bicubic; area averaging for downscales of 2× or more).

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import KioskCore
 
 /// Reads what a video stream's side data says about its projection: libavformat's spherical mapping (Google

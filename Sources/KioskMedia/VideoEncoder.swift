@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import KioskCore
 
 /// Encodes RGBA frames at a constant frame rate into a video file for `kiosk record`.

@@ -1,4 +1,4 @@
-import CWebP
+internal import CWebP
 import Foundation
 import KioskCore
 

@@ -1,4 +1,4 @@
-import CDRM
+internal import CDRM
 import Foundation
 
 /// Atomic KMS: one commit sets connector, CRTC (mode blob, active) and the primary plane; later commits

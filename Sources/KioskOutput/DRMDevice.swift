@@ -1,6 +1,7 @@
-import CDRM
+internal import CDRM
 import KioskCore
 import Foundation
+import KioskSeat
 
 /// An open DRM card (`/dev/dri/cardN`): the file descriptor and what the card offers.
 public final class DRMDevice {

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskRender
+import KioskSeat
 
 /// The DRM/KMS display as the player's output: a `DRMOutput` (GBM scanout, modeset, page flips) with the
 /// renderer's GL context on its GBM device and a window surface on its GBM surface. One frame per vblank:
@@ -45,7 +46,7 @@ public final class DRMDisplayOutput: Output {
         screen = DefaultTarget(size: screenSize)
         size = rotation.canvasSize(forScreen: screenSize)
         self.log = log
-        link = DisplayLink(now: monotonicSeconds())
+        link = DisplayLink(now: MonotonicClock.seconds())
         fingerprint = drm.connectorFingerprint()
     }
 
@@ -83,7 +84,7 @@ public final class DRMDisplayOutput: Output {
             guard let shown = try drm.presentFrame() else { return .pending }
             return .shown(at: shown)
         } catch let e as DRMError where e.isLostMaster {
-            if link.masterLost(at: monotonicSeconds()) {
+            if link.masterLost(at: MonotonicClock.seconds()) {
                 log.warn("DRM master lost (\(e)): not drawing; retrying every \(link.masterRetry) s")
             }
             return .unavailable
@@ -105,12 +106,12 @@ public final class DRMDisplayOutput: Output {
         let showing = link.isShowing
         let longest = showing ? min(drm.refreshInterval, 0.05) : 0.1
         wakeupSignal.wait(timeout: min(longest, deadline.map { max(0, $0 - clock.now) } ?? longest), also: watched)
-        switch link.due(at: monotonicSeconds()) {
+        switch link.due(at: MonotonicClock.seconds()) {
         case .none: break
         case .pollConnector: pollConnector(probe: !showing)
         case .retryMaster:
             let regained = drm.regainMaster()
-            if link.masterRetried(regained: regained, at: monotonicSeconds()) {
+            if link.masterRetried(regained: regained, at: MonotonicClock.seconds()) {
                 drm.requestModeset()
                 log.info("DRM master is back: setting \(drm.mode.name) again")
             }
@@ -128,7 +129,7 @@ public final class DRMDisplayOutput: Output {
     /// sets the mode again. While showing, only a change of the cheap fingerprint leads to a full probe (a
     /// probe can read the EDID over DDC and stall a frame).
     private func pollConnector(probe: Bool) {
-        let now = monotonicSeconds()
+        let now = MonotonicClock.seconds()
         let seen = drm.connectorFingerprint()
         if !probe && seen == fingerprint {
             _ = link.connector(connected: true, at: now)   // unchanged: just restart the poll interval

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskSeat
 
 /// A failed DRM/KMS or GBM call: the same one-line error as any device access (`call on path: reason`).
 public typealias DRMError = DeviceAccessError

@@ -1,5 +1,6 @@
-import CDRM
+internal import CDRM
 import Foundation
+import KioskCore
 
 /// Waits for the page-flip event of a queued flip and reads its timestamp (CLOCK_MONOTONIC seconds).
 final class DRMFlipWaiter {
@@ -31,9 +32,9 @@ final class DRMFlipWaiter {
         context.page_flip_handler = { _, _, sec, usec, data in
             data?.assumingMemoryBound(to: Double.self).pointee = Double(sec) + Double(usec) / 1_000_000
         }
-        let deadline = monotonicSeconds() + Double(timeoutMs) / 1000
+        let deadline = MonotonicClock.seconds() + Double(timeoutMs) / 1000
         while slot.pointee < 0 {
-            let left = Int32(max(0, (deadline - monotonicSeconds()) * 1000))
+            let left = Int32(max(0, (deadline - MonotonicClock.seconds()) * 1000))
             var pfd = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
             let n = poll(&pfd, 1, left)
             if n < 0 {
@@ -46,13 +47,6 @@ final class DRMFlipWaiter {
             }
         }
         // Drivers without vblank timestamps report 0: fall back to the time the event arrived.
-        return slot.pointee > 0 ? slot.pointee : monotonicSeconds()
+        return slot.pointee > 0 ? slot.pointee : MonotonicClock.seconds()
     }
-}
-
-/// CLOCK_MONOTONIC in seconds, the clock DRM timestamps flips with.
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
 }

@@ -1,4 +1,4 @@
-import CDRM
+internal import CDRM
 
 /// Legacy KMS: `drmModeSetCrtc` for the first frame, `drmModePageFlip` after.
 final class DRMLegacyCommitter: DRMCommitter {

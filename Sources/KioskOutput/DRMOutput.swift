@@ -1,6 +1,7 @@
-import CDRM
+internal import CDRM
 import Foundation
 import KioskCore
+import KioskSeat
 
 /// The DRM/KMS output: a GBM scanout surface on the chosen connector and mode, shown by page flips.
 ///
@@ -153,20 +154,20 @@ public final class DRMOutput {
             let fb = try scanout.framebuffer(for: bo)
             if !screenOn {
                 scanout.release(bo)   // screen off: keep the surface cycling, show nothing
-                return monotonicSeconds()
+                return MonotonicClock.seconds()
             }
             if !modeSet {
                 try committer.modeset(framebuffer: fb)
                 modeSet = true
                 show(bo)
-                return monotonicSeconds()
+                return MonotonicClock.seconds()
             }
             try committer.flip(framebuffer: fb, userData: waiter.arm())
         } catch {
             scanout.release(bo)
             throw error
         }
-        pending = (bo, monotonicSeconds())
+        pending = (bo, MonotonicClock.seconds())
         return try finishPendingFlip()
     }
 
@@ -174,7 +175,7 @@ public final class DRMOutput {
     private func finishPendingFlip() throws -> Double? {
         guard let (bo, since) = pending else { return nil }
         guard let shown = try waiter.wait(device: device, timeoutMs: Self.flipWaitSliceMs) else {
-            if monotonicSeconds() - since > Self.flipTimeout {
+            if MonotonicClock.seconds() - since > Self.flipTimeout {
                 throw DRMError(call: "page flip", path: device.path,
                                reason: "no page-flip event within \(Int(Self.flipTimeout * 1000)) ms")
             }

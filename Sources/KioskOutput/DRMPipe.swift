@@ -1,4 +1,4 @@
-import CDRM
+internal import CDRM
 import Foundation
 
 /// The KMS objects one output drives: connector, CRTC (chosen through the encoders' possible CRTCs), mode,

@@ -1,4 +1,4 @@
-import CDRM
+internal import CDRM
 
 /// Screen power (DPMS) of a DRM output, for schedules that blank the screen at night.
 extension DRMOutput {

@@ -1,5 +1,5 @@
-import CDRM
-import CGBM
+internal import CDRM
+internal import CGBM
 
 /// A GBM device on a DRM card and a scanout surface the renderer draws into, with each buffer's DRM
 /// framebuffer created once and cached in the buffer's user data.

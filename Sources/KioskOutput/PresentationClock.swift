@@ -3,11 +3,11 @@ import KioskCore
 
 /// The player's clock on a display: the time the frame being drawn now will be shown, predicted from the
 /// last page flip (its timestamp plus one refresh interval), so animations are sampled for the vblank that
-/// shows them. Before the first flip, and when the flips fall behind, it is plain CLOCK_MONOTONIC. Never goes
+/// shows them. Before the first flip, and when the flips fall behind, it is plain `MonotonicClock.seconds()`. Never goes
 /// backward. Seconds since the clock was made.
 public final class PresentationClock: Clock, @unchecked Sendable {
     private let lock = NSLock()
-    private let start = monotonicSeconds()
+    private let start = MonotonicClock.seconds()
     private var lastFlip = 0.0
     private var interval = 0.0
     private var lastReading = 0.0
@@ -22,7 +22,7 @@ public final class PresentationClock: Clock, @unchecked Sendable {
 
     /// The predicted presentation time of a frame drawn now.
     public var now: Double {
-        let m = monotonicSeconds()
+        let m = MonotonicClock.seconds()
         lock.lock(); defer { lock.unlock() }
         var t = m
         if lastFlip > 0, interval > 0 {

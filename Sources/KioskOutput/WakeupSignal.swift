@@ -1,4 +1,4 @@
-import CDRM
+internal import CDRM
 @preconcurrency import Glibc
 
 /// Wakes a waiting frame loop from any thread: an eventfd that an output's `wait(until:)` polls together with

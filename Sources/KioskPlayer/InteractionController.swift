@@ -1,6 +1,7 @@
 import KioskCore
 import KioskInput
 import KioskRender
+import KioskSeat
 
 /// Input on the render loop: once per frame it reads the devices without blocking, turns screen points through
 /// the display's rotation into canvas pixels and event times onto the player's clock, and lets the core's

@@ -7,96 +7,29 @@ import KioskRender
 
 /// The commands' work, built from parts: `play`, `record`, `snapshot` and `probe`.
 public enum PlayJob {
-    /// Plays in real time on the output `request` chooses until the end (`--no-loop`), `length`, or a stop.
-    /// `auto` logs one line saying which output and why. On a display the canvas is the mode's size (turned
-    /// for 90° and 270°) and the clock reads the predicted presentation time from the page flips.
+    /// Plays in real time on the output `request` chooses until the end (`--no-loop`), `length`, or a stop;
+    /// `--untimed` plays headless as fast as frames decode. The outputs are `OutputRegistry`'s: `auto` tries the
+    /// display, then headless, and logs one line saying which output and why.
     public static func play(items: [PlaylistItem], config: PlayerConfig, output request: OutputRequest = OutputRequest(kind: .headless),
                             drmDirectory: String = "/dev/dri", input: InputOptions? = nil, length: Double?, log: Log,
                             shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?) throws -> PlayReport {
-        if config.untimed {
-            return try playUntimed(items: items, config: config, length: length, log: log, shouldStop: shouldStop,
-                                   onFirstFrame: onFirstFrame)
-        }
-        var why = ""
-        let access = request.kind != .headless || !(input?.devices.isEmpty ?? true) ? DeviceAccess.choose(log: log) : .direct
+        let access = OutputRegistry.needsDevices(request.kind, untimed: config.untimed, input: input)
+            ? DeviceAccess.choose(log: log) : .direct
         defer { access.release() }
-        if request.kind != .headless {
-            let report = DRMDevice.report(directory: drmDirectory, opener: access.display)
-            switch request.chooseDisplay(report, directory: drmDirectory) {
+        let setup = OutputSetup(items: items, config: config, request: request, drmDirectory: drmDirectory, input: input,
+                                access: access, log: log)
+        var why = ""
+        for entry in OutputRegistry.candidates(for: request.kind, untimed: config.untimed) {
+            switch try entry.open(setup, why) {
             case .failure(let e):
-                if request.kind == .drm { throw e }
                 why = e.description
-            case .success(let selection):
-                var drmConfig = config
-                let mode = selection.mode
-                drmConfig.size = request.rotation.canvasSize(forScreen: PixelSize(width: mode.width, height: mode.height))
-                let clock = PresentationClock()
-                let player = Player(items: items, config: drmConfig, clock: clock, log: log, waitForDecodes: false)
-                var opened: DRMDisplayOutput?
-                do {
-                    opened = try DRMDisplayOutput(options: request.drm, rotation: request.rotation, report: report,
-                                                  opener: access.display, log: log)
-                } catch {
-                    if request.kind == .drm { throw error }
-                    why = "\(error)"
-                }
-                if let output = opened {
-                    defer { output.close() }
-                    log.info("output: \(output.name), canvas \(output.size)"
-                             + (request.kind == .auto ? " (auto: a connected display)" : "") + " (\(output.context.renderer))")
-                    try player.attach(output)
-                    player.interaction = try openInput(input, canvas: output.size, rotation: request.rotation,
-                                                       opener: access.input, log: log)
-                    do {
-                        let monitor = try DisplayHotplugMonitor()
-                        player.hotplug = monitor
-                        log.debug("display hotplug: udev monitor on drm (\(monitor.source) events), and a connector poll every second")
-                    } catch {
-                        log.info("\(error); display hotplug by the connector poll alone")
-                    }
-                    player.onFirstFrame = onFirstFrame
-                    return try player.run(length: length, shouldStop: shouldStop)
-                }
+            case .success(let opened):
+                defer { opened.close() }
+                opened.player.onFirstFrame = onFirstFrame
+                return try opened.player.run(length: length, shouldStop: shouldStop)
             }
         }
-        let player = Player(items: items, config: config, clock: MonotonicClock(), log: log, waitForDecodes: false)
-        let output = try HeadlessOutput(size: config.size, pacing: 60)
-        log.info("output: \(output.name) \(config.size)" + (why.isEmpty ? "" : " (auto: \(why))")
-                 + " (\(output.context.renderer))")
-        try player.attach(output)
-        if let input, !input.devices.isEmpty {
-            player.interaction = try openInput(input, canvas: config.size, rotation: .none, opener: access.input, log: log)
-        }
-        player.onFirstFrame = onFirstFrame
-        return try player.run(length: length, shouldStop: shouldStop)
-    }
-
-    /// `--untimed`: headless, every video frame presented as soon as it is decoded, no clock and no sound (the
-    /// throughput benchmark's way in). Stills pass at once.
-    static func playUntimed(items: [PlaylistItem], config: PlayerConfig, length: Double?, log: Log,
-                            shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?) throws -> PlayReport {
-        let clock = VirtualClock()
-        let player = Player(items: items, config: config, clock: clock, log: log, waitForDecodes: true)
-        let output = try HeadlessOutput(size: config.size, pacing: nil)
-        log.info("output: \(output.name) \(config.size), untimed (\(output.context.renderer))")
-        try player.attach(output)
-        player.untimedClock = clock
-        player.onFirstFrame = onFirstFrame
-        return try player.run(length: length, shouldStop: shouldStop)
-    }
-
-    /// Input for `play`: named devices must open (the error says why); a seat that can't be read is a warning,
-    /// and the slideshow runs without input.
-    static func openInput(_ options: InputOptions?, canvas: PixelSize, rotation: Rotation, opener: DeviceOpener,
-                          log: Log) throws -> InteractionController? {
-        guard let options else { return nil }
-        do {
-            return try InteractionController.open(options, canvas: canvas, rotation: rotation, opener: opener, log: log)
-        } catch {
-            if !options.devices.isEmpty { throw error }
-            log.warn("\(error); playing without input")
-            return nil
-        }
+        throw PlayerError(why.isEmpty ? "no output to play on" : why)
     }
 
     /// Records the slideshow into `output` at `fps` on a virtual clock. Without `length`, it records one pass

@@ -33,6 +33,6 @@ extension Player {
 
     /// Whether a file's name says it is a picture (no probe needed to tell it from a clip or a sound file).
     static func isPictureName(_ path: String) -> Bool {
-        ["jpg", "jpeg", "png", "gif", "webp", "bmp", "tif", "tiff", "apng"].contains((path as NSString).pathExtension.lowercased())
+        MediaExtensions.isPicture(path)
     }
 }

@@ -1,5 +1,5 @@
 /// The GLContext on a GBM device, for the DRM/KMS output: a window surface on a GBM surface, and buffer swaps.
-import CEGL
+internal import CEGL
 
 extension GLContext {
     /// A context on a GBM device (`struct gbm_device *`), current on the calling thread with no surface until

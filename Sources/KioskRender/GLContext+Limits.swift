@@ -1,5 +1,5 @@
 /// Limits of the GL implementation that decide what can be uploaded.
-import CEGL
+internal import CEGL
 
 extension GLContext {
     /// The largest texture side the driver takes (`GL_MAX_TEXTURE_SIZE`; 4096 on some embedded GPUs).

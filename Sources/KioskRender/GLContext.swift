@@ -1,6 +1,6 @@
 /// The EGL display + OpenGL ES 3 context the renderer draws with (headless on Mesa's surfaceless platform, or on a
 /// GBM device for the DRM output). Made current on the creating thread, which is the render thread from then on.
-import CEGL
+internal import CEGL
 import KioskCore
 
 /// An EGL display with one OpenGL ES 3 context, current on the render thread.

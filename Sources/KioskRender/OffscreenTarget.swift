@@ -1,5 +1,5 @@
 /// An offscreen framebuffer with an RGBA8 colour texture, read back as an RGBAImage (headless output, snapshots).
-import CEGL
+internal import CEGL
 import KioskCore
 
 /// A framebuffer object and its colour texture. Create, use and drop it on the render thread only.

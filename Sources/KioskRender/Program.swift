@@ -1,5 +1,5 @@
 /// A linked GLSL program built from shader files in Shaders/ (embedded at build time), with cached uniforms.
-import CEGL
+internal import CEGL
 
 /// A vertex + fragment shader program. Create, use and drop it on the render thread only.
 public final class Program {

@@ -1,5 +1,5 @@
 /// Where the renderer draws: a GL framebuffer of a known size.
-import CEGL
+internal import CEGL
 import KioskCore
 
 /// A framebuffer the renderer can draw into. Use on the render thread only.

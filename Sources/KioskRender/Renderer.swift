@@ -1,7 +1,7 @@
 /// Draws a RenderFrame: clear to the background, the picture layers (each with its pass, effect and transition),
 /// then the overlays, each in its rect and in z-order, then, when the output is rotated, the final pass turning the
 /// canvas onto the target.
-import CEGL
+internal import CEGL
 import KioskCore
 
 /// The frame renderer. Create, use and drop it on the render thread only.

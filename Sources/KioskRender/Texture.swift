@@ -1,5 +1,5 @@
 /// A GL texture holding one RGBA8 picture; the only owner of its GL name.
-import CEGL
+internal import CEGL
 import KioskCore
 
 /// An RGBA8 texture (linear filtering, clamped to edge), stored with premultiplied alpha so that filtering never

@@ -1,5 +1,5 @@
 /// A video frame on the GPU: one texture per plane (R8, RG8 or RGBA8), converted to RGB by the layout's sampling stage (`yuv.frag` + `sample_*.frag`).
-import CEGL
+internal import CEGL
 import KioskCore
 
 /// The planes of the frame being shown; `update(with:)` uploads the next frame into the same storage.

@@ -12,7 +12,7 @@ struct BenchError: Error, CustomStringConvertible {
 struct Bench {
     private let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
 
-    private func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    private func now() -> Double { MonotonicClock.seconds() }
 
     /// Peak resident set of this process in MiB (VmHWM).
     static func peakRSSMiB() -> Double {
@@ -82,20 +82,20 @@ struct Bench {
     /// Decodes one file to about `size` in this process; prints `ms rssMiB`.
     func decodeChild(_ path: String, size: PixelSize) throws {
         let t0 = now()
-        let item = try PlayJob.decodeForBenchmark(path, canvas: size)
+        let item = try Benchmarks.decodeForBenchmark(path, canvas: size)
         let ms = (now() - t0) * 1000
         print(String(format: "%.2f %.1f %@", ms, Self.peakRSSMiB(), item.description))
     }
 
     /// Shows `count` stills from `dir` through the headless pipeline as fast as it goes; prints `stills/s rss`.
     func stillsChild(_ dir: String, size: PixelSize, count: Int) throws {
-        let r = try PlayJob.stillsThroughput(folder: dir, canvas: size, count: count)
+        let r = try Benchmarks.stillsThroughput(folder: dir, canvas: size, count: count)
         print(String(format: "%.2f %.1f", r, Self.peakRSSMiB()))
     }
 
     /// Draws an equirect view and the flat pass of one picture; prints `equirectMs flatMs` per frame.
     func projectionChild(_ path: String, size: PixelSize, frames: Int) throws {
-        let r = try PlayJob.projectionCost(picture: path, canvas: size, frames: frames)
+        let r = try Benchmarks.projectionCost(picture: path, canvas: size, frames: frames)
         print(String(format: "%.3f %.3f", r.equirect, r.flat))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskMedia
 import KioskPlayer
 
 /// The five commands: each parses its table, builds the parts and runs them.
@@ -53,7 +54,7 @@ struct Commands {
                                       input: input,
                                       length: o.number("length"), log: log,
                                       shouldStop: { stop.requested },
-                                      onFirstFrame: { [log] in log.info("first frame presented \(ProcessClock.millisecondsSinceStart()) ms after process start") })
+                                      onFirstFrame: { [log] in log.info("first frame presented \(ProcessAge.millisecondsSinceStart()) ms after process start") })
         log.info("played \(report.slotsShown) items, \(report.framesPresented) frames"
                  + (report.presentedFPS.map { String(format: ", %.2f frames/s after the first", $0) } ?? "")
                  + (Self.peakRSSMiB().map { String(format: ", peak RSS %.1f MiB", $0) } ?? ""))

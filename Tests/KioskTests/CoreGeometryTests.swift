@@ -1,5 +1,6 @@
 import XCTest
 @testable import KioskCore
+import KioskMedia
 
 /// View maths, orientation and option parsing: pure functions, exact values.
 final class CoreGeometryTests: XCTestCase {
@@ -85,6 +86,24 @@ final class CoreGeometryTests: XCTestCase {
         XCTAssertTrue(usage(["--background", "red"]).contains("--background"))
         XCTAssertTrue(usage(["--duration"]).contains("needs a value"))
         XCTAssertTrue(usage(["--loop", "--no-loop"]).contains("contradict"))
+    }
+
+    func testM3UTextBecomesEntriesWithoutTouchingFiles() {
+        let lines = LockedLines()
+        let text = "\u{FEFF}#EXTM3U\n#EXTINF:7,Title\nb.jpg\r\n\nfile:///abs/c.gif\n#EXTKIOSK:projection=nonsense\nsub/d.png\n"
+        let items = M3U.entries(in: text, base: "/nowhere/lists", source: "x.m3u", log: Log(level: .warn, sink: { lines.append($0) }))
+        XCTAssertEqual(items.map(\.path), ["/nowhere/lists/b.jpg", "/abs/c.gif", "/nowhere/lists/sub/d.png"])
+        XCTAssertEqual(items.map(\.duration), [7, nil, nil])
+        XCTAssertTrue(lines.all.contains { $0.contains("x.m3u: #EXTKIOSK:projection=nonsense: ignored") }, "\(lines.all)")
+    }
+
+    func testMediaExtensionsAreOneList() {
+        XCTAssertTrue(MediaExtensions.isPicture("/a/B.JPG"))
+        XCTAssertFalse(MediaExtensions.isPicture("/a/b.mp4"))
+        XCTAssertTrue(MediaExtensions.isMedia("/a/b.mp4") && MediaExtensions.isMedia("x.opus") && MediaExtensions.isMedia("y.apng"))
+        XCTAssertFalse(MediaExtensions.isMedia("notes.txt") || MediaExtensions.isMedia("list.m3u"))
+        XCTAssertTrue(MediaExtensions.pictures.isDisjoint(with: MediaExtensions.clips.union(MediaExtensions.sounds)))
+        XCTAssertTrue(MediaExtensions.clips.isDisjoint(with: MediaExtensions.sounds))
     }
 
     func testPlaylistExpandsFoldersAndM3U() throws {

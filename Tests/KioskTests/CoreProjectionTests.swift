@@ -3,6 +3,7 @@
 import Foundation
 import XCTest
 @testable import KioskCore
+import KioskMedia
 import KioskPlayer
 import KioskRender
 

@@ -98,11 +98,11 @@ final class DRMDisplayTests: XCTestCase {
     func testPresentationClockPredictsTheNextVblankAndNeverGoesBack() {
         let clock = PresentationClock()
         let a = clock.now
-        let flip = monotonicSeconds()
+        let flip = MonotonicClock.seconds()
         clock.flipped(at: flip, interval: 0.5)
         let b = clock.now
         XCTAssertGreaterThanOrEqual(b, a)
-        XCTAssertGreaterThan(b, (monotonicSeconds() - flip) + a + 0.3, "reads the predicted flip, not now")
+        XCTAssertGreaterThan(b, (MonotonicClock.seconds() - flip) + a + 0.3, "reads the predicted flip, not now")
         clock.flipped(at: flip - 10, interval: 0.5)   // flips fell behind: plain time, not backward
         XCTAssertGreaterThanOrEqual(clock.now, b)
     }

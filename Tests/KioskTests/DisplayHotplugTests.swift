@@ -1,5 +1,5 @@
 import Foundation
-@testable import KioskInput
+import KioskOutput
 import XCTest
 
 /// The udev monitor for display hotplug: it opens on a machine without a display or udev daemon (it then listens

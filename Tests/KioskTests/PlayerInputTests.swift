@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import KioskInput
 import KioskMedia
+import KioskOutput
 @testable import KioskPlayer
 import KioskRender
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskOutput
 @testable import KioskPlayer
 import XCTest
 

@@ -1,4 +1,4 @@
-import CLibinput
+internal import CUdev
 import Foundation
 import KioskCore
 
@@ -9,23 +9,26 @@ import KioskCore
 public final class DisplayHotplugMonitor {
     private let udev: OpaquePointer
     private let monitor: OpaquePointer
+    /// What errors name as the device: the drm subsystem's uevents.
+    static let subject = "drm uevents"
     /// `udev` or `kernel`: where the events come from.
     public let source: String
 
     /// Starts listening; throws when libudev or the netlink socket can't be had (the timed poll still works).
     public init() throws {
-        guard let u = udev_new() else { throw InputError("udev_new: cannot start libudev for display hotplug") }
+        guard let u = udev_new() else { throw DRMError(call: "udev_new", path: Self.subject, reason: "cannot start libudev") }
         // udevd's control socket says a daemon is there to re-broadcast processed events.
         let daemon = FileManager.default.fileExists(atPath: "/run/udev/control")
         let name = daemon ? "udev" : "kernel"
         guard let m = udev_monitor_new_from_netlink(u, name) else {
+            let e = errno
             udev_unref(u)
-            throw InputError("udev_monitor_new_from_netlink(\(name)): \(String(cString: strerror(errno)))")
+            throw DRMError.errno("udev_monitor_new_from_netlink(\(name))", Self.subject, e)
         }
         if udev_monitor_filter_add_match_subsystem_devtype(m, "drm", nil) < 0 || udev_monitor_enable_receiving(m) < 0 {
             udev_monitor_unref(m)
             udev_unref(u)
-            throw InputError("udev_monitor_enable_receiving: cannot listen for drm events")
+            throw DRMError(call: "udev_monitor_enable_receiving", path: Self.subject, reason: "cannot listen for drm events")
         }
         let fd = udev_monitor_get_fd(m)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

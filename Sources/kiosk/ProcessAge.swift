@@ -1,7 +1,9 @@
 import Foundation
 
-/// Time since this process started, from /proc (the kernel's record of the start, in clock ticks).
-enum ProcessClock {
+/// How long ago this process started, from /proc (the kernel's record of the start, in clock ticks since boot,
+/// against /proc/uptime). Not a clock to read time from: that is `MonotonicClock`. It counts the time before
+/// `main` too, which no clock started in the process can.
+enum ProcessAge {
     /// Milliseconds since the process started, or -1 if /proc can't tell.
     static func millisecondsSinceStart() -> Int {
         guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),

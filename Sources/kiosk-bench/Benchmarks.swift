@@ -2,18 +2,20 @@ import Foundation
 import KioskCore
 import KioskMedia
 import KioskOutput
+import KioskPlayer
 import KioskRender
 
-extension PlayJob {
+/// The measurements kiosk-bench makes in its child processes, each through the same parts the player uses.
+enum Benchmarks {
     /// Decodes one file straight to about `canvas` size, as the player does (for the benchmark).
-    public static func decodeForBenchmark(_ path: String, canvas: PixelSize) throws -> String {
+    static func decodeForBenchmark(_ path: String, canvas: PixelSize) throws -> String {
         let item = try MediaFile.decode(path, targetSize: { FlatView.decodeSize(picture: $0, canvas: canvas, fit: .contain) })
         return "\(item.info.size)->\(item.picture.size)"
     }
 
     /// Shows `count` stills from `folder` one after another as fast as possible through decode, upload and
     /// draw on the headless canvas; returns stills per second.
-    public static func stillsThroughput(folder: String, canvas: PixelSize, count: Int) throws -> Double {
+    static func stillsThroughput(folder: String, canvas: PixelSize, count: Int) throws -> Double {
         let files = PlaylistLoader(log: Log(level: .error)).folderFiles(folder)
         guard !files.isEmpty else { throw PlayerError("\(folder): no pictures") }
         var config = PlayerConfig()
@@ -25,28 +27,26 @@ extension PlayJob {
         let output = try VirtualTimeOutput(size: canvas, fps: 1, clock: clock, sink: nil)
         let player = try Player(items: items, config: { var c = config; c.slideshow.loop = false; return c }(),
                                 output: output, clock: clock, log: Log(level: .error), waitForDecodes: true)
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = MonotonicClock.seconds()
         let report = try player.run(length: nil)
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let seconds = MonotonicClock.seconds() - start
         return Double(report.slotsShown) / seconds
     }
-}
 
-extension PlayJob {
     /// Milliseconds per frame to draw `path` on a headless canvas of `canvas` size through an equirect view (yaw
     /// turning each frame) and through the plain flat pass, `frames` frames each, every frame waited for (glFinish).
-    public static func projectionCost(picture path: String, canvas: PixelSize, frames: Int) throws -> (equirect: Double, flat: Double) {
+    static func projectionCost(picture path: String, canvas: PixelSize, frames: Int) throws -> (equirect: Double, flat: Double) {
         let decoded = try MediaFile.decode(path, targetSize: { ItemProjection.decodeSize(picture: $0) })
         let output = try HeadlessOutput(size: canvas, pacing: nil)
         let renderer = try Renderer(context: output.context)
-        let texture = try Texture(context: output.context, image: SceneComposer.image(of: decoded.picture, frame: 0))
+        let texture = try Texture(context: output.context, image: try firstImage(of: decoded.picture, path: path))
         let projection = ItemProjection(kind: .equirect)
         let flatTransform = FlatView(fit: .contain).transform(picture: texture.size, canvas: canvas)
         func draw(_ pass: any ShaderPass) throws -> Double {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = MonotonicClock.seconds()
             try renderer.draw(RenderFrame(background: .black, layers: [RenderLayer(texture: texture, pass: pass)]), into: output.target)
             output.context.finish()
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            return (MonotonicClock.seconds() - start) * 1000
         }
         // Alternate the two, so the load of a shared machine weighs on both alike; the first 3 of each warm up.
         var flat = 0.0, equirect = 0.0
@@ -59,5 +59,14 @@ extension PlayJob {
         flat /= Double(max(1, frames))
         equirect /= Double(max(1, frames))
         return (equirect, flat)
+    }
+
+    /// The still, or an animation's first frame.
+    private static func firstImage(of picture: DecodedPicture, path: String) throws -> RGBAImage {
+        switch picture {
+        case .still(let image): return image
+        case .animation(let frames, _) where !frames.isEmpty: return frames[0].image
+        default: throw BenchError("\(path): not a picture")
+        }
     }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import KioskCore
+
+/// Turns the paths given on the command line into items: files, folders (recursive, sorted by name, media
+/// extensions only) and `.m3u`/`.m3u8` playlists (read here, parsed by `M3U`).
+public struct PlaylistLoader {
+    /// Where problems go.
+    public let log: Log
+
+    /// Creates a loader.
+    public init(log: Log) { self.log = log }
+
+    /// Expands `paths` in order. Paths that don't exist are logged and skipped.
+    public func load(_ paths: [String]) -> [PlaylistItem] {
+        var out: [PlaylistItem] = []
+        var seenPlaylists = Set<String>()
+        for p in paths { expand(p, into: &out, playlists: &seenPlaylists) }
+        return out
+    }
+
+    private func expand(_ path: String, into out: inout [PlaylistItem], playlists: inout Set<String>,
+                        duration: Double? = nil, override: ProjectionOverride? = nil) {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            log.warn("\(path): skipped: no such file or folder")
+            return
+        }
+        if isDir.boolValue {
+            for f in folderFiles(path) { out.append(PlaylistItem(path: f, override: override)) }
+            return
+        }
+        let ext = MediaExtensions.of(path)
+        if ext == "m3u" || ext == "m3u8" {
+            let real = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            guard !playlists.contains(real) else {
+                log.warn("\(path): skipped: playlist includes itself")
+                return
+            }
+            playlists.insert(real)
+            for entry in parsePlaylist(path) {
+                expand(entry.path, into: &out, playlists: &playlists, duration: entry.duration, override: entry.override)
+            }
+            playlists.remove(real)
+            return
+        }
+        out.append(PlaylistItem(path: path, duration: duration, override: override))
+    }
+
+    /// Media files under `folder`, recursively, sorted by path (name order, folders in place).
+    public func folderFiles(_ folder: String) -> [String] {
+        guard let e = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var files: [String] = []
+        while let rel = e.nextObject() as? String {
+            let name = (rel as NSString).lastPathComponent
+            if name.hasPrefix(".") { continue }
+            guard MediaExtensions.isMedia(rel) else { continue }
+            files.append(rel)
+        }
+        return files.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+            .map { (folder as NSString).appendingPathComponent($0) }
+    }
+
+    /// The entries of the M3U playlist file at `path`, resolved against its folder.
+    public func parsePlaylist(_ path: String) -> [PlaylistItem] {
+        guard let data = FileManager.default.contents(atPath: path),
+              let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
+            log.warn("\(path): skipped: playlist cannot be read")
+            return []
+        }
+        return M3U.entries(in: text, base: (path as NSString).deletingLastPathComponent, source: path, log: log)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import KioskCore
+import KioskInput
+import KioskOutput
+import KioskRender
+import KioskSeat
+
+/// What opening an output for `play` needs.
+struct OutputSetup {
+    /// The playlist.
+    let items: [PlaylistItem]
+    /// The player's settings (its size is the canvas unless the output sets one).
+    let config: PlayerConfig
+    /// `--output`, the DRM options and `--rotate`.
+    let request: OutputRequest
+    /// Where the DRM cards are.
+    let drmDirectory: String
+    /// `--input`, or nil for none.
+    let input: InputOptions?
+    /// How devices are opened (logind or direct).
+    let access: DeviceAccess
+    /// Where the `output:` line goes.
+    let log: Log
+}
+
+/// A player attached to an opened output, ready to run; `close` gives the output back after the run.
+struct OpenedPlayer {
+    /// The player, its clock, canvas, input and hotplug set for this output.
+    let player: Player
+    /// Closes the output (nothing for headless canvases).
+    let close: () -> Void
+}
+
+/// The outputs `play` can show on, as one table: `--output drm|headless`, `auto` (the display, else headless
+/// with the reason in its `output:` line) and `--untimed`. Adding an output is one entry and one name in
+/// `names(for:)`.
+enum OutputRegistry {
+    /// One kind of output.
+    struct Entry: Sendable {
+        /// Its name: an `--output` value, or `untimed`.
+        let name: String
+        /// Opens it and sets a player on it; `.failure` with the reason when `auto` may try the next entry (an
+        /// output that was asked for by name throws instead). The string is the previous entry's reason.
+        let open: @Sendable (OutputSetup, _ fallbackReason: String) throws -> Result<OpenedPlayer, PlayerError>
+    }
+
+    /// Every output, by name.
+    static let entries: [Entry] = [
+        Entry(name: "drm", open: openDisplay),
+        Entry(name: "headless", open: openHeadless),
+        Entry(name: "untimed", open: openUntimed),
+    ]
+
+    /// The names tried, in order: `auto` is the display, then headless.
+    static func names(for kind: OutputRequest.Kind, untimed: Bool) -> [String] {
+        if untimed { return ["untimed"] }
+        switch kind {
+        case .auto: return ["drm", "headless"]
+        case .drm: return ["drm"]
+        case .headless: return ["headless"]
+        }
+    }
+
+    /// The entries tried, in order.
+    static func candidates(for kind: OutputRequest.Kind, untimed: Bool) -> [Entry] {
+        names(for: kind, untimed: untimed).compactMap { name in entries.first { $0.name == name } }
+    }
+
+    /// Whether the outputs tried open device nodes (a display, or named input devices), so device access must
+    /// be chosen (logind or direct) before.
+    static func needsDevices(_ kind: OutputRequest.Kind, untimed: Bool, input: InputOptions?) -> Bool {
+        !untimed && (kind != .headless || !(input?.devices.isEmpty ?? true))
+    }
+
+    /// The display: the mode's size (turned for 90° and 270°) is the canvas, and the clock reads the predicted
+    /// presentation time from the page flips. Input and the udev hotplug monitor are connected.
+    static func openDisplay(_ setup: OutputSetup, _: String) throws -> Result<OpenedPlayer, PlayerError> {
+        let request = setup.request, log = setup.log
+        let report = DRMDevice.report(directory: setup.drmDirectory, opener: setup.access.display)
+        let selection: DisplaySelection
+        switch request.chooseDisplay(report, directory: setup.drmDirectory) {
+        case .failure(let e):
+            if request.kind == .drm { throw e }
+            return .failure(e)
+        case .success(let s):
+            selection = s
+        }
+        var drmConfig = setup.config
+        let mode = selection.mode
+        drmConfig.size = request.rotation.canvasSize(forScreen: PixelSize(width: mode.width, height: mode.height))
+        let clock = PresentationClock()
+        let player = Player(items: setup.items, config: drmConfig, clock: clock, log: log, waitForDecodes: false)
+        let output: DRMDisplayOutput
+        do {
+            output = try DRMDisplayOutput(options: request.drm, rotation: request.rotation, report: report,
+                                          opener: setup.access.display, log: log)
+        } catch {
+            if request.kind == .drm { throw error }
+            return .failure(PlayerError("\(error)"))
+        }
+        do {
+            log.info("output: \(output.name), canvas \(output.size)"
+                     + (request.kind == .auto ? " (auto: a connected display)" : "") + " (\(output.context.renderer))")
+            try player.attach(output)
+            player.interaction = try openInput(setup.input, canvas: output.size, rotation: request.rotation,
+                                               opener: setup.access.input, log: log)
+        } catch {
+            output.close()
+            throw error
+        }
+        do {
+            let monitor = try DisplayHotplugMonitor()
+            player.hotplug = monitor
+            log.debug("display hotplug: udev monitor on drm (\(monitor.source) events), and a connector poll every second")
+        } catch {
+            log.info("\(error); display hotplug by the connector poll alone")
+        }
+        return .success(OpenedPlayer(player: player, close: { output.close() }))
+    }
+
+    /// The offscreen canvas at the configured size, paced at 60 frames per second on the monotonic clock; input
+    /// only from named devices. `fallbackReason` (why `auto` did not take the display) goes in its log line.
+    static func openHeadless(_ setup: OutputSetup, _ fallbackReason: String) throws -> Result<OpenedPlayer, PlayerError> {
+        let config = setup.config
+        let player = Player(items: setup.items, config: config, clock: MonotonicClock(), log: setup.log, waitForDecodes: false)
+        let output = try HeadlessOutput(size: config.size, pacing: 60)
+        setup.log.info("output: \(output.name) \(config.size)" + (fallbackReason.isEmpty ? "" : " (auto: \(fallbackReason))")
+                       + " (\(output.context.renderer))")
+        try player.attach(output)
+        if let input = setup.input, !input.devices.isEmpty {
+            player.interaction = try openInput(input, canvas: config.size, rotation: .none, opener: setup.access.input,
+                                               log: setup.log)
+        }
+        return .success(OpenedPlayer(player: player, close: {}))
+    }
+
+    /// `--untimed`: headless, every video frame presented as soon as it is decoded, no clock and no sound (the
+    /// throughput benchmark's way in). Stills pass at once.
+    static func openUntimed(_ setup: OutputSetup, _: String) throws -> Result<OpenedPlayer, PlayerError> {
+        let config = setup.config
+        let clock = VirtualClock()
+        let player = Player(items: setup.items, config: config, clock: clock, log: setup.log, waitForDecodes: true)
+        let output = try HeadlessOutput(size: config.size, pacing: nil)
+        setup.log.info("output: \(output.name) \(config.size), untimed (\(output.context.renderer))")
+        try player.attach(output)
+        player.untimedClock = clock
+        return .success(OpenedPlayer(player: player, close: {}))
+    }
+
+    /// Input for `play`: named devices must open (the error says why); a seat that can't be read is a warning,
+    /// and the slideshow runs without input.
+    static func openInput(_ options: InputOptions?, canvas: PixelSize, rotation: Rotation, opener: DeviceOpener,
+                          log: Log) throws -> InteractionController? {
+        guard let options else { return nil }
+        do {
+            return try InteractionController.open(options, canvas: canvas, rotation: rotation, opener: opener, log: log)
+        } catch {
+            if !options.devices.isEmpty { throw error }
+            log.warn("\(error); playing without input")
+            return nil
+        }
+    }
+}
