@@ -56,7 +56,7 @@ final class LayeringTests: XCTestCase {
                 let name = line.split(separator: " ").last.map(String.init) ?? ""
                 XCTAssertFalse(modules.contains(name), "\(file.path) imports \(name)")
             }
-            for call in ["FileManager", "contentsOfFile", "contentsOf:", "fopen(", "opendir(", "DeviceOpener"] {
+            for call in ["FileManager", "contentsOfFile", "Data(contentsOf:", "String(contentsOf:", "fopen(", "opendir(", "DeviceOpener"] {
                 XCTAssertFalse(file.text.contains(call), "\(file.path) uses \(call): file and device I/O belong outside the core")
             }
         }
