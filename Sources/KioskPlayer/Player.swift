@@ -70,7 +70,8 @@ public final class Player {
     public var playsSound = true
 
     /// Whether the player idles on an empty (or wholly unplayable) playlist, waiting for commands to bring items,
-    /// instead of ending. On with `--idle-image`, and whenever a source of items other than the paths runs.
+    /// instead of ending. On with `--idle-image`, and whenever a source of items other than the paths runs; a
+    /// playlist that commands have edited idles too.
     public var keepsRunningWhenEmpty = false
 
     /// Called once, right after the first frame has been presented.
@@ -150,6 +151,7 @@ public final class Player {
         var lastGeneration = output.generation
         var firstFrameTime: Double?
         var spans = SoundSpans()
+        let givenPlaylist = show.playlist.version  // once commands edited it, an empty playlist waits for more
         defer {
             sound.stop()
             leaveClip()
@@ -163,6 +165,7 @@ public final class Player {
                 input.canvas = output.size
                 for c in input.frame(at: t) { inbox.send(c) }
             } else {
+                standaloneView.canvas = output.size
                 for case .command(let c) in standaloneView.step(at: t) { inbox.send(c) }  // settles the view, holds `zoomed`
             }
             runCommands(at: t)
@@ -172,7 +175,7 @@ public final class Player {
             let scene = show.update(at: t, availability: cache.availability)
             publish(show.takeEvents())
             guard let scene else {
-                if show.isIdle && !keepsRunningWhenEmpty { break }
+                if show.isIdle && !keepsRunningWhenEmpty && show.playlist.version == givenPlaylist { break }
                 if show.isFinished && !show.isIdle { break }
                 if show.isIdle {
                     leaveClip()

@@ -135,6 +135,22 @@ final class PlayerCommandTests: XCTestCase {
         XCTAssertTrue(near(centre(try XCTUnwrap(pictured.frames.last?.1)), rgb(Self.blue)), "the idle image")
     }
 
+    func testAPlaylistEmptiedByCommandsWaitsForItems() throws {
+        let (dir, paths) = try pictures()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = LockedEvents()
+        var step = 0
+        let run = try play([PlaylistItem(path: paths[0])], config(), length: 3, events: events) { player, t in
+            if step == 0, t >= 1 { player.inbox.send(.remove(.position(0))); step = 1 }
+            if step == 1, t >= 2 { player.inbox.send(.load([PlaylistItem(path: paths[1])], .replace)); step = 2 }
+        }
+        XCTAssertEqual(run.report.endTime, 3, accuracy: 0.11, "it did not stop when the playlist became empty")
+        XCTAssertTrue(events.events.contains(.idle))
+        XCTAssertTrue(events.events.contains(.itemEnded(0, path: paths[0], reason: .removed)))
+        XCTAssertTrue(near(centre(try XCTUnwrap(run.frames.first { $0.0 >= 0.95 && $0.0 < 1.95 }?.1)), [0, 0, 0]), "idle: the background")
+        XCTAssertTrue(near(centre(try XCTUnwrap(run.frames.last?.1)), rgb(Self.green)))
+    }
+
     func testViewCommandsDrawWhatSnapshotDraws() throws {
         let dir = try RenderTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
