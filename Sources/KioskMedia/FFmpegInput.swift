@@ -49,10 +49,10 @@ final class FFmpegInput {
         context = opened
         let info = findStreamInfo ? avformat_find_stream_info(opened, nil) : 0
         if info < 0 {
-            var c: UnsafeMutablePointer<AVFormatContext>? = opened
-            avformat_close_input(&c)
-            deadline.deallocate()
-            throw MediaError(path: path, reason: "cannot read stream info: \(FFmpegLibrary.errorText(info))")
+            // Every stored property is set, so throwing runs deinit, which closes the input and frees the
+            // deadline (closing them here as well freed them twice: a crash when a slow open hit its deadline).
+            throw MediaError(path: path, reason: pastDeadline ? "opening took too long"
+                                                               : "cannot read stream info: \(FFmpegLibrary.errorText(info))")
         }
     }
 
