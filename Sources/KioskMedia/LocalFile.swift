@@ -15,15 +15,17 @@ struct LocalFile {
     /// Resolves and checks `path`; throws "no such file", "is a directory" or "not a regular file (…)".
     init(_ path: String) throws {
         self.path = path
-        guard let real = realpath(path, nil) else {
-            let reason = errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot resolve: \(Self.errorText())"
+        var st = stat()
+        guard stat(path, &st) == 0 else {  // stat follows symlinks: what the link points at is judged
+            let reason = errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot stat: \(Self.errorText())"
             throw MediaError(path: path, reason: reason)
+        }
+        try Self.requireRegular(st.st_mode, path: path)
+        guard let real = realpath(path, nil) else {
+            throw MediaError(path: path, reason: "cannot resolve: \(Self.errorText())")
         }
         resolved = String(cString: real)
         free(real)
-        var st = stat()
-        guard stat(resolved, &st) == 0 else { throw MediaError(path: path, reason: "cannot stat: \(Self.errorText())") }
-        try Self.requireRegular(st.st_mode, path: path)
         size = Int(st.st_size)
     }
 
