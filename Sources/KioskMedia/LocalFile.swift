@@ -34,6 +34,14 @@ struct LocalFile {
     /// `http:`, `subfile,…:` or `%d` in a folder or file name stays part of the name.
     var ffmpegURL: String { "file:" + resolved }
 
+    /// The URL ffmpeg writes `path` through: `file:` and the absolute path (a relative one joined to the
+    /// current folder), so a name such as `http://host/x.mp4` is a file under a folder named `http:`.
+    static func outputURL(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return "file:" + path }
+        defer { free(cwd) }
+        return "file:" + String(cString: cwd) + "/" + path
+    }
+
     /// Opens the file for reading. `O_NONBLOCK` keeps a FIFO swapped in after the check from blocking the open,
     /// and `fstat` on the opened descriptor refuses it; the caller closes the descriptor.
     func openForReading() throws -> Int32 {
