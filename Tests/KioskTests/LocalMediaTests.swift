@@ -53,8 +53,8 @@ final class LocalMediaTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("showing http:/a.png"), r.stderr)
     }
 
-    /// A playlist given without a folder: its `http://` and `rtmp://` entries are skipped with one warning each,
-    /// nobody is contacted, and the `file:///` and plain entries play.
+    /// A playlist given without a folder: its `http://` and `rtmp://` entries (and a URL on the command line) are
+    /// skipped with one warning each, nobody is contacted, and the `file:///` and plain entries play.
     func testPlaylistURLEntriesAreSkippedWithOneWarningEach() throws {
         let dir = try TempDir()
         let trap = try ConnectionTrap()
@@ -64,11 +64,12 @@ final class LocalMediaTests: XCTestCase {
         try png(dir.file("plain.png"), size: "32x24")
         let list = [http, rtmp, "file://" + dir.file("abs.png"), "plain.png"].joined(separator: "\n") + "\n"
         try list.write(toFile: dir.file("list.m3u"), atomically: true, encoding: .utf8)
-        let r = try CLITests.run(["play", "list.m3u", "--size", "64x48", "--duration", "0.3", "--no-loop",
+        let cli = "rtmp://127.0.0.1:\(trap.port)/from-the-command-line"
+        let r = try CLITests.run(["play", "list.m3u", cli, "--size", "64x48", "--duration", "0.3", "--no-loop",
                                   "--transition", "none", "--log-level", "info"], timeout: 40, directory: dir.path)
         XCTAssertEqual(trap.connections(), 0, "nobody may connect: \(r.stderr)")
         XCTAssertEqual(r.status, 0, r.stderr)
-        for url in [http, rtmp] {
+        for url in [http, rtmp, cli] {
             let found = lines(r.stderr, containing: url)
             XCTAssertEqual(found.count, 1, "one line for \(url): \(r.stderr)")
             XCTAssertTrue(found.first?.contains("offline") ?? false, "\(found)")
@@ -114,8 +115,8 @@ final class LocalMediaTests: XCTestCase {
     /// `a%d.png` is that file, never image2's pattern reading `a0.png` (before: the probe said 40x30).
     func testPatternCharactersInANameAreLiteral() throws {
         let dir = try TempDir()
-        try png(dir.file("a0.png"), size: "40x30")
-        try png(dir.file("tmp.png"), size: "20x10")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=40x30", "-frames:v", "1", dir.file("a0.png")])
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=c=blue:s=20x10", "-frames:v", "1", dir.file("tmp.png")])
         try FileManager.default.moveItem(atPath: dir.file("tmp.png"), toPath: dir.file("a%d.png"))
         let (r, json) = try probe([dir.file("a%d.png")])
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
@@ -124,7 +125,26 @@ final class LocalMediaTests: XCTestCase {
         let out = dir.file("shot.png")
         let s = try CLITests.run(["snapshot", dir.file("a%d.png"), "--output", out, "--size", "20x10"], timeout: 30)
         XCTAssertEqual(s.status, 0, s.stderr)
-        XCTAssertEqual(try FFmpegCLI.probe(out, "stream=width"), "20")
+        let rgba = [UInt8](try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin", "-i", out, "-pix_fmt", "rgba", "-f", "rawvideo", "-"]))
+        XCTAssertEqual(rgba.count, 20 * 10 * 4)
+        let centre = (5 * 20 + 10) * 4
+        XCTAssertTrue(rgba.count > centre + 2 && rgba[centre] < 30 && rgba[centre + 2] > 220,
+                      "blue (a%d.png itself), not red (a0.png): \(rgba.count > centre + 2 ? Array(rgba[centre..<centre + 3]) : [])")
+    }
+
+    /// `record --output http://127.0.0.1:PORT/x.mp4` writes a local file under the folder `http:` and contacts
+    /// nobody (before: avio_open sent the video to the listener).
+    func testRecordOutputNamedLikeAURLIsALocalFile() throws {
+        let dir = try TempDir()
+        let trap = try ConnectionTrap()
+        let rel = "http://127.0.0.1:\(trap.port)/x.mp4"
+        try FileManager.default.createDirectory(atPath: dir.path + "/http:/127.0.0.1:\(trap.port)", withIntermediateDirectories: true)
+        try png(dir.file("a.png"), size: "32x24")
+        let r = try CLITests.run(["record", "a.png", "--output", rel, "--size", "32x24", "--fps", "5", "--duration", "0.4",
+                                  "--no-loop"], timeout: 40, directory: dir.path)
+        XCTAssertEqual(trap.connections(), 0, "nobody may connect: \(r.stderr)")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try FFmpegCLI.probe(dir.path + "/" + rel, "stream=width"), "32")
     }
 
     // MARK: symlinks and special files
