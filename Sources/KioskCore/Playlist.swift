@@ -48,12 +48,34 @@ public enum M3U {
                 }
                 continue
             }
-            if line.hasPrefix("file://") { line = String(line.dropFirst(7)) }
-            let full = line.hasPrefix("/") ? line : (base as NSString).appendingPathComponent(line)
+            guard let local = localPath(line) else {
+                log.warn("\(source): \(line): skipped: a URL; kiosk is an offline player and plays local files only")
+                pendingDuration = nil
+                pendingOverride = nil
+                continue
+            }
+            let full = local.hasPrefix("/") ? local : (base as NSString).appendingPathComponent(local)
             items.append(PlaylistItem(path: full, duration: pendingDuration, override: pendingOverride))
             pendingDuration = nil
             pendingOverride = nil
         }
         return items
+    }
+
+    /// The local path an entry names, or nil when it is a URL (`scheme://…`, other than a local `file://`).
+    /// `file:///abs/path` and `file://localhost/abs/path` become `/abs/path` (percent-escapes decoded); anything
+    /// else without `://` is a path as written, so a folder named `http:` stays a folder.
+    public static func localPath(_ entry: String) -> String? {
+        guard let range = entry.range(of: "://") else { return entry }
+        let scheme = entry[..<range.lowerBound]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
+            return entry  // `a/b://c` or `:://x`: not a URL scheme, a path with odd characters
+        }
+        guard scheme.lowercased() == "file" else { return nil }
+        var rest = String(entry[range.upperBound...])
+        if rest.lowercased().hasPrefix("localhost/") { rest.removeFirst("localhost".count) }
+        guard rest.hasPrefix("/") else { return nil }  // file://otherhost/…: not on this machine
+        return rest.removingPercentEncoding ?? rest
     }
 }

@@ -18,8 +18,8 @@ public final class AudioDecoder: AudioSource {
     /// The stream's own rate, channels and sample format, for logs (`44100 Hz 1 ch fltp`).
     public let sourceDescription: String
 
-    /// Seconds one demuxer read may take before the file is given up.
-    static let readTimeLimit = 10.0
+    /// Seconds one demuxer read may take before the file is given up: `--decode-timeout`, at most 10.
+    static var readTimeLimit: Double { min(10, LocalMediaPolicy.readTimeout) }
     /// Packets in a row that may fail to decode (each is skipped, like the ffmpeg CLI does) before the stream
     /// is declared broken.
     static let maxConsecutiveErrors = 8

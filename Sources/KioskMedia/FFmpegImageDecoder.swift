@@ -4,8 +4,9 @@ import KioskCore
 /// Stills (JPEG, PNG, BMP, TIFF) and APNG animations through libavformat/libavcodec; also describes video and
 /// audio files for `kiosk probe` (their playback is not decoded here).
 public enum FFmpegImageDecoder {
-    /// Seconds a probe or decode may take before it is abandoned.
-    public static let timeLimit = 20.0
+    /// Seconds a probe or decode may take before it is abandoned (`LocalMediaPolicy.readTimeout`,
+    /// `--decode-timeout`).
+    public static var timeLimit: Double { LocalMediaPolicy.readTimeout }
     /// Most frames an animation may have; more is treated as a corrupt file.
     public static let maxAnimationFrames = 10_000
     /// Bytes of the file's head read for format sniffing and header parsing.

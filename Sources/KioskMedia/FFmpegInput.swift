@@ -13,9 +13,17 @@ final class FFmpegInput {
 
     /// Opens `path` with the demuxer `format` (found by `FormatSniffer`); with `findStreamInfo` it also reads
     /// ahead to learn stream parameters (skipped for JPEG, whose header the caller parses itself).
-    init(path: String, format: UnsafePointer<AVInputFormat>, timeLimit: Double, findStreamInfo: Bool) throws {
+    /// The open goes through `LocalMediaPolicy`: the path must be a local regular file (symlinks followed), it is
+    /// opened as `file:` + its absolute path with `protocol_whitelist=file`, and the demuxer must be on the allow
+    /// list (`format_whitelist` too, for anything it would open in turn). `timeLimit` bounds the open.
+    init(path: String, format: UnsafePointer<AVInputFormat>, timeLimit: Double = LocalMediaPolicy.readTimeout,
+         findStreamInfo: Bool) throws {
         _ = FFmpegLibrary.quiet
         self.path = path
+        let file = try LocalFile(path)
+        guard let cname = format.pointee.name, LocalMediaPolicy.allows(String(cString: cname)) else {
+            throw MediaError(path: path, reason: LocalMediaPolicy.refusal)
+        }
         deadline = UnsafeMutablePointer<Double>.allocate(capacity: 1)
         deadline.pointee = MonotonicClock.seconds() + timeLimit
         guard let allocated = avformat_alloc_context() else {
@@ -27,19 +35,24 @@ final class FFmpegInput {
             let limit = opaque.assumingMemoryBound(to: Double.self).pointee
             return MonotonicClock.seconds() > limit ? 1 : 0
         }, opaque: UnsafeMutableRawPointer(deadline))
+        var options: OpaquePointer?
+        av_dict_set(&options, "protocol_whitelist", "file", 0)
+        av_dict_set(&options, "format_whitelist", LocalMediaPolicy.formatWhitelist, 0)
         var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
-        let rc = avformat_open_input(&ctx, path, format, nil)
+        let rc = avformat_open_input(&ctx, file.ffmpegURL, format, &options)
+        av_dict_free(&options)
         guard rc >= 0, let opened = ctx else {
+            let late = MonotonicClock.seconds() > deadline.pointee
             deadline.deallocate()
-            throw MediaError(path: path, reason: "cannot open: \(FFmpegLibrary.errorText(rc))")
+            throw MediaError(path: path, reason: late ? "opening took too long" : "cannot open: \(FFmpegLibrary.errorText(rc))")
         }
         context = opened
         let info = findStreamInfo ? avformat_find_stream_info(opened, nil) : 0
         if info < 0 {
-            var c: UnsafeMutablePointer<AVFormatContext>? = opened
-            avformat_close_input(&c)
-            deadline.deallocate()
-            throw MediaError(path: path, reason: "cannot read stream info: \(FFmpegLibrary.errorText(info))")
+            // Every stored property is set, so throwing runs deinit, which closes the input and frees the
+            // deadline (closing them here as well freed them twice: a crash when a slow open hit its deadline).
+            throw MediaError(path: path, reason: pastDeadline ? "opening took too long"
+                                                               : "cannot read stream info: \(FFmpegLibrary.errorText(info))")
         }
     }
 

@@ -1,46 +1,51 @@
-import Foundation
+@preconcurrency import Glibc
 import KioskCore
 
-/// Reads parts of a file as bytes, with MediaErrors naming the file.
+/// Reads parts of a local regular file as bytes (through `LocalFile`: symlinks followed, FIFOs and devices
+/// refused before they are opened), with MediaErrors naming the file.
 enum FileBytes {
-    /// The file's size in bytes; throws "no such file" / "is a directory".
+    /// The file's size in bytes (the symlink's target's); throws "no such file" / "is a directory" /
+    /// "not a regular file (…)".
     static func size(_ path: String) throws -> Int {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw MediaError(path: path, reason: "no such file")
-        }
-        if isDirectory.boolValue { throw MediaError(path: path, reason: "is a directory") }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = attributes[.size] as? NSNumber else {
-            throw MediaError(path: path, reason: "cannot read file attributes")
-        }
-        return size.intValue
+        try LocalFile(path).size
     }
 
     /// Up to `count` bytes starting at `offset`.
     static func read(_ path: String, offset: Int = 0, count: Int) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw MediaError(path: path, reason: "cannot open for reading")
+        let fd = try LocalFile(path).openForReading()
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: max(0, count))
+        let got = try bytes.withUnsafeMutableBytes { buf -> Int in
+            guard let base = buf.baseAddress else { return 0 }
+            return try readFully(fd, into: base, count: buf.count, offset: max(0, offset), path: path)
         }
-        defer { try? handle.close() }
-        do {
-            try handle.seek(toOffset: UInt64(max(0, offset)))
-            let data = try handle.read(upToCount: count) ?? Data()
-            return [UInt8](data)
-        } catch {
-            throw MediaError(path: path, reason: "read failed: \(error.localizedDescription)")
-        }
+        bytes.removeLast(bytes.count - got)
+        return bytes
     }
 
     /// Reads exactly `count` bytes from the start of the file into `buffer` (no intermediate copy).
     static func read(_ path: String, into buffer: UnsafeMutablePointer<UInt8>, count: Int) throws {
-        guard let file = fopen(path, "rb") else {
-            throw MediaError(path: path, reason: "cannot open for reading: \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
-        let got = fread(buffer, 1, count, file)
+        let fd = try LocalFile(path).openForReading()
+        defer { close(fd) }
+        let got = try readFully(fd, into: UnsafeMutableRawPointer(buffer), count: count, offset: 0, path: path)
         guard got == count else {
             throw MediaError(path: path, reason: "read \(got) of \(count) bytes: the file changed while reading")
         }
+    }
+
+    /// `pread` until `count` bytes or the end of the file; returns the bytes read.
+    private static func readFully(_ fd: Int32, into base: UnsafeMutableRawPointer, count: Int, offset: Int,
+                                  path: String) throws -> Int {
+        var done = 0
+        while done < count {
+            let n = pread(fd, base + done, count - done, off_t(offset + done))
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw MediaError(path: path, reason: "read failed: \(String(cString: strerror(errno)))")
+            }
+            done += n
+        }
+        return done
     }
 }

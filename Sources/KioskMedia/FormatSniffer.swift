@@ -1,8 +1,10 @@
 internal import CFFmpeg
 import KioskCore
 
-/// Picks the demuxer for a file from its first bytes, refusing guesses from the file name alone (random bytes
-/// named `.jpg`, a `.txt` that only the `tty` demuxer would take) and weak content matches.
+/// Picks the demuxer for a file from its first bytes alone, refusing weak content matches (random bytes named
+/// `.jpg`, a `.txt` that only the `tty` demuxer would take) and demuxers off `LocalMediaPolicy`'s allow list
+/// (a concat or HLS playlist under any name). The file name takes no part: a name such as `a%d.png` would make
+/// libavformat pick `image2`, which reads it as a pattern and opens `a0.png`.
 enum FormatSniffer {
     /// Demuxers that accept almost anything and are never a picture or a clip here.
     private static let refused: Set<String> = ["tty", "bin", "xbin", "adf", "idf", "data"]
@@ -10,6 +12,12 @@ enum FormatSniffer {
     /// The demuxer for `head` (the file's first bytes) or a MediaError "unsupported format".
     static func format(path: String, head: [UInt8]) throws -> UnsafePointer<AVInputFormat> {
         _ = FFmpegLibrary.quiet
+        if JPEGStructure.isJPEG(head) {
+            // ffmpeg's JPEG probe scores a head with no end marker (any JPEG over the head's size) too low to
+            // trust; the SOI marker and the caller's own marker parse decide instead.
+            guard let jpeg = av_find_input_format("jpeg_pipe") else { throw MediaError(path: path, reason: "unsupported format") }
+            return jpeg
+        }
         var head = head
         if let tag = id3TagLength(head), tag + 16 > head.count,
            let after = try? FileBytes.read(path, offset: tag, count: 1 << 16), after.count > 16 {
@@ -18,7 +26,7 @@ enum FormatSniffer {
         var padded = head
         padded.append(contentsOf: [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE)))
         var score: Int32 = 0
-        let found: UnsafePointer<AVInputFormat>? = path.withCString { name in
+        let found: UnsafePointer<AVInputFormat>? = "".withCString { name in
             padded.withUnsafeMutableBufferPointer { buf in
                 var pd = AVProbeData(filename: name, buf: buf.baseAddress, buf_size: Int32(head.count),
                                      mime_type: nil)
@@ -28,6 +36,9 @@ enum FormatSniffer {
         guard let format = found, score > AVPROBE_SCORE_EXTENSION,
               let cname = format.pointee.name, !refused.contains(String(cString: cname)) else {
             throw MediaError(path: path, reason: "unsupported format")
+        }
+        guard LocalMediaPolicy.allows(String(cString: cname)) else {
+            throw MediaError(path: path, reason: LocalMediaPolicy.refusal)
         }
         return format
     }

@@ -2,7 +2,8 @@ import Foundation
 import KioskCore
 
 /// Turns the paths given on the command line into items: files, folders (recursive, sorted by name, media
-/// extensions only) and `.m3u`/`.m3u8` playlists (read here, parsed by `M3U`).
+/// extensions only) and `.m3u`/`.m3u8` playlists (read here, parsed by `M3U`). URLs (`http://…`, `rtmp://…`)
+/// are skipped with one warning: kiosk is an offline player; `file://` URIs name local files.
 public struct PlaylistLoader {
     /// Where problems go.
     public let log: Log
@@ -10,7 +11,7 @@ public struct PlaylistLoader {
     /// Creates a loader.
     public init(log: Log) { self.log = log }
 
-    /// Expands `paths` in order. Paths that don't exist are logged and skipped.
+    /// Expands `paths` in order. Paths that don't exist, and URLs, are logged and skipped.
     public func load(_ paths: [String]) -> [PlaylistItem] {
         var out: [PlaylistItem] = []
         var seenPlaylists = Set<String>()
@@ -20,6 +21,10 @@ public struct PlaylistLoader {
 
     private func expand(_ path: String, into out: inout [PlaylistItem], playlists: inout Set<String>,
                         duration: Double? = nil, override: ProjectionOverride? = nil) {
+        guard let path = M3U.localPath(path) else {
+            log.warn("\(path): skipped: a URL; kiosk is an offline player and plays local files only")
+            return
+        }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             log.warn("\(path): skipped: no such file or folder")
@@ -62,6 +67,15 @@ public struct PlaylistLoader {
 
     /// The entries of the M3U playlist file at `path`, resolved against its folder.
     public func parsePlaylist(_ path: String) -> [PlaylistItem] {
+        do {
+            _ = try LocalFile(path)  // a FIFO or device named .m3u would block the read
+        } catch let error as MediaError {
+            log.warn("\(path): skipped: \(error.reason)")
+            return []
+        } catch {
+            log.warn("\(path): skipped: \(error)")
+            return []
+        }
         guard let data = FileManager.default.contents(atPath: path),
               let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
             log.warn("\(path): skipped: playlist cannot be read")

@@ -147,7 +147,10 @@ public final class VideoEncoder {
             soundTrack = (actx, ast, af)
         }
         if outputContext.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            rc = avio_open(&outputContext.pointee.pb, path, AVIO_FLAG_WRITE)
+            var options: OpaquePointer?
+            av_dict_set(&options, "protocol_whitelist", "file", 0)  // `http:…` or `tcp:…` as a name is a local file
+            rc = avio_open2(&outputContext.pointee.pb, LocalFile.outputURL(path), AVIO_FLAG_WRITE, nil, &options)
+            av_dict_free(&options)
             guard rc >= 0 else { throw bail("cannot create file: \(FFmpegLibrary.errorText(rc))") }
             cleanup.append { avio_closep(&outputContext.pointee.pb) }
         }

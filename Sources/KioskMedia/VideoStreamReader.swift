@@ -32,8 +32,8 @@ final class VideoStreamReader {
     /// Set once when frames need a swscale conversion (the one log line).
     private(set) var conversionNote: String?
 
-    /// Seconds one demuxer read may take before the file is given up.
-    static let readTimeLimit = 10.0
+    /// Seconds one demuxer read may take before the file is given up: `--decode-timeout`, at most 10.
+    static var readTimeLimit: Double { min(10, LocalMediaPolicy.readTimeout) }
     /// Packets in a row that may fail to decode before the stream is declared broken.
     static let maxConsecutiveErrors = 8
 

@@ -93,6 +93,7 @@ public enum PlayJob {
     /// The pixels `snapshot` writes.
     public static func snapshotImage(input: String, config: PlayerConfig, at: Double, view: FlatView, log: Log) throws -> RGBAImage {
         let canvas = config.size
+        LocalMediaPolicy.readTimeout = config.decodeTimeout
         if MediaFile.isClip(input) { return try clipSnapshot(input: input, config: config, at: at, view: view, log: log) }
         let named = ItemView.beforeDecode(path: input, itemOverride: nil, config: config)
         let decoded = try decodeBounded(input, timeout: config.decodeTimeout) { picture in

@@ -100,6 +100,7 @@ public final class Player {
         self.log = log
         self.waitForDecodes = waitForDecodes
         keepsRunningWhenEmpty = config.idleImage != nil
+        LocalMediaPolicy.readTimeout = config.decodeTimeout  // no open or read of a media file blocks longer
         let playlist = LivePlaylist(items)
         show = Slideshow(playlist: playlist, options: config.slideshow)
         let book = ResumeBook()

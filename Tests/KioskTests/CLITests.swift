@@ -26,9 +26,11 @@ final class CLITests: XCTestCase {
     }
 
     /// Runs the kiosk binary (software GL), bounded in time: a hang fails the test instead of hanging the suite.
-    static func run(_ args: [String], timeout: Double, environment: [String: String] = [:]) throws -> Run {
+    static func run(_ args: [String], timeout: Double, environment: [String: String] = [:],
+                    directory: String? = nil) throws -> Run {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: kiosk)
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
         p.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["LIBGL_ALWAYS_SOFTWARE"] = "1"
@@ -43,6 +45,10 @@ final class CLITests: XCTestCase {
         DispatchQueue.global().async { p.waitUntilExit(); done.signal() }
         if done.wait(timeout: .now() + timeout) == .timedOut {
             p.terminate()
+            if done.wait(timeout: .now() + 2) == .timedOut {  // stuck in a system call: SIGTERM is not enough
+                kill(p.processIdentifier, SIGKILL)
+                done.wait()
+            }
             XCTFail("kiosk \(args.joined(separator: " ")) did not finish in \(timeout) s")
         }
         let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
