@@ -69,8 +69,7 @@ public final class DecodeCache: @unchecked Sendable {
         lock.lock()
         guard case .pending(_, let t)? = entries[index], t == token else {
             lock.unlock()
-            if case .success(let late) = result { Reaper.dispose(late) }  // abandoned, evicted or removed
-            return
+            return  // abandoned, evicted or removed: the late result is dropped here, on the decode thread
         }
         let path = paths[index] ?? "?"
         switch result {
@@ -154,7 +153,7 @@ public final class DecodeCache: @unchecked Sendable {
             paths[index] = nil
         }
         lock.unlock()
-        if !dropped.isEmpty { Reaper.dispose(dropped) }
+        if !dropped.isEmpty { Reaper.dispose(consume dropped) }
     }
 
     /// Items holding a decoded picture now (for tests and memory checks).

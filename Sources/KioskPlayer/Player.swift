@@ -280,7 +280,7 @@ public final class Player {
         guard let p = playing else { return }
         p.leave(resume)
         playing = nil
-        Reaper.dispose(p.clip)
+        Reaper.dispose(consume p)
     }
 
     /// The presentation log (debug): each clip frame's time against the clock and the audio clock.

@@ -5,12 +5,21 @@ import Foundation
 enum Reaper {
     private static let queue = DispatchQueue(label: "kiosk-reaper", qos: .utility)
 
-    /// Takes `value` over; its last reference, when this is it, is dropped on the reaper's thread.
-    static func dispose<T: Sendable>(_ value: T) {
-        queue.async { withExtendedLifetime(value) {} }
+    /// Holds what was handed over until the reaper's thread lets it go.
+    private final class Holder<T>: @unchecked Sendable {
+        private var value: T?
+        init(_ value: consuming T) { self.value = consume value }
+        func release() { value = nil }
     }
 
-    /// Waits until everything handed over so far has been dropped (for tests and orderly exits).
+    /// Takes `value` over: pass it with `consume`, so the holder has the only reference and the last release (the
+    /// teardown) happens on the reaper's thread, not the caller's.
+    static func dispose<T>(_ value: consuming T) {
+        let holder = Holder(consume value)
+        queue.async { holder.release() }
+    }
+
+    /// Waits until everything handed over so far has been let go (for tests and orderly exits).
     static func drain() {
         queue.sync {}
     }
