@@ -26,7 +26,7 @@ struct CommandLineTool {
     /// Runs the command line and returns the exit status.
     func run(_ args: [String]) -> Int32 {
         guard let command = args.first else {
-            FileHandle.standardError.write(Data((Self.summary + "\n").utf8))
+            Log.writeStandardError(Self.summary + "\n")
             return 2
         }
         do {
@@ -46,7 +46,7 @@ struct CommandLineTool {
                 throw UsageError("unknown command '\(command)' (commands: play, record, snapshot, probe, outputs)")
             }
         } catch let e as UsageError {
-            FileHandle.standardError.write(Data("kiosk: \(e.message)\n".utf8))
+            Log.writeStandardError("kiosk: \(Log.escaped(e.message))\n")
             return 2
         } catch {
             log.error("\(error)")

@@ -3,6 +3,7 @@ import Foundation
 import KioskCore
 import KioskPlayer
 
+StopSignal.ignoreWriteSignals()
 let log = Log.shared
 let arguments = Array(CommandLine.arguments.dropFirst())
 exit(CommandLineTool(log: log).run(arguments))
