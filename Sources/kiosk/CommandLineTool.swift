@@ -29,10 +29,12 @@ struct CommandLineTool {
             Log.writeStandardError(Self.summary + "\n")
             return 2
         }
+        var expanded: (args: [String], origins: [String?]) = ([], [])
         do {
-            let rest = try ConfigFile.expand(Array(args.dropFirst()), read: { path in
+            expanded = try ConfigFile.expandLocated(Array(args.dropFirst()), read: { path in
                 FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
             })
+            let rest = expanded.args
             switch command {
             case "--help", "-h", "help":
                 print(Self.summary)
@@ -46,7 +48,8 @@ struct CommandLineTool {
                 throw UsageError("unknown command '\(command)' (commands: play, record, snapshot, probe, outputs)")
             }
         } catch let e as UsageError {
-            Log.writeStandardError("kiosk: \(Log.escaped(e.message))\n")
+            let located = ConfigFile.locate(e, args: expanded.args, origins: expanded.origins)
+            Log.writeStandardError("kiosk: \(Log.escaped(located.message))\n")
             return 2
         } catch {
             log.error("\(error)")
