@@ -62,11 +62,13 @@ public final class Log: @unchecked Sendable {
     }
 
     /// `text` with every control character escaped (`\n`, `\r`, `\t`, `\x1b`, `\u{2028}`…), so one message is
-    /// one line, and a file name cannot forge a log line or send terminal escapes.
+    /// one line, and a file name cannot forge a log line or send terminal escapes; a name's bytes that are not
+    /// UTF-8 (`FileName`) show as `\xff`.
     public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard text.unicodeScalars.contains(where: { isControl($0) || FileName.rawByte($0) != nil }) else { return text }
         var out = ""
         for u in text.unicodeScalars {
+            if let raw = FileName.rawByte(u) { out += "\\x" + String(raw, radix: 16); continue }  // a byte of a name, not UTF-8
             guard isControl(u) else { out.unicodeScalars.append(u); continue }
             switch u {
             case "\n": out += "\\n"

@@ -28,7 +28,7 @@ final class FFmpegInput {
             return MonotonicClock.seconds() > limit ? 1 : 0
         }, opaque: UnsafeMutableRawPointer(deadline))
         var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
-        let rc = avformat_open_input(&ctx, path, format, nil)
+        let rc = FileName.withCString(path) { avformat_open_input(&ctx, $0, format, nil) }
         guard rc >= 0, let opened = ctx else {
             deadline.deallocate()
             throw MediaError(path: path, reason: "cannot open: \(FFmpegLibrary.errorText(rc))")

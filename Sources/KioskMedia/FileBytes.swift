@@ -6,20 +6,19 @@ enum FileBytes {
     /// The file's size in bytes; throws "no such file" / "is a directory".
     static func size(_ path: String) throws -> Int {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard LocalFile.exists(path, isDirectory: &isDirectory) else {
             throw MediaError(path: path, reason: "no such file")
         }
         if isDirectory.boolValue { throw MediaError(path: path, reason: "is a directory") }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = attributes[.size] as? NSNumber else {
+        guard let size = LocalFile.size(path) else {
             throw MediaError(path: path, reason: "cannot read file attributes")
         }
-        return size.intValue
+        return size
     }
 
     /// Up to `count` bytes starting at `offset`.
     static func read(_ path: String, offset: Int = 0, count: Int) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let handle = LocalFile.handle(forReading: path) else {
             throw MediaError(path: path, reason: "cannot open for reading")
         }
         defer { try? handle.close() }
@@ -34,7 +33,7 @@ enum FileBytes {
 
     /// Reads exactly `count` bytes from the start of the file into `buffer` (no intermediate copy).
     static func read(_ path: String, into buffer: UnsafeMutablePointer<UInt8>, count: Int) throws {
-        guard let file = fopen(path, "rb") else {
+        guard let file = LocalFile.openStream(path) else {
             throw MediaError(path: path, reason: "cannot open for reading: \(String(cString: strerror(errno)))")
         }
         defer { fclose(file) }

@@ -21,7 +21,7 @@ public struct PlaylistLoader {
     private func expand(_ path: String, into out: inout [PlaylistItem], playlists: inout Set<String>,
                         duration: Double? = nil, override: ProjectionOverride? = nil) {
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+        guard LocalFile.exists(path, isDirectory: &isDir) else {
             log.warn("\(path): skipped: no such file or folder")
             return
         }
@@ -48,9 +48,9 @@ public struct PlaylistLoader {
 
     /// Media files under `folder`, recursively, sorted by path (name order, folders in place).
     public func folderFiles(_ folder: String) -> [String] {
-        guard let e = FileManager.default.enumerator(atPath: folder) else { return [] }
+        guard let entries = LocalFile.entries(under: folder) else { return [] }
         var files: [String] = []
-        while let rel = e.nextObject() as? String {
+        for rel in entries {
             let name = (rel as NSString).lastPathComponent
             if name.hasPrefix(".") { continue }
             guard MediaExtensions.isMedia(rel) else { continue }
@@ -62,7 +62,7 @@ public struct PlaylistLoader {
 
     /// The entries of the M3U playlist file at `path`, resolved against its folder.
     public func parsePlaylist(_ path: String) -> [PlaylistItem] {
-        guard let data = FileManager.default.contents(atPath: path),
+        guard let data = LocalFile.contents(path),
               let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
             log.warn("\(path): skipped: playlist cannot be read")
             return []

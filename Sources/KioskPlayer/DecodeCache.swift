@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskMedia
 
 /// Decodes playlist items (by stable id) on background threads ahead of their slots and keeps the few that are
 /// needed.
@@ -221,8 +222,7 @@ struct FileStamp: Equatable, Sendable {
 
     /// The file at `path` now; nil if it cannot be looked at.
     init?(path: String) {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard let st = LocalFile.status(path) else { return nil }
         size = Int64(st.st_size)
         modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
     }

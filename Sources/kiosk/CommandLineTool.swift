@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskMedia
 import KioskPlayer
 
 /// The `kiosk` subcommands.
@@ -32,7 +33,7 @@ struct CommandLineTool {
         var expanded: (args: [String], origins: [String?]) = ([], [])
         do {
             expanded = try ConfigFile.expandLocated(Array(args.dropFirst()), read: { path in
-                FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
+                LocalFile.contents(path).flatMap { String(data: $0, encoding: .utf8) }
             })
             let rest = expanded.args
             switch command {
