@@ -56,9 +56,16 @@ public final class Log: @unchecked Sendable {
         sink("kiosk: \(level.name): \(Self.escaped(message()))")
     }
 
-    /// `text` on standard error; a failed write (a closed pipe: SIGPIPE is ignored) is dropped, never fatal.
+    /// `text` on standard error; a failed write (a closed pipe: SIGPIPE is ignored) is dropped, never fatal
+    /// (Foundation's `FileHandle.write(_:)` would stop the process there).
     public static func writeStandardError(_ text: String) {
-        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }  // EPIPE, EBADF…: the line is dropped
+            bytes = bytes.dropFirst(n)
+        }
     }
 
     /// `text` with every control character escaped (`\n`, `\r`, `\t`, `\x1b`, `\u{2028}`…), so one message is

@@ -196,7 +196,8 @@ public final class DecodeCache: @unchecked Sendable {
             paths[index] = nil
         }
         lock.unlock()
-        if !dropped.isEmpty { Reaper.dispose(dropped) }
+        // Handed over whole: nothing here keeps a reference, so the last one is dropped on the reaper's thread.
+        if !dropped.isEmpty { Reaper.dispose(consume dropped) }
     }
 
     /// Whether `index` failed and is remembered as failed (for tests).
