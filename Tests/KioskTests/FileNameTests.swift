@@ -19,14 +19,15 @@ final class FileNameTests: XCTestCase {
         XCTAssertEqual(Log.escaped(FileName.decode([0x61, 0xFF, 0xFE, 0x2E, 0x70])), "a\\xff\\xfe.p")
     }
 
-    /// A picture and a GIF named with bytes 0xff 0xfe play through their folder, and the picture through its
+    /// A picture, a GIF and a video named with bytes 0xff 0xfe play through their folder, and the picture through its
     /// path on the command line; the log names them with \xff\xfe.
     func testNamesThatAreNotUTF8Play() throws {
         let dir = try TempDir()
         let folder = dir.file("show")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        for (source, ext) in [("a.png", "png"), ("b.gif", "gif")] {
-            try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120", "-frames:v", "1", dir.file(source)])
+        for (source, ext) in [("a.png", "png"), ("b.gif", "gif"), ("c.mp4", "mp4")] {
+            try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", ext == "mp4" ? "10" : "1",
+                                  "-pix_fmt", ext == "gif" ? "rgb8" : "yuv420p", dir.file(source)])
             let raw = Array((folder + "/" + ext + "-").utf8) + [0xFF, 0xFE] + Array(".\(ext)".utf8)
             let rc = (raw.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { rename(dir.file(source), $0.baseAddress) }
             XCTAssertEqual(rc, 0, "rename: \(String(cString: strerror(errno)))")
@@ -36,6 +37,7 @@ final class FileNameTests: XCTestCase {
         XCTAssertEqual(viaFolder.status, 0, viaFolder.stderr)
         XCTAssertTrue(viaFolder.stderr.contains("showing \(folder)/png-\\xff\\xfe.png"), viaFolder.stderr)
         XCTAssertTrue(viaFolder.stderr.contains("showing \(folder)/gif-\\xff\\xfe.gif"), viaFolder.stderr)
+        XCTAssertTrue(viaFolder.stderr.contains("showing \(folder)/mp4-\\xff\\xfe.mp4"), viaFolder.stderr)
         XCTAssertFalse(viaFolder.stderr.contains("skipped"), viaFolder.stderr)
         // The path as raw bytes on the command line: Process takes Strings, so a shell makes the argument.
         let p = try LiveProcess(["-c", "exec \"$0\" play \"$(printf '%s/png-\\377\\376.png' \"$1\")\" \"$@\"",
