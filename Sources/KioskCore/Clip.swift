@@ -21,4 +21,11 @@ public protocol ClipSource: AnyObject, Sendable {
     var isFinished: Bool { get }
     /// The error that ended the stream early, if any.
     var failure: MediaError? { get }
+    /// Whether the clip is one held picture (a one-frame video): timed like a still, for `--duration`.
+    var holdsOneFrame: Bool { get }
+}
+
+extension ClipSource {
+    /// A clip plays its length unless it says it holds one frame.
+    public var holdsOneFrame: Bool { false }
 }

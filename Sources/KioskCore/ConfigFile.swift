@@ -4,23 +4,29 @@
 public enum ConfigFile {
     /// The command-line arguments a config text stands for. Throws a `UsageError` naming the line.
     public static func arguments(from text: String, file: String) throws -> [String] {
-        var options: [String] = []
-        var paths: [String] = []
+        try located(from: text, file: file).map(\.argument)
+    }
+
+    /// The arguments a config text stands for, each with the `FILE:LINE` it came from.
+    public static func located(from text: String, file: String) throws -> [(argument: String, origin: String)] {
+        var options: [(argument: String, origin: String)] = []
+        var paths: [(argument: String, origin: String)] = []
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let at = "\(file):\(n + 1)"
             let trimmed = stripComment(Substring(raw)).trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
             guard let eq = trimmed.firstIndex(of: "=") else {
-                throw UsageError("\(file):\(n + 1): expected 'name = value', got '\(trimmed)'")
+                throw UsageError("\(at): expected 'name = value', got '\(trimmed)'")
             }
             let name = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
             var value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             if value.count >= 2, value.first == "\"", value.last == "\"" { value = String(value.dropFirst().dropLast()) }
-            guard !name.isEmpty, !name.hasPrefix("-") else { throw UsageError("\(file):\(n + 1): bad option name '\(name)'") }
+            guard !name.isEmpty, !name.hasPrefix("-") else { throw UsageError("\(at): bad option name '\(name)'") }
             switch (name, value.lowercased()) {
-            case ("path", _): paths.append(value)
-            case (_, "true"), (_, "yes"), (_, "on"): options.append("--\(name)")
+            case ("path", _): paths.append((value, at))
+            case (_, "true"), (_, "yes"), (_, "on"): options.append(("--\(name)", at))
             case (_, "false"), (_, "no"), (_, "off"): continue
-            default: options += ["--\(name)", value]
+            default: options += [("--\(name)", at), (value, at)]
             }
         }
         return options + paths
@@ -49,7 +55,14 @@ public enum ConfigFile {
 
     /// `args` with each `--config FILE` replaced by the arguments its file stands for.
     public static func expand(_ args: [String], read: (String) -> String?) throws -> [String] {
+        try expandLocated(args, read: read).args
+    }
+
+    /// As `expand`, with each argument's origin: `FILE:LINE` for those a config file gave, nil for the command
+    /// line's own.
+    public static func expandLocated(_ args: [String], read: (String) -> String?) throws -> (args: [String], origins: [String?]) {
         var out: [String] = []
+        var origins: [String?] = []
         var i = 0
         while i < args.count {
             let a = args[i]
@@ -63,12 +76,40 @@ public enum ConfigFile {
                 i += 1
             } else {
                 out.append(a)
+                origins.append(nil)
                 i += 1
                 continue
             }
             guard let f = file, let text = read(f) else { throw UsageError("--config: cannot read '\(file ?? "")'") }
-            out += try arguments(from: text, file: f)
+            for (argument, origin) in try located(from: text, file: f) {
+                out.append(argument)
+                origins.append(origin)
+            }
         }
-        return out
+        return (out, origins)
+    }
+
+    /// `error` prefixed with the `FILE:LINE` of the config line that set the flag it names (`--name…` at its
+    /// start, or `'--name'` in it), when the last setting of that flag came from a config file.
+    public static func locate(_ error: UsageError, args: [String], origins: [String?]) -> UsageError {
+        if origins.contains(where: { $0.map { error.message.hasPrefix($0 + ":") } ?? false }) { return error }
+        guard let name = flagNamed(in: error.message),
+              let i = args.lastIndex(where: { $0 == name || $0.hasPrefix(name + "=") }),
+              i < origins.count, let origin = origins[i] else { return error }
+        return UsageError("\(origin): \(error.message)")
+    }
+
+    /// The `--name` an error message is about, if it names one.
+    static func flagNamed(in message: String) -> String? {
+        let start: Substring
+        if message.hasPrefix("--") {
+            start = Substring(message)
+        } else if let r = message.range(of: "'--") {
+            start = message[message.index(after: r.lowerBound)...]
+        } else {
+            return nil
+        }
+        let name = start.prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+        return name.count > 2 ? String(name) : nil
     }
 }

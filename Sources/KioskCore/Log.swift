@@ -35,7 +35,7 @@ public final class Log: @unchecked Sendable {
     /// Creates a log that writes lines to `sink` (standard error by default).
     public init(level: LogLevel, sink: (@Sendable (String) -> Void)? = nil) {
         _level = level
-        self.sink = sink ?? { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        self.sink = sink ?? { line in Log.writeStandardError(line + "\n") }
     }
 
     /// The current threshold.
@@ -53,7 +53,45 @@ public final class Log: @unchecked Sendable {
     public func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
         lock.lock(); defer { lock.unlock() }
         guard level <= _level else { return }
-        sink("kiosk: \(level.name): \(message())")
+        sink("kiosk: \(level.name): \(Self.escaped(message()))")
+    }
+
+    /// `text` on standard error; a failed write (a closed pipe: SIGPIPE is ignored) is dropped, never fatal
+    /// (Foundation's `FileHandle.write(_:)` would stop the process there).
+    public static func writeStandardError(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }  // EPIPE, EBADF…: the line is dropped
+            bytes = bytes.dropFirst(n)
+        }
+    }
+
+    /// `text` with every control character escaped (`\n`, `\r`, `\t`, `\x1b`, `\u{2028}`…), so one message is
+    /// one line, and a file name cannot forge a log line or send terminal escapes; a name's bytes that are not
+    /// UTF-8 (`FileName`) show as `\xff`.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isControl($0) || FileName.rawByte($0) != nil }) else { return text }
+        var out = ""
+        for u in text.unicodeScalars {
+            if let raw = FileName.rawByte(u) { out += "\\x" + String(raw, radix: 16); continue }  // a byte of a name, not UTF-8
+            guard isControl(u) else { out.unicodeScalars.append(u); continue }
+            switch u {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                let hex = String(u.value, radix: 16)
+                out += u.value <= 0xff ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex : "\\u{\(hex)}"
+            }
+        }
+        return out
+    }
+
+    /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+    private static func isControl(_ u: Unicode.Scalar) -> Bool {
+        u.value < 0x20 || (0x7f...0x9f).contains(u.value) || u.value == 0x2028 || u.value == 0x2029
     }
 
     /// Logs an error.

@@ -179,7 +179,7 @@ public enum DecodedPicture: Sendable {
         case .still: return .still
         case .animation(let frames, let loops):
             return .animation(frameDurations: frames.map(\.duration), loops: loops)
-        case .clip(let clip): return .timed(length: clip.slotLength)
+        case .clip(let clip): return clip.holdsOneFrame ? .still : .timed(length: clip.slotLength)
         }
     }
 }

@@ -141,6 +141,9 @@ public final class Slideshow {
     /// Marks an item as unplayable: it is skipped from now on.
     public func markFailed(_ id: ItemID) { failed.insert(id) }
 
+    /// Forgets that these items failed (their file changed): they are asked for again in their turn.
+    public func retry(_ ids: [ItemID]) { failed.subtract(ids) }
+
     /// Asks to move on now (with the transition).
     public func next() { skip = 1; target = nil; endReason = .skipped }
 

@@ -39,7 +39,7 @@ final class FFmpegInput {
         av_dict_set(&options, "protocol_whitelist", "file", 0)
         av_dict_set(&options, "format_whitelist", LocalMediaPolicy.formatWhitelist, 0)
         var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
-        let rc = avformat_open_input(&ctx, file.ffmpegURL, format, &options)
+        let rc = FileName.withCString(file.ffmpegURL) { avformat_open_input(&ctx, $0, format, &options) }
         av_dict_free(&options)
         guard rc >= 0, let opened = ctx else {
             let late = MonotonicClock.seconds() > deadline.pointee

@@ -78,7 +78,7 @@ private struct GifScan {
         self.path = path
         try Self.checkFile(path)
         var openError: Int32 = 0
-        guard let gif = DGifOpenFileName(path, &openError) else {
+        guard let gif = FileName.withCString(path, { DGifOpenFileName($0, &openError) }) else {
             if openError == D_GIF_ERR_OPEN_FAILED {
                 throw MediaError(path: path, reason: "cannot open GIF: \(String(cString: strerror(errno)))")
             }
@@ -93,7 +93,7 @@ private struct GifScan {
 
     private static func checkFile(_ path: String) throws {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard FileAccess.exists(path, isDirectory: &isDirectory) else {
             throw MediaError(path: path, reason: "cannot open GIF: no such file")
         }
         if isDirectory.boolValue { throw MediaError(path: path, reason: "cannot open GIF: is a directory") }

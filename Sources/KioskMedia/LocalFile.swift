@@ -16,15 +16,15 @@ struct LocalFile {
     init(_ path: String) throws {
         self.path = path
         var st = stat()
-        guard stat(path, &st) == 0 else {  // stat follows symlinks: what the link points at is judged
+        guard FileName.withCString(path, { stat($0, &st) }) == 0 else {  // stat follows symlinks: the target is judged
             let reason = errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot stat: \(Self.errorText())"
             throw MediaError(path: path, reason: reason)
         }
         try Self.requireRegular(st.st_mode, path: path)
-        guard let real = realpath(path, nil) else {
+        guard let real = FileName.withCString(path, { realpath($0, nil) }) else {
             throw MediaError(path: path, reason: "cannot resolve: \(Self.errorText())")
         }
-        resolved = String(cString: real)
+        resolved = FileName.decode(UnsafeRawBufferPointer(start: real, count: strlen(real)))
         free(real)
         size = Int(st.st_size)
     }
@@ -45,7 +45,7 @@ struct LocalFile {
     /// Opens the file for reading. `O_NONBLOCK` keeps a FIFO swapped in after the check from blocking the open,
     /// and `fstat` on the opened descriptor refuses it; the caller closes the descriptor.
     func openForReading() throws -> Int32 {
-        let fd = open(resolved, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        let fd = FileName.withCString(resolved) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
         guard fd >= 0 else { throw MediaError(path: path, reason: "cannot open for reading: \(Self.errorText())") }
         var st = stat()
         do {

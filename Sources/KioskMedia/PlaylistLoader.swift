@@ -26,7 +26,7 @@ public struct PlaylistLoader {
             return
         }
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+        guard FileAccess.exists(path, isDirectory: &isDir) else {
             log.warn("\(path): skipped: no such file or folder")
             return
         }
@@ -53,9 +53,9 @@ public struct PlaylistLoader {
 
     /// Media files under `folder`, recursively, sorted by path (name order, folders in place).
     public func folderFiles(_ folder: String) -> [String] {
-        guard let e = FileManager.default.enumerator(atPath: folder) else { return [] }
+        guard let entries = FileAccess.entries(under: folder) else { return [] }
         var files: [String] = []
-        while let rel = e.nextObject() as? String {
+        for rel in entries {
             let name = (rel as NSString).lastPathComponent
             if name.hasPrefix(".") { continue }
             guard MediaExtensions.isMedia(rel) else { continue }
@@ -76,7 +76,7 @@ public struct PlaylistLoader {
             log.warn("\(path): skipped: \(error)")
             return []
         }
-        guard let data = FileManager.default.contents(atPath: path),
+        guard let data = FileAccess.contents(path),
               let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
             log.warn("\(path): skipped: playlist cannot be read")
             return []

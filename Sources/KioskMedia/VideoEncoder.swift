@@ -1,3 +1,4 @@
+import Foundation
 internal import CFFmpeg
 import KioskCore
 
@@ -152,7 +153,8 @@ public final class VideoEncoder {
             rc = avio_open2(&outputContext.pointee.pb, LocalFile.outputURL(path), AVIO_FLAG_WRITE, nil, &options)
             av_dict_free(&options)
             guard rc >= 0 else { throw bail("cannot create file: \(FFmpegLibrary.errorText(rc))") }
-            cleanup.append { avio_closep(&outputContext.pointee.pb) }
+            // A header that fails leaves no file behind (it would be a few bytes that play nowhere).
+            cleanup.append { avio_closep(&outputContext.pointee.pb); try? FileManager.default.removeItem(atPath: path) }
         }
         rc = avformat_write_header(outputContext, nil)
         guard rc >= 0 else { throw bail("cannot write \(muxer) header: \(FFmpegLibrary.errorText(rc))") }

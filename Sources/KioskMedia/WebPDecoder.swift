@@ -114,11 +114,11 @@ public enum WebPDecoder {
 
     private static func readFile(_ path: String) throws -> Data {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard FileAccess.exists(path, isDirectory: &isDirectory) else {
             throw MediaError(path: path, reason: "cannot open WebP: no such file")
         }
         if isDirectory.boolValue { throw MediaError(path: path, reason: "cannot open WebP: is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let handle = FileAccess.handle(forReading: path) else {
             throw MediaError(path: path, reason: "cannot open WebP: permission denied or unreadable")
         }
         defer { try? handle.close() }

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskMedia
 
 /// Decodes playlist items (by stable id) on background threads ahead of their slots and keeps the few that are
 /// needed.
@@ -13,9 +14,10 @@ public final class DecodeCache: @unchecked Sendable {
     public typealias Decode = @Sendable (_ item: PlaylistItem) throws -> DecodedItem
 
     private enum Entry {
-        case pending(started: Double, token: Int)
+        case pending(started: Double, token: Int, stamp: FileStamp?)
         case ready(DecodedItem)
-        case failed
+        /// Failed; `stamp` is the file as it was when its decode began (nil: it could not be read).
+        case failed(stamp: FileStamp?)
     }
 
     private let lock = NSCondition()
@@ -28,6 +30,12 @@ public final class DecodeCache: @unchecked Sendable {
     private let timeout: Double
     private let log: Log
     private let wallClock = MonotonicClock()
+    /// When failed items' files were last looked at, and where the next look starts (see `retryChanged`).
+    private var lastRetryCheck = -Double.infinity
+    private var retryCursor = 0
+    /// How often, and at most how many, failed files `retryChanged` looks at.
+    static let retryInterval = 1.0
+    static let retryBatch = 32
 
     /// Creates a cache for the items of `playlist`; `decode` runs on background threads; `timeout` is in seconds
     /// of real time.
@@ -52,7 +60,7 @@ public final class DecodeCache: @unchecked Sendable {
         guard entries[index] == nil else { return }
         nextToken += 1
         let token = nextToken
-        entries[index] = .pending(started: wallClock.now, token: token)
+        entries[index] = .pending(started: wallClock.now, token: token, stamp: FileStamp(path: path))
         paths[index] = path
         let decode = self.decode
         let thread = Thread { [weak self] in
@@ -67,7 +75,7 @@ public final class DecodeCache: @unchecked Sendable {
 
     private func finish(_ index: ItemID, token: Int, result: Result<DecodedItem, Error>) {
         lock.lock()
-        guard case .pending(_, let t)? = entries[index], t == token else {
+        guard case .pending(_, let t, let stamp)? = entries[index], t == token else {
             lock.unlock()
             return  // abandoned, evicted or removed: the late result is dropped here, on the decode thread
         }
@@ -77,7 +85,7 @@ public final class DecodeCache: @unchecked Sendable {
             entries[index] = .ready(item)
             log.debug("\(path): decoded \(item.picture.size)")
         case .failure(let error):
-            entries[index] = .failed
+            entries[index] = .failed(stamp: stamp)
             log.warn("\(Self.describe(error, path: path)); skipped")
         }
         lock.broadcast()
@@ -91,8 +99,8 @@ public final class DecodeCache: @unchecked Sendable {
     }
 
     private func expireLocked(_ index: ItemID) {
-        if case .pending(let started, _)? = entries[index], wallClock.now - started > timeout {
-            entries[index] = .failed
+        if case .pending(let started, _, let stamp)? = entries[index], wallClock.now - started > timeout {
+            entries[index] = .failed(stamp: stamp)
             log.warn("\(paths[index] ?? "?"): decode took longer than \(Self.seconds(timeout)); skipped")
         }
     }
@@ -123,13 +131,47 @@ public final class DecodeCache: @unchecked Sendable {
         while true {
             if let deadline, wallClock.now >= deadline { return }
             expireLocked(index)
-            if case .pending(let started, _)? = entries[index] {
+            if case .pending(let started, _, _)? = entries[index] {
                 let left = timeout - (wallClock.now - started)
                 _ = lock.wait(until: Date(timeIntervalSinceNow: max(0.001, min(left + 0.001, 0.25))))
             } else {
                 return
             }
         }
+    }
+
+    /// Failed items whose file changed (size or modification time) since their decode began: their failure is
+    /// forgotten, so the next request decodes them again (a file still being copied plays once it is whole).
+    /// Looks at most once every `retryInterval` seconds of real time, at up to `retryBatch` files in turn, so a
+    /// folder of bad files costs the caller little.
+    public func retryChanged() -> [ItemID] {
+        let now = wallClock.now
+        lock.lock()
+        guard now - lastRetryCheck >= Self.retryInterval else { lock.unlock(); return [] }
+        lastRetryCheck = now
+        var failed: [(id: ItemID, stamp: FileStamp?, path: String)] = []
+        for (id, entry) in entries {
+            if case .failed(let stamp) = entry { failed.append((id, stamp, paths[id] ?? "")) }
+        }
+        lock.unlock()
+        guard !failed.isEmpty else { return [] }
+        failed.sort { $0.id < $1.id }
+        let start = retryCursor % failed.count
+        let batch = (failed[start...] + failed[..<start]).prefix(Self.retryBatch)
+        retryCursor = start + batch.count
+        let changed = batch.filter { FileStamp(path: $0.path) != $0.stamp }
+        guard !changed.isEmpty else { return [] }
+        var retried: [ItemID] = []
+        lock.lock()
+        for c in changed {
+            guard case .failed(let stamp)? = entries[c.id], stamp == c.stamp else { continue }
+            entries[c.id] = nil
+            paths[c.id] = nil
+            retried.append(c.id)
+            log.info("\(c.path): changed since it failed; trying it again")
+        }
+        lock.unlock()
+        return retried
     }
 
     /// The decoded item for `index`, if ready.
@@ -153,7 +195,16 @@ public final class DecodeCache: @unchecked Sendable {
             paths[index] = nil
         }
         lock.unlock()
+        // Handed over whole: nothing here keeps a reference, so the last one is dropped on the reaper's thread.
         if !dropped.isEmpty { Reaper.dispose(consume dropped) }
+    }
+
+    /// Whether `index` failed and is remembered as failed (for tests).
+    public func hasFailed(_ index: ItemID) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if case .failed? = entries[index] { return true }
+        return false
     }
 
     /// Items holding a decoded picture now (for tests and memory checks).
@@ -161,5 +212,18 @@ public final class DecodeCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return Set(entries.compactMap { if case .ready = $0.value { return $0.key } else { return nil } })
+    }
+}
+
+/// What a file looked like: its size and modification time (nanoseconds), from `stat`.
+struct FileStamp: Equatable, Sendable {
+    let size: Int64
+    let modified: Int64
+
+    /// The file at `path` now; nil if it cannot be looked at.
+    init?(path: String) {
+        guard let st = FileAccess.status(path) else { return nil }
+        size = Int64(st.st_size)
+        modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
     }
 }

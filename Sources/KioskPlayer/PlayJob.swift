@@ -9,10 +9,12 @@ import KioskRender
 public enum PlayJob {
     /// Plays in real time on the output `request` chooses until the end (`--no-loop`), `length`, or a stop;
     /// `--untimed` plays headless as fast as frames decode. The outputs are `OutputRegistry`'s: `auto` tries the
-    /// display, then headless, and logs one line saying which output and why.
+    /// display, then headless, and logs one line saying which output and why. `onStart` gets the player's inbox
+    /// once it is built (a signal handler sends `quit` there, which ends the frame loop's wait at once).
     public static func play(items: [PlaylistItem], config: PlayerConfig, output request: OutputRequest = OutputRequest(kind: .headless),
                             drmDirectory: String = "/dev/dri", input: InputOptions? = nil, length: Double?, log: Log,
-                            shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?) throws -> PlayReport {
+                            shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?,
+                            onStart: ((CommandInbox) -> Void)? = nil) throws -> PlayReport {
         let access = OutputRegistry.needsDevices(request.kind, untimed: config.untimed, input: input)
             ? DeviceAccess.choose(log: log) : .direct
         defer { access.release() }
@@ -26,6 +28,7 @@ public enum PlayJob {
             case .success(let opened):
                 defer { opened.close() }
                 opened.player.onFirstFrame = onFirstFrame
+                onStart?(opened.player.inbox)
                 return try opened.player.run(length: length, shouldStop: shouldStop)
             }
         }
@@ -33,9 +36,12 @@ public enum PlayJob {
     }
 
     /// Records the slideshow into `output` at `fps` on a virtual clock. Without `length`, it records one pass
-    /// of the playlist (or until the end with `--no-loop`).
+    /// of the playlist (or until the end with `--no-loop`). `shouldStop` ends it early (a signal); the file is
+    /// then finalised with what was recorded, and so it is when an error stops it after frames were written.
+    /// A recording with no frame leaves no file.
     public static func record(items: [PlaylistItem], config: PlayerConfig, output path: String, fps: Int,
-                              length: Double?, log: Log) throws -> PlayReport {
+                              length: Double?, log: Log, shouldStop: @escaping () -> Bool = { false },
+                              onStart: ((CommandInbox) -> Void)? = nil) throws -> PlayReport {
         var config = config
         if length == nil { config.slideshow.loop = false }
         let clock = VirtualClock()
@@ -43,16 +49,14 @@ public enum PlayJob {
             !Player.isPictureName(item.path) && ((try? MediaFile.probe(item.path))?.streams.contains { $0.type == "audio" } ?? false)
         }
         let encoder = try VideoEncoder(path: path, size: config.size, fps: fps, withSound: withSound)
-        let output = try VirtualTimeOutput(size: config.size, fps: Double(fps), clock: clock, sink: { try encoder.append($0) })
-        log.info("recording \(config.size) at \(fps) fps with \(encoder.codecName)\(encoder.hasSound ? " and AAC sound" : "") to \(path)")
-        let player = try Player(items: items, config: config, output: output, clock: clock, log: log, waitForDecodes: true)
-        player.playsSound = false
-        let report = try player.run(length: length)
-        if encoder.hasSound {
-            try encoder.appendSound(mixedSound(report.soundSpans, length: Double(encoder.frameCount) / Double(fps), log: log))
+        return try RecordingFinisher(encoder: encoder, path: path, fps: fps, log: log).run {
+            let output = try VirtualTimeOutput(size: config.size, fps: Double(fps), clock: clock, sink: { try encoder.append($0) })
+            log.info("recording \(config.size) at \(fps) fps with \(encoder.codecName)\(encoder.hasSound ? " and AAC sound" : "") to \(path)")
+            let player = try Player(items: items, config: config, output: output, clock: clock, log: log, waitForDecodes: true)
+            player.playsSound = false
+            onStart?(player.inbox)
+            return try player.run(length: length, shouldStop: shouldStop)
         }
-        try encoder.finish()
-        return report
     }
 
     /// The recording's sound: each item's sound decoded (48 kHz stereo s16) and laid where its slot played on the

@@ -172,6 +172,8 @@ public final class Player {
             runCommands(at: t)
             if quitRequested { break }
             prepareDecodes()
+            let retried = cache.retryChanged()
+            if !retried.isEmpty { show.retry(retried) }
             if hotplug?.changed() == true { output.displayChanged() }
             let scene = show.update(at: t, availability: cache.availability)
             publish(show.takeEvents())

@@ -5,7 +5,7 @@ import KioskMedia
 extension Player {
     /// The decoder for a config: pictures are decoded straight to the size they take on the canvas; spherical
     /// items (by name or the item's override) whole, within the texture limit.
-    /// Videos open their decoder thread (at the place a long clip was left, from `resume`) and decode their first
+    /// Videos open their decoder thread (a one-frame video without sound is held like a still: `HeldFrameClip`) (at the place a long clip was left, from `resume`) and decode their first
     /// frame here, ahead of their slot.
     public static func decoder(for config: PlayerConfig, log: Log = Log(level: .error),
                                resume: ResumeBook? = nil) -> DecodeCache.Decode {
@@ -19,6 +19,9 @@ extension Player {
                 let length = min(sound.duration ?? 0, config.videoMax ?? .infinity)
                 return DecodedItem(info: sound, picture: .clip(SoundPicture(path: path, length: length, canvas: canvas)))
             }
+            if let info = probed, info.kind == .video, Self.isSingleFrame(info) {
+                return try HeldFrameClip.open(path, info: info, log: log, timeout: config.decodeTimeout)
+            }
             if let info = probed, info.kind == .video {
                 let start = info.duration.map { $0 >= ResumeBook.minimumLength ? resume?.start(for: path) ?? 0 : 0 } ?? 0
                 return try MediaFile.openClip(path, info: info, log: log, startAt: start, maxLength: config.videoMax,
@@ -29,6 +32,12 @@ extension Player {
                 view.decodeSize(picture: $0) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: fit, maxZoom: maxZoom) }
             })
         }
+    }
+
+    /// Whether a video is one picture: one frame and no sound. It is shown like a still, for `--duration`, instead
+    /// of as a clip whose slot would last one frame (and, alone in a playlist, be reopened every frame).
+    static func isSingleFrame(_ info: MediaInfo) -> Bool {
+        info.frames == 1 && !info.streams.contains { $0.type == "audio" }
     }
 
     /// Whether a file's name says it is a picture (no probe needed to tell it from a clip or a sound file).

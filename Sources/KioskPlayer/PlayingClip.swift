@@ -34,7 +34,7 @@ final class PlayingClip {
     /// Whether the item must end now, and why: its stream broke (one log line naming the file), or it ran out of frames
     /// more than a second before the slot's end (a container that overstates its length).
     func endsEarly(at t: Double, slotLength: Double, log: Log) -> EndReason? {
-        guard !reported, clip.isFinished else { return nil }
+        guard !reported, clip.isFinished, !clip.holdsOneFrame else { return nil }
         if let failure = clip.failure {
             reported = true
             log.warn("\(failure.description); item ended at \(String(format: "%.2f", position)) s")

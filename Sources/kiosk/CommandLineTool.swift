@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskMedia
 import KioskPlayer
 
 /// The `kiosk` subcommands.
@@ -26,13 +27,15 @@ struct CommandLineTool {
     /// Runs the command line and returns the exit status.
     func run(_ args: [String]) -> Int32 {
         guard let command = args.first else {
-            FileHandle.standardError.write(Data((Self.summary + "\n").utf8))
+            Log.writeStandardError(Self.summary + "\n")
             return 2
         }
+        var expanded: (args: [String], origins: [String?]) = ([], [])
         do {
-            let rest = try ConfigFile.expand(Array(args.dropFirst()), read: { path in
-                FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
+            expanded = try ConfigFile.expandLocated(Array(args.dropFirst()), read: { path in
+                FileAccess.contents(path).flatMap { String(data: $0, encoding: .utf8) }
             })
+            let rest = expanded.args
             switch command {
             case "--help", "-h", "help":
                 print(Self.summary)
@@ -46,7 +49,8 @@ struct CommandLineTool {
                 throw UsageError("unknown command '\(command)' (commands: play, record, snapshot, probe, outputs)")
             }
         } catch let e as UsageError {
-            FileHandle.standardError.write(Data("kiosk: \(e.message)\n".utf8))
+            let located = ConfigFile.locate(e, args: expanded.args, origins: expanded.origins)
+            Log.writeStandardError("kiosk: \(Log.escaped(located.message))\n")
             return 2
         } catch {
             log.error("\(error)")

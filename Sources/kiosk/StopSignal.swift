@@ -1,27 +1,59 @@
 import Foundation
+import KioskCore
 
-/// SIGINT and SIGTERM ask the player to stop cleanly; it checks between frames.
+/// The process's signals. SIGINT, SIGTERM and SIGQUIT ask for a clean stop (the display restored, a recording
+/// finalised): the player checks between frames, and `onStop` can wake its wait at once. SIGHUP is logged and
+/// otherwise ignored (reload is not implemented yet). SIGPIPE and SIGXFSZ are ignored, so a closed standard error
+/// or a full disk is a failed write, not a dead process.
 final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var flag = false
+    private var wake: (@Sendable () -> Void)?
     private var sources: [DispatchSourceSignal] = []
+
+    /// The signals that stop the process cleanly, with their names.
+    static let stopping: [(Int32, String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGQUIT, "SIGQUIT")]
 
     /// Whether a stop was asked for.
     var requested: Bool { lock.lock(); defer { lock.unlock() }; return flag }
 
-    /// Installs handlers for SIGINT and SIGTERM.
-    static func install() -> StopSignal {
+    /// Calls `wake` on each stop signal from now on (and at once if one came already), e.g. to send the player
+    /// a `quit` command so that a wait ends at once.
+    func onStop(_ wake: @escaping @Sendable () -> Void) {
+        lock.lock()
+        self.wake = wake
+        let already = flag
+        lock.unlock()
+        if already { wake() }
+    }
+
+    /// Ignores SIGPIPE and SIGXFSZ: writes to a closed pipe or past the file size limit then fail with EPIPE
+    /// or EFBIG, which the writers report. Call first thing.
+    static func ignoreWriteSignals() {
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+    }
+
+    /// Installs the handlers; each signal is logged once on `log` as it arrives.
+    static func install(log: Log) -> StopSignal {
         let s = StopSignal()
-        for sig in [SIGINT, SIGTERM] {
+        for (sig, name) in stopping {
             signal(sig, SIG_IGN)
             let src = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             src.setEventHandler { [weak s] in
                 guard let s else { return }
-                s.lock.lock(); s.flag = true; s.lock.unlock()
+                log.info("\(name): stopping")
+                s.lock.lock(); s.flag = true; let wake = s.wake; s.lock.unlock()
+                wake?()
             }
             src.resume()
             s.sources.append(src)
         }
+        signal(SIGHUP, SIG_IGN)
+        let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        hup.setEventHandler { log.warn("SIGHUP: reload is not implemented yet; playing on") }
+        hup.resume()
+        s.sources.append(hup)
         return s
     }
 }

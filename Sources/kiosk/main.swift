@@ -3,6 +3,10 @@ import Foundation
 import KioskCore
 import KioskPlayer
 
+StopSignal.ignoreWriteSignals()
 let log = Log.shared
-let arguments = Array(CommandLine.arguments.dropFirst())
+// Arguments keep their bytes: a path that is not UTF-8 still names its file (`FileName`).
+let arguments = (1..<Int(CommandLine.argc)).map { i in
+    CommandLine.unsafeArgv[i].map { FileName.decode(UnsafeBufferPointer(start: $0, count: strlen($0)).map { UInt8(bitPattern: $0) }) } ?? ""
+}
 exit(CommandLineTool(log: log).run(arguments))
