@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-import KioskMedia
+@testable import KioskMedia
 import XCTest
 
 /// Bounded memory for every decode (issue 10, finding 2): sizes are refused from the headers before anything is
@@ -129,5 +129,21 @@ final class MemoryLimitTests: XCTestCase {
         XCTAssertThrowsError(try MediaFile.openClip(path, info: info, log: Log(level: .error))) { error in
             XCTAssertEqual("\(error)", "\(path): video 16000x9000 is over the pixel limit --max-pixels 64M")
         }
+    }
+
+    /// A video's frame threads are capped by frame size so the decoder's own pool stays within
+    /// `VideoStreamReader.poolBytes` (two frames a thread); the queue is bounded in bytes by `VideoDecoder.Limits`.
+    func testVideoDecodeThreadsAreBoundedByFrameBytes() {
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: PixelSize(width: 1920, height: 1080), cores: 4), 0)  // auto
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: PixelSize(width: 3840, height: 2160), cores: 4), 4)
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: PixelSize(width: 7680, height: 4320), cores: 4), 1)
+        for side in [640, 1920, 3840, 7680] {
+            let size = PixelSize(width: side, height: side * 9 / 16)
+            let threads = VideoStreamReader.decodeThreads(for: size, cores: 16)
+            let frameBytes = size.width * size.height * 3 / 2
+            XCTAssertLessThanOrEqual((threads == 0 ? 17 : threads) * 2 * frameBytes,
+                                     max(VideoStreamReader.poolBytes, 2 * frameBytes), "\(size)")
+        }
+        XCTAssertEqual(VideoDecoder.Limits().maxBytes, 96 << 20)
     }
 }
