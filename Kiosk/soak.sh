@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The real-time soak: `kiosk play` headless for KIOSK_SOAK_SECONDS (default 3600) over a mixed playlist (stills, GIF,
 # WebP, APNG, a 1080p clip with sound, a sound file) changing every 0.3 s, printing its RSS every
-# KIOSK_SOAK_EVERY seconds (default 60) and the growth after the first sample (the warm-up) at the end.
+# KIOSK_SOAK_EVERY seconds (default 60; mean, min and max of one sample a second) and, at the end, the growth of
+# the last window's mean over the first's (the warm-up) and the peak.
 # Usage: Kiosk/soak.sh [KIOSK_BINARY]   (default: a release build of this checkout)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,21 +34,34 @@ LIBGL_ALWAYS_SOFTWARE="${LIBGL_ALWAYS_SOFTWARE:-1}" "$kiosk" play --output headl
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$dir"' EXIT
 start=$(date +%s)
+# RSS is read every second; each line is one window of $every seconds: its mean, min and max, and the peak so far.
+# Growth compares the mean of the last window with the mean of the first window after the warm-up (the first).
+printf '%8s %10s %10s %10s %10s\n' seconds mean_mib min_mib max_mib peak_mib
+samples=""
 first=""
 last=""
-printf '%8s %10s %10s\n' seconds rss_mib peak_mib
+n=0
 while kill -0 "$pid" 2>/dev/null; do
-    sleep "$every"
+    sleep 1
     status="/proc/$pid/status"
     [ -r "$status" ] || break
     rss=$(awk '/^VmRSS/ {printf "%.1f", $2/1024}' "$status")
     hwm=$(awk '/^VmHWM/ {printf "%.1f", $2/1024}' "$status")
     [ -n "$rss" ] || break
-    printf '%8d %10s %10s\n' $(( $(date +%s) - start )) "$rss" "$hwm"
-    [ -n "$first" ] || first="$rss"
-    last="$rss"
+    samples="$samples $rss"
+    n=$((n + 1))
+    if [ "$n" -ge "$every" ]; then
+        line=$(echo $samples | awk '{ s = 0; lo = $1; hi = $1; for (i = 1; i <= NF; i++) { s += $i; if ($i < lo) lo = $i; if ($i > hi) hi = $i }
+                                     printf "%.1f %.1f %.1f", s / NF, lo, hi }')
+        read -r mean lo hi <<<"$line"
+        printf '%8d %10s %10s %10s %10s\n' $(( $(date +%s) - start )) "$mean" "$lo" "$hi" "$hwm"
+        [ -n "$first" ] || first="$mean"
+        last="$mean"
+        samples=""
+        n=0
+    fi
 done
 wait "$pid" || { echo "soak: kiosk exited with status $?"; exit 1; }
 if [ -n "$first" ] && [ -n "$last" ]; then
-    awk -v a="$first" -v b="$last" -v e="$every" 'BEGIN { printf "soak: RSS %.1f MiB after the first %s s, %.1f MiB at the end (%+.2f %%)\n", a, e, b, (b - a) * 100 / a }'
+    awk -v a="$first" -v b="$last" -v e="$every" -v p="${hwm:-?}" 'BEGIN { printf "soak: mean RSS %.1f MiB over the first %s s, %.1f MiB over the last (%+.2f %%); peak %s MiB\n", a, e, b, (b - a) * 100 / a, p }'
 fi
