@@ -76,4 +76,23 @@ final class MemoryRSSTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains(flag), r.stderr)
         }
     }
+
+    /// `--max-pixels` set on the command line or in a config file refuses a picture over it in one line naming the
+    /// file, its size and the limit; the slideshow goes on with the rest.
+    func testMaxPixelsFromCommandLineAndConfigFile() throws {
+        let dir = try TempDir()
+        let tiny = try tinyPicture(dir)
+        let big = dir.file("big.png")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=c=blue:s=64x64", "-frames:v", "1", big])
+        let conf = dir.file("kiosk.conf")
+        try "max-pixels = 1000\nanimation-mb = 16\n".write(toFile: conf, atomically: true, encoding: .utf8)
+        for options in [["--max-pixels", "1000"], ["--config", conf]] {
+            let r = try CLITests.run(["play"] + options + ["--output", "headless", "--size", "64x36", "--length", "1",
+                                                          "--duration", "0.4", "--no-loop", big, tiny], timeout: 60)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let lines = r.stderr.split(separator: "\n").filter { $0.contains(big) }
+            XCTAssertEqual(lines.count, 1, r.stderr)
+            XCTAssertTrue(lines.first?.contains("PNG 64x64 is over the pixel limit --max-pixels 1000") ?? false, r.stderr)
+        }
+    }
 }
