@@ -159,8 +159,8 @@ public struct AnimationFrame: Sendable {
 public enum DecodedPicture: Sendable {
     /// One picture.
     case still(RGBAImage)
-    /// Composed frames in order; `loops` plays (0 = forever).
-    case animation(frames: [AnimationFrame], loops: Int)
+    /// Composed frames in order, decoded on demand into a bounded window; `loops` plays (0 = forever).
+    case animation(frames: AnimationFrames, loops: Int)
     /// A video being decoded on its own thread, its first frame already decoded.
     case clip(any ClipSource)
 
@@ -168,7 +168,7 @@ public enum DecodedPicture: Sendable {
     public var size: PixelSize {
         switch self {
         case .still(let image): return image.size
-        case .animation(let frames, _): return frames.first?.image.size ?? PixelSize(width: 0, height: 0)
+        case .animation(let frames, _): return frames.size
         case .clip(let clip): return clip.displaySize
         }
     }
@@ -178,7 +178,7 @@ public enum DecodedPicture: Sendable {
         switch self {
         case .still: return .still
         case .animation(let frames, let loops):
-            return .animation(frameDurations: frames.map(\.duration), loops: loops)
+            return .animation(frameDurations: frames.durations, loops: loops)
         case .clip(let clip): return clip.holdsOneFrame ? .still : .timed(length: clip.slotLength)
         }
     }

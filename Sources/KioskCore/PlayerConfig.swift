@@ -27,6 +27,9 @@ public struct PlayerConfig: Sendable {
     /// The picture shown while there is nothing to play (`--idle-image`); the background colour without one.
     public var idleImage: String?
 
+    /// How large a picture may be (`--max-pixels`) and how much one animation may hold (`--animation-mb`).
+    public var limits = DecodeLimits.standard
+
     /// Defaults.
     public init() {}
 }
@@ -63,6 +66,10 @@ public enum CommandSpecs {
         OptionSpec("ken-burns", .flag, "slow zoom and pan across stills"),
         OptionSpec("decode-timeout", .number(0.1...600), metavar: "S", "give up a decode after S seconds (default 20)"),
         OptionSpec("video-max", .number(0.1...1e7), metavar: "S", "longest a video stays, in seconds (default: its length)"),
+        OptionSpec("max-pixels", .integer(1...1_000_000_000), metavar: "N",
+                   "refuse pictures, animation canvases and videos of more than N pixels, read from their headers (default 64000000)"),
+        OptionSpec("animation-mb", .integer(4...4096), metavar: "MB",
+                   "memory one animation may hold: its canvas and a window of frames at display size (default 64)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
     ]
 
@@ -141,6 +148,8 @@ public enum CommandSpecs {
         if let v = o.integer("volume") { c.audio.volume = v }
         c.audio.muted = o.has("mute")
         c.videoMax = o.number("video-max")
+        if let n = o.integer("max-pixels") { c.limits.maxPixels = n }
+        if let m = o.integer("animation-mb") { c.limits.animationBytes = m << 20 }
         c.untimed = o.has("untimed")
         try applyView(o, to: &c)
         return c

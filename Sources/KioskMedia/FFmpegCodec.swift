@@ -43,7 +43,8 @@ final class FFmpegCodec {
         }
         ctx.pointee.pkt_timebase = timeBase
         if threaded {
-            ctx.pointee.thread_count = 0
+            ctx.pointee.thread_count = Int32(VideoStreamReader.decodeThreads(for: PixelSize(
+                width: Int(parameters?.pointee.width ?? 0), height: Int(parameters?.pointee.height ?? 0))))
             ctx.pointee.thread_type = Int32(FF_THREAD_FRAME | FF_THREAD_SLICE)
         } else {
             ctx.pointee.thread_count = 1

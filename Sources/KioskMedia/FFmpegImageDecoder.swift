@@ -35,7 +35,9 @@ public enum FFmpegImageDecoder {
         }
     }
 
-    private static func open(_ path: String) throws -> Opened {
+    /// Opens `path`; with `limits`, the sizes in the container's headers are checked against them first, before
+    /// `avformat_find_stream_info` decodes anything.
+    private static func open(_ path: String, limits: DecodeLimits? = nil) throws -> Opened {
         let size = try FileBytes.size(path)
         if size == 0 { throw MediaError(path: path, reason: "empty file") }
         let head = try FileBytes.read(path, count: headBytes)
@@ -49,6 +51,16 @@ public enum FFmpegImageDecoder {
         }
         try TruncationCheck.check(path: path, head: head, tail: tail, fileSize: size, jpeg: jpeg)
         let format = try FormatSniffer.format(path: path, head: head)
+        if let limits, jpeg == nil {
+            let header = try FFmpegInput(path: path, format: format, timeLimit: timeLimit, findStreamInfo: false)
+            let picture = Opened(input: header, head: head, fileSize: size, jpeg: nil).isPicture
+            for stream in header.streams {
+                guard let par = stream.pointee.codecpar, par.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
+                      par.pointee.width > 0, par.pointee.height > 0 else { continue }
+                try limits.checkPixels(PixelSize(width: Int(par.pointee.width), height: Int(par.pointee.height)),
+                                       path: path, what: picture ? "picture" : "video")
+            }
+        }
         let input = try FFmpegInput(path: path, format: format, timeLimit: timeLimit, findStreamInfo: jpeg == nil)
         return Opened(input: input, head: head, fileSize: size, jpeg: jpeg)
     }
@@ -68,8 +80,9 @@ public enum FFmpegImageDecoder {
     }
 
     /// Describes a file: kind, displayed size, frames, duration, loops and orientation.
-    public static func probe(path: String) throws -> MediaInfo {
-        let file = try open(path)
+    /// With `limits`, a picture or video larger than they allow is refused from its headers.
+    public static func probe(path: String, limits: DecodeLimits? = nil) throws -> MediaInfo {
+        let file = try open(path, limits: limits)
         if file.isPicture {
             guard let stream = file.videoStream, let par = stream.pointee.codecpar else {
                 throw MediaError(path: path, reason: "unsupported format: no picture stream")
@@ -189,67 +202,96 @@ public enum FFmpegImageDecoder {
         return k
     }
 
-    /// Decodes a still or an APNG, oriented and scaled to `targetSize(displayed full size)` (never larger).
-    public static func decode(path: String, targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem {
-        if let item = try decodeJPEG(path: path, targetSize: targetSize) { return item }
-        let info = try probe(path: path)
+    /// Decodes a still or an APNG, oriented and scaled to `targetSize(displayed full size)` (never larger). The
+    /// size in a JPEG's SOF or a PNG's IHDR is checked against `limits.maxPixels` before anything is decoded; an
+    /// APNG's frames decode on demand into a window bounded by `limits.animationBytes`.
+    public static func decode(path: String, limits: DecodeLimits = .standard, timeout: Double = 20,
+                              targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem {
+        if let item = try decodeJPEG(path: path, limits: limits, targetSize: targetSize) { return item }
+        if let ihdr = PNGChunks.headerSize(try FileBytes.read(path, count: 32)) {
+            try limits.checkPixels(ihdr, path: path, what: "PNG")
+        }
+        let info = try probe(path: path, limits: limits)
         guard info.kind == .image || info.kind == .animation else {
             throw MediaError(path: path, reason: "not a picture (\(info.kind.rawValue))")
         }
-        let file = try open(path)
-        guard let stream = file.videoStream else { throw MediaError(path: path, reason: "unsupported format: no picture stream") }
-        let what = "truncated or corrupt \(label(stream))"
+        try limits.checkPixels(info.size, path: path, what: "picture")
         let orientation = Orientation(rawValue: info.orientation) ?? .up
         let wanted = clamp(targetSize(info.size), to: info.size)
         let storedTarget = orientation.swapsAxes ? wanted.transposed : wanted
+        if info.kind == .animation {
+            try limits.checkAnimationCanvas(info.size, path: path)
+            let file = try open(path)
+            guard let stream = file.videoStream else { throw MediaError(path: path, reason: "unsupported format: no picture stream") }
+            let durations = try packetDurations(file, stream: stream, what: "truncated or corrupt \(label(stream))")
+            let frames = try AnimationFrames(path: path, durations: durations.map { $0 > 0 ? $0 : 0.1 }, size: wanted,
+                                             budgetBytes: limits.windowBytes(canvas: info.size, frame: wanted),
+                                             timeout: timeout) {
+                try FrameCursor(file: try open(path), target: storedTarget, orientation: orientation, options: [:])
+            }
+            return DecodedItem(info: info, picture: .animation(frames: frames, loops: info.loops))
+        }
+        let file = try open(path)
         var options: [String: String] = [:]
         if file.jpeg != nil {  // mjpeg decodes at 1/2, 1/4 or 1/8 size directly
             let k = lowresFactor(stored: orientation.swapsAxes ? info.size.transposed : info.size, target: storedTarget)
             if k > 0 { options["lowres"] = String(k) }
         }
-        let codec = try FFmpegCodec(path: path, stream: stream, options: options)
-        guard let packet = av_packet_alloc() else { throw MediaError(path: path, reason: "av_packet_alloc failed") }
-        defer { var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p) }
-        let tb = stream.pointee.time_base
-        let animated = info.kind == .animation
-        var frames: [AnimationFrame] = []
-        var durations: [Double] = []
-        var draining = false
-        decoding: while true {
-            if file.input.pastDeadline { throw MediaError(path: path, reason: "\(what): decoding took too long") }
-            if !draining {
+        let cursor = try FrameCursor(file: file, target: storedTarget, orientation: orientation, options: options)
+        guard let first = try cursor.next() else { throw MediaError(path: path, reason: "\(cursor.what): no picture decoded") }
+        return DecodedItem(info: info, picture: .still(first))
+    }
+
+    /// One pass over a picture's frames: packets in, frames out one at a time, oriented and scaled to `target`.
+    private final class FrameCursor: AnimationCursor {
+        let file: Opened
+        let stream: UnsafeMutablePointer<AVStream>
+        let codec: FFmpegCodec
+        let packet: UnsafeMutablePointer<AVPacket>
+        let what: String
+        let target: PixelSize
+        let orientation: Orientation
+        private var draining = false
+
+        init(file: Opened, target: PixelSize, orientation: Orientation, options: [String: String]) throws {
+            let path = file.input.path
+            guard let stream = file.videoStream else { throw MediaError(path: path, reason: "unsupported format: no picture stream") }
+            self.file = file
+            self.stream = stream
+            self.target = target
+            self.orientation = orientation
+            what = "truncated or corrupt \(FFmpegImageDecoder.label(stream))"
+            codec = try FFmpegCodec(path: path, stream: stream, options: options)
+            guard let packet = av_packet_alloc() else { throw MediaError(path: path, reason: "av_packet_alloc failed") }
+            self.packet = packet
+        }
+
+        deinit { var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p) }
+
+        func next() throws -> RGBAImage? {
+            let path = file.input.path
+            while true {
+                if try codec.receive(what: what) {
+                    return orientation.apply(to: try PixelConversion.toRGBA(path: path, frame: codec.frame, target: target))
+                }
+                if draining { return nil }
+                file.input.renewDeadline(FFmpegImageDecoder.timeLimit)  // each frame gets the whole time limit
                 if try file.input.read(into: packet, what: what) {
                     defer { av_packet_unref(packet) }
                     guard packet.pointee.stream_index == stream.pointee.index else { continue }
-                    durations.append(Double(packet.pointee.duration) * Double(tb.num) / Double(tb.den))
                     try codec.send(packet, what: what)
                 } else {
                     draining = true
                     try codec.send(nil, what: what)
                 }
             }
-            var got = false
-            while try codec.receive(what: what) {
-                got = true
-                let image = orientation.apply(to: try PixelConversion.toRGBA(path: path, frame: codec.frame, target: storedTarget))
-                let duration = frames.count < durations.count ? durations[frames.count] : 0.1
-                frames.append(AnimationFrame(image: image, duration: duration))
-                if !animated { break decoding }
-                if frames.count > maxAnimationFrames { throw MediaError(path: path, reason: "\(what): over \(maxAnimationFrames) frames") }
-            }
-            if draining && !got { break }
         }
-        guard let first = frames.first else { throw MediaError(path: path, reason: "\(what): no picture decoded") }
-        if animated {
-            return DecodedItem(info: info, picture: .animation(frames: frames, loops: info.loops))
-        }
-        return DecodedItem(info: info, picture: .still(first.image))
     }
 
     /// The direct path for JPEG: the file is read once and handed to the mjpeg decoder as one packet, with no
     /// container probing, at the reduced `lowres` size when the picture is at least twice the target. Returns nil
     /// for files that are not JPEG.
-    static func decodeJPEG(path: String, targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem? {
+    static func decodeJPEG(path: String, limits: DecodeLimits = .standard, targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem? {
         _ = FFmpegLibrary.quiet
         let size = try FileBytes.size(path)
         if size == 0 { throw MediaError(path: path, reason: "empty file") }
@@ -265,6 +307,7 @@ public enum FFmpegImageDecoder {
         guard let stored = jpeg.storedSize, stored.width > 0, stored.height > 0 else {
             throw MediaError(path: path, reason: "\(what): no frame header")
         }
+        try limits.checkPixels(stored, path: path, what: "JPEG")
         let orientation = Orientation(rawValue: jpeg.orientation) ?? .up
         let shown = orientation.displayedSize(of: stored)
         let info = MediaInfo(path: path, kind: .image, width: shown.width, height: shown.height, frames: 1,

@@ -18,7 +18,7 @@ import KioskCore
 public enum GifDecoder {
     /// Largest canvas side accepted.
     public static let maxCanvasSide = 16384
-    /// Largest total of composed frame bytes (frames × width × height × 4) accepted.
+    /// Largest total of frame pixels one pass over a file decodes (bounds the work, not the memory).
     public static let maxDecodedBytes = 1 << 30
 
     /// Whether the first bytes of a file are a GIF signature (`GIF87a` or `GIF89a`).
@@ -29,20 +29,29 @@ public enum GifDecoder {
 
     /// Reads the canvas size, frame count, delays and loop count without decoding pixels.
     public static func probe(path: String) throws -> MediaInfo {
-        let scan = try GifScan(path: path, compose: false)
-        return scan.info
+        try GifReader.scan(path: path, limits: nil).info
     }
 
-    /// Decodes every frame to a composed straight-alpha RGBA canvas at the file's canvas size.
-    public static func decode(path: String) throws -> DecodedItem {
-        // A pass without pixels first: the size limits then refuse a huge animation before any canvas exists.
-        _ = try GifScan(path: path, compose: false)
-        let scan = try GifScan(path: path, compose: true)
+    /// Decodes a still, or opens an animation whose frames are composed on demand on their own thread and held
+    /// in a window bounded by `limits.animationBytes`. Frames come at `targetSize(canvas)` (never larger than the
+    /// canvas). The canvas is checked against `limits.maxPixels` from the header before any pixel is allocated.
+    public static func decode(path: String, targetSize: (PixelSize) -> PixelSize = { $0 },
+                              limits: DecodeLimits = .standard, timeout: Double = 20) throws -> DecodedItem {
+        // A pass without pixels first: the limits then refuse a huge file before any canvas exists.
+        let scan = try GifReader.scan(path: path, limits: limits)
         let info = scan.info
-        if info.kind == .image, let first = scan.frames.first {
-            return DecodedItem(info: info, picture: .still(first))
+        let wanted = FFmpegImageDecoder.clamp(targetSize(info.size), to: info.size)
+        if info.kind == .image {
+            let reader = try GifReader(path: path, compose: true, limits: limits)
+            guard let first = try reader.nextFrame() else { throw MediaError(path: path, reason: "corrupt GIF: no frames") }
+            return DecodedItem(info: info, picture: .still(try MediaFile.scaled(first, to: wanted, path: path)))
         }
-        let frames = zip(scan.frames, scan.delays).map { AnimationFrame(image: $0, duration: $1) }
+        try limits.checkAnimationCanvas(info.size, path: path)
+        let frames = try AnimationFrames(path: path, durations: scan.delays, size: wanted,
+                                         budgetBytes: limits.windowBytes(canvas: info.size, frame: wanted),
+                                         timeout: timeout) {
+            ScaledCursor(reader: try GifReader(path: path, compose: true, limits: limits), size: wanted, path: path)
+        }
         return DecodedItem(info: info, picture: .animation(frames: frames, loops: info.loops))
     }
 
@@ -58,13 +67,36 @@ public enum GifDecoder {
     }
 }
 
-/// One pass over a GIF's records: sizes, delays, loop count and, when asked, the composed frames.
-private struct GifScan {
+/// A GIF's frames one at a time as a cursor, each scaled to the display size.
+private final class ScaledCursor: AnimationCursor {
+    let reader: GifReader
+    let size: PixelSize
     let path: String
+
+    init(reader: GifReader, size: PixelSize, path: String) {
+        self.reader = reader
+        self.size = size
+        self.path = path
+    }
+
+    func next() throws -> RGBAImage? {
+        guard let frame = try reader.nextFrame() else { return nil }
+        return try MediaFile.scaled(frame, to: size, path: path)
+    }
+}
+
+/// One pass over a GIF's records: sizes, delays, loop count and, when asked, each composed frame in turn.
+private final class GifReader {
+    let path: String
+    let gif: UnsafeMutablePointer<GifFileType>
+    let compose: Bool
     var canvas = PixelSize(width: 0, height: 0)
     var delays: [Double] = []
     var repeatCount: Int?
-    var frames: [RGBAImage] = []
+    private var composer: GifComposer?
+    private let limits: DecodeLimits?
+    private var decodedPixels = 0
+    private var ended = false
 
     var info: MediaInfo {
         let still = delays.count == 1
@@ -74,8 +106,19 @@ private struct GifScan {
                          loops: still ? 1 : GifDecoder.plays(repeatCount: repeatCount), orientation: 1)
     }
 
-    init(path: String, compose: Bool) throws {
+    /// Reads a whole file without composing (sizes, delays, loop count); checks every frame's data is there.
+    static func scan(path: String, limits: DecodeLimits?) throws -> GifReader {
+        let reader = try GifReader(path: path, compose: false, limits: limits)
+        while try reader.nextFrame() != nil {}
+        if reader.delays.isEmpty { throw MediaError(path: path, reason: "corrupt GIF: no frames") }
+        return reader
+    }
+
+    /// Opens the file and reads its logical screen; `limits` (when given) are checked against it here.
+    init(path: String, compose: Bool, limits: DecodeLimits?) throws {
         self.path = path
+        self.compose = compose
+        self.limits = limits
         try Self.checkFile(path)
         var openError: Int32 = 0
         guard let gif = FileName.withCString(path, { DGifOpenFileName($0, &openError) }) else {
@@ -84,11 +127,22 @@ private struct GifScan {
             }
             throw MediaError(path: path, reason: "truncated or corrupt GIF: \(Self.message(openError))")
         }
-        defer {
-            var closeError: Int32 = 0
-            DGifCloseFile(gif, &closeError)
+        self.gif = gif
+        let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
+        guard width > 0, height > 0 else {
+            throw MediaError(path: path, reason: "corrupt GIF: canvas is \(width)x\(height)")
         }
-        try read(gif, compose: compose)
+        guard width <= GifDecoder.maxCanvasSide, height <= GifDecoder.maxCanvasSide else {
+            throw MediaError(path: path, reason: "animation too large: GIF canvas \(width)x\(height)")
+        }
+        canvas = PixelSize(width: width, height: height)
+        try limits?.checkPixels(canvas, path: path, what: "GIF canvas")
+        if compose { composer = GifComposer(canvas: canvas) }
+    }
+
+    deinit {
+        var closeError: Int32 = 0
+        DGifCloseFile(gif, &closeError)
     }
 
     private static func checkFile(_ path: String) throws {
@@ -110,61 +164,55 @@ private struct GifScan {
         MediaError(path: path, reason: "truncated or corrupt GIF: \(what): \(Self.message(gif.pointee.Error))")
     }
 
-    private mutating func read(_ gif: UnsafeMutablePointer<GifFileType>, compose: Bool) throws {
-        let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
-        guard width > 0, height > 0 else {
-            throw MediaError(path: path, reason: "corrupt GIF: canvas is \(width)x\(height)")
-        }
-        guard width <= GifDecoder.maxCanvasSide, height <= GifDecoder.maxCanvasSide else {
-            throw MediaError(path: path, reason: "animation too large: GIF canvas \(width)x\(height)")
-        }
-        canvas = PixelSize(width: width, height: height)
-        var composer = compose ? GifComposer(canvas: canvas) : nil
+    /// Reads records up to the end of the next frame: its composed canvas when composing (a blank one when
+    /// not), nil at the end of the file.
+    func nextFrame() throws -> RGBAImage? {
+        guard !ended else { return nil }
         var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0,
                                            TransparentColor: NO_TRANSPARENT_COLOR)
-        var decodedPixels = 0
         while true {
             var record = UNDEFINED_RECORD_TYPE
             guard DGifGetRecordType(gif, &record) != GIF_ERROR else {
                 // A missing trailer after a complete frame is common and harmless.
-                if !delays.isEmpty, gif.pointee.Error == D_GIF_ERR_READ_FAILED { break }
+                if !delays.isEmpty, gif.pointee.Error == D_GIF_ERR_READ_FAILED { ended = true; return nil }
                 throw failure(gif, "record \(delays.count + 1)")
             }
-            if record == TERMINATE_RECORD_TYPE { break }
+            if record == TERMINATE_RECORD_TYPE { ended = true; return nil }
             switch record {
             case EXTENSION_RECORD_TYPE:
                 try readExtension(gif, control: &control)
             case IMAGE_DESC_RECORD_TYPE:
                 guard DGifGetImageDesc(gif) != GIF_ERROR else { throw failure(gif, "frame \(delays.count + 1)") }
                 let desc = gif.pointee.Image
-                let area = Int(desc.Width) * Int(desc.Height)
-                decodedPixels += area
-                let composedBytes = (delays.count + 1) * width * height * 4
+                decodedPixels += Int(desc.Width) * Int(desc.Height)
                 guard Int(desc.Width) <= GifDecoder.maxCanvasSide, Int(desc.Height) <= GifDecoder.maxCanvasSide,
-                      composedBytes <= GifDecoder.maxDecodedBytes, decodedPixels <= GifDecoder.maxDecodedBytes else {
+                      decodedPixels <= GifDecoder.maxDecodedBytes else {
                     throw MediaError(path: path, reason: "animation too large: GIF of \(delays.count + 1) frames at \(canvas)")
                 }
+                if Int(desc.Width) > 0, Int(desc.Height) > 0 {
+                    try limits?.checkPixels(PixelSize(width: Int(desc.Width), height: Int(desc.Height)), path: path,
+                                            what: "GIF frame \(delays.count + 1)")
+                }
+                var frame = RGBAImage(size: PixelSize(width: 1, height: 1), fill: (0, 0, 0, 0))
                 if compose {
                     let indices = try readIndices(gif, desc: desc)
                     let colours = palette(gif)
-                    if let frame = composer?.draw(indices: indices, desc: desc, palette: colours, control: control) {
-                        frames.append(frame)
+                    if let drawn = composer?.draw(indices: indices, desc: desc, palette: colours, control: control) {
+                        frame = drawn
                     }
                 } else {
                     try skipImageData(gif)
                 }
                 delays.append(GifDecoder.frameDuration(centiseconds: Int(control.DelayTime)))
-                control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0,
-                                               TransparentColor: NO_TRANSPARENT_COLOR)
+                return frame
             default:
                 throw MediaError(path: path, reason: "corrupt GIF: unknown record after frame \(delays.count)")
             }
         }
-        if delays.isEmpty { throw MediaError(path: path, reason: "corrupt GIF: no frames") }
     }
 
     /// Reads one extension: keeps a Graphic Control Extension and a NETSCAPE/ANIMEXTS loop count.
-    private mutating func readExtension(_ gif: UnsafeMutablePointer<GifFileType>,
+    private func readExtension(_ gif: UnsafeMutablePointer<GifFileType>,
                                         control: inout GraphicsControlBlock) throws {
         var code: Int32 = 0
         var block: UnsafeMutablePointer<GifByteType>?

@@ -31,22 +31,27 @@ public enum MediaFile {
         return try FileBytes.read(path, count: 16)
     }
 
-    /// Describes a file (kind, displayed size, frames, duration, loops, orientation).
-    public static func probe(_ path: String) throws -> MediaInfo {
+    /// Describes a file (kind, displayed size, frames, duration, loops, orientation). With `limits`, a video or
+    /// picture whose header size is over `limits.maxPixels` is refused before ffmpeg decodes anything of it.
+    public static func probe(_ path: String, limits: DecodeLimits? = nil) throws -> MediaInfo {
         switch Family(head: try head(path)) {
         case .gif: return try GifDecoder.probe(path: path)
         case .webp: return try WebPDecoder.probe(path: path)
-        case .ffmpeg: return try FFmpegImageDecoder.probe(path: path)
+        case .ffmpeg: return try FFmpegImageDecoder.probe(path: path, limits: limits)
         }
     }
 
     /// Decodes a picture oriented and scaled to `targetSize(displayed full size)`, never larger than the source.
-    public static func decode(_ path: String, targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem {
+    /// The size in the file's header is checked against `limits.maxPixels` before any pixel is allocated; an
+    /// animation holds at most `limits.animationBytes` (its frames decode on demand, each within `timeout`).
+    public static func decode(_ path: String, limits: DecodeLimits = .standard, timeout: Double = 20,
+                              targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem {
         let item: DecodedItem
         switch Family(head: try head(path)) {
-        case .gif: item = try GifDecoder.decode(path: path)
-        case .webp: item = try WebPDecoder.decode(path: path)
-        case .ffmpeg: item = try FFmpegImageDecoder.decode(path: path, targetSize: targetSize)
+        case .gif: item = try GifDecoder.decode(path: path, targetSize: targetSize, limits: limits, timeout: timeout)
+        case .webp: item = try WebPDecoder.decode(path: path, targetSize: targetSize, limits: limits, timeout: timeout)
+        case .ffmpeg:
+            item = try FFmpegImageDecoder.decode(path: path, limits: limits, timeout: timeout, targetSize: targetSize)
         }
         return try fitted(item, to: FFmpegImageDecoder.clamp(targetSize(item.info.size), to: item.info.size))
     }
@@ -59,7 +64,11 @@ public enum MediaFile {
     /// Opens a video for playing: its decoder thread starts at `startAt` seconds and its first frame is decoded
     /// before this returns (so the item is ready before its slot begins). `maxLength` caps its slot (`--video-max`).
     public static func openClip(_ path: String, info: MediaInfo, log: Log, startAt: Double = 0,
-                                maxLength: Double? = nil, timeout: Double = 20) throws -> DecodedItem {
+                                maxLength: Double? = nil, timeout: Double = 20,
+                                limits: DecodeLimits = .standard) throws -> DecodedItem {
+        for stream in info.streams where stream.type == "video" && stream.width > 0 && stream.height > 0 {
+            try limits.checkPixels(PixelSize(width: stream.width, height: stream.height), path: path, what: "video")
+        }
         let decoder = try VideoDecoder(path: path, log: log, startAt: startAt, maxLength: maxLength)
         guard decoder.peekFrame(timeout: timeout) != nil else {
             decoder.close()
@@ -81,11 +90,18 @@ public enum MediaFile {
         switch item.picture {
         case .still(let image):
             return DecodedItem(info: item.info, picture: .still(try fit(image)))
-        case .animation(let frames, let loops):
-            let scaled = try frames.map { AnimationFrame(image: try fit($0.image), duration: $0.duration) }
-            return DecodedItem(info: item.info, picture: .animation(frames: scaled, loops: loops))
-        case .clip:
+        case .animation, .clip:  // an animation's frames are made at the size asked for
             return item
+        }
+    }
+
+    /// `image` scaled to `size` unless it is that size already; errors name `path`.
+    static func scaled(_ image: RGBAImage, to size: PixelSize, path: String) throws -> RGBAImage {
+        guard image.size != size else { return image }
+        do {
+            return try Scaler.scale(image, to: size)
+        } catch let error as MediaError {
+            throw MediaError(path: path, reason: error.reason)
         }
     }
 }

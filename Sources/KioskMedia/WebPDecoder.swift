@@ -9,8 +9,8 @@ import KioskCore
 public enum WebPDecoder {
     /// Largest canvas side accepted.
     public static let maxCanvasSide = 16384
-    /// Largest total of composed frame bytes (frames × width × height × 4) accepted.
-    public static let maxDecodedBytes = 1 << 30
+    /// Most frames an animation may have; more is treated as a corrupt file.
+    public static let maxFrames = 100_000
     /// Largest file read.
     public static let maxFileBytes = 1 << 30
 
@@ -44,48 +44,44 @@ public enum WebPDecoder {
         }
     }
 
-    /// Decodes every frame to a composed straight-alpha RGBA canvas at the file's canvas size.
-    public static func decode(path: String) throws -> DecodedItem {
+    /// Decodes a still, or opens an animation whose frames are composed on demand on their own thread and held
+    /// in a window bounded by `limits.animationBytes`. Frames come at `targetSize(canvas)` (never larger than the
+    /// canvas). The canvas in the container's header is checked against `limits.maxPixels` before libwebp
+    /// allocates it.
+    public static func decode(path: String, targetSize: (PixelSize) -> PixelSize = { $0 },
+                              limits: DecodeLimits = .standard, timeout: Double = 20) throws -> DecodedItem {
+        let info = try probe(path: path)
+        try limits.checkPixels(info.size, path: path, what: "WebP canvas")
+        let wanted = FFmpegImageDecoder.clamp(targetSize(info.size), to: info.size)
+        if info.kind == .image {
+            let cursor = try WebPCursor(path: path, size: wanted)
+            guard let first = try cursor.next() else { throw MediaError(path: path, reason: "corrupt WebP: no frames") }
+            return DecodedItem(info: info, picture: .still(first))
+        }
+        try limits.checkAnimationCanvas(info.size, path: path)
+        let durations = try probeDurations(path: path)
+        let frames = try AnimationFrames(path: path, durations: durations, size: wanted,
+                                         budgetBytes: limits.windowBytes(canvas: info.size, frame: wanted),
+                                         timeout: timeout) { try WebPCursor(path: path, size: wanted) }
+        return DecodedItem(info: info, picture: .animation(frames: frames, loops: info.loops))
+    }
+
+    /// Each frame's seconds, from the container.
+    private static func probeDurations(path: String) throws -> [Double] {
         let data = try readFile(path)
-        return try data.withUnsafeBytes { raw -> DecodedItem in
+        return try data.withUnsafeBytes { raw -> [Double] in
             var webp = WebPData(bytes: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), size: raw.count)
-            var options = WebPAnimDecoderOptions()
-            guard WebPAnimDecoderOptionsInit(&options) != 0 else {
-                throw MediaError(path: path, reason: "WebPAnimDecoderOptionsInit failed: libwebp version mismatch")
+            guard let demux = WebPDemux(&webp) else {
+                throw MediaError(path: path, reason: "truncated or corrupt WebP: container does not parse")
             }
-            options.color_mode = MODE_RGBA
-            options.use_threads = 1
-            guard let decoder = WebPAnimDecoderNew(&webp, &options) else {
-                throw MediaError(path: path, reason: "truncated or corrupt WebP: WebPAnimDecoderNew failed")
-            }
-            defer { WebPAnimDecoderDelete(decoder) }
-            var anim = WebPAnimInfo()
-            guard WebPAnimDecoderGetInfo(decoder, &anim) != 0 else {
-                throw MediaError(path: path, reason: "corrupt WebP: WebPAnimDecoderGetInfo failed")
-            }
-            let width = Int(anim.canvas_width), height = Int(anim.canvas_height)
-            try checkSize(path: path, width: width, height: height, frames: Int(anim.frame_count))
-            let size = PixelSize(width: width, height: height)
-            var images: [RGBAImage] = []
+            defer { WebPDemuxDelete(demux) }
             var durations: [Double] = []
-            var previous: Int32 = 0
-            while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
-                var buffer: UnsafeMutablePointer<UInt8>?
-                var timestamp: Int32 = 0
-                guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
-                    throw MediaError(path: path, reason: "corrupt WebP: frame \(images.count + 1) does not decode")
-                }
-                let pixels = Array(UnsafeBufferPointer(start: buffer, count: width * height * 4))
-                images.append(RGBAImage(size: size, pixels: pixels))
-                durations.append(frameDuration(milliseconds: Int(timestamp - previous)))
-                previous = timestamp
+            var iter = WebPIterator()
+            if WebPDemuxGetFrame(demux, 1, &iter) != 0 {
+                repeat { durations.append(frameDuration(milliseconds: Int(iter.duration))) } while WebPDemuxNextFrame(&iter) != 0
+                WebPDemuxReleaseIterator(&iter)
             }
-            let info = info(path: path, width: width, height: height, durations: durations,
-                            loopCount: Int(anim.loop_count))
-            guard let first = images.first else { throw MediaError(path: path, reason: "corrupt WebP: no frames") }
-            if info.kind == .image { return DecodedItem(info: info, picture: .still(first)) }
-            let frames = zip(images, durations).map { AnimationFrame(image: $0, duration: $1) }
-            return DecodedItem(info: info, picture: .animation(frames: frames, loops: info.loops))
+            return durations
         }
     }
 
@@ -106,13 +102,12 @@ public enum WebPDecoder {
         guard width > 0, height > 0, frames > 0 else {
             throw MediaError(path: path, reason: "corrupt WebP: canvas \(width)x\(height), \(frames) frames")
         }
-        guard width <= maxCanvasSide, height <= maxCanvasSide,
-              frames <= maxDecodedBytes / (width * height * 4) else {
+        guard width <= maxCanvasSide, height <= maxCanvasSide, frames <= maxFrames else {
             throw MediaError(path: path, reason: "animation too large: WebP of \(frames) frames at \(width)x\(height)")
         }
     }
 
-    private static func readFile(_ path: String) throws -> Data {
+    static func readFile(_ path: String) throws -> Data {
         var isDirectory: ObjCBool = false
         guard FileAccess.exists(path, isDirectory: &isDirectory) else {
             throw MediaError(path: path, reason: "cannot open WebP: no such file")
@@ -131,5 +126,57 @@ public enum WebPDecoder {
         if data.isEmpty { throw MediaError(path: path, reason: "empty file") }
         if data.count > maxFileBytes { throw MediaError(path: path, reason: "file too large for WebP decode") }
         return data
+    }
+}
+
+/// One pass over a WebP's frames through libwebp's animation decoder, each frame scaled to the display size. It
+/// owns a copy of the file's bytes, which the decoder reads from while it lives.
+final class WebPCursor: AnimationCursor {
+    private let path: String
+    private let size: PixelSize
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private let decoder: OpaquePointer
+    private let canvas: PixelSize
+    private var index = 0
+
+    init(path: String, size: PixelSize) throws {
+        self.path = path
+        self.size = size
+        let data = try WebPDecoder.readFile(path)
+        bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: data.count)
+        _ = bytes.initialize(from: data)
+        var webp = WebPData(bytes: UnsafePointer(bytes.baseAddress), size: bytes.count)
+        var options = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInit(&options) != 0 else {
+            bytes.deallocate()
+            throw MediaError(path: path, reason: "WebPAnimDecoderOptionsInit failed: libwebp version mismatch")
+        }
+        options.color_mode = MODE_RGBA
+        options.use_threads = 1
+        guard let decoder = WebPAnimDecoderNew(&webp, &options) else {
+            bytes.deallocate()
+            throw MediaError(path: path, reason: "truncated or corrupt WebP: WebPAnimDecoderNew failed")
+        }
+        self.decoder = decoder
+        var anim = WebPAnimInfo()
+        _ = WebPAnimDecoderGetInfo(decoder, &anim)
+        canvas = PixelSize(width: Int(anim.canvas_width), height: Int(anim.canvas_height))
+    }
+
+    deinit {
+        WebPAnimDecoderDelete(decoder)
+        bytes.deallocate()
+    }
+
+    func next() throws -> RGBAImage? {
+        guard WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return nil }
+        var buffer: UnsafeMutablePointer<UInt8>?
+        var timestamp: Int32 = 0
+        index += 1
+        guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
+            throw MediaError(path: path, reason: "corrupt WebP: frame \(index) does not decode")
+        }
+        let image = RGBAImage(size: canvas, pixels: Array(UnsafeBufferPointer(start: buffer, count: canvas.width * canvas.height * 4)))
+        return try MediaFile.scaled(image, to: size, path: path)
     }
 }

@@ -14,7 +14,8 @@ extension Player {
         let maxZoom = config.kenBurns?.maxZoom ?? 1
         return { item in
             let path = item.path
-            let probed = Self.isPictureName(path) ? nil : try? MediaFile.probe(path)
+            // A size over --max-pixels is refused here, from the headers, before ffmpeg decodes a frame of it.
+            let probed = Self.isPictureName(path) ? nil : try MediaFile.probe(path, limits: config.limits)
             if let sound = probed, sound.kind == .audio {
                 let length = min(sound.duration ?? 0, config.videoMax ?? .infinity)
                 return DecodedItem(info: sound, picture: .clip(SoundPicture(path: path, length: length, canvas: canvas)))
@@ -25,10 +26,10 @@ extension Player {
             if let info = probed, info.kind == .video {
                 let start = info.duration.map { $0 >= ResumeBook.minimumLength ? resume?.start(for: path) ?? 0 : 0 } ?? 0
                 return try MediaFile.openClip(path, info: info, log: log, startAt: start, maxLength: config.videoMax,
-                                              timeout: config.decodeTimeout)
+                                              timeout: config.decodeTimeout, limits: config.limits)
             }
             let view = ItemView.beforeDecode(path: path, itemOverride: item.override, config: config)
-            return try MediaFile.decode(path, targetSize: {
+            return try MediaFile.decode(path, limits: config.limits, timeout: config.decodeTimeout, targetSize: {
                 view.decodeSize(picture: $0) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: fit, maxZoom: maxZoom) }
             })
         }

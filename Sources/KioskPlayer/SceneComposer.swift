@@ -196,8 +196,7 @@ final class SceneComposer {
         switch picture {
         case .still(let image): return image
         case .animation(let frames, _):
-            let i = min(max(0, frame), frames.count - 1)
-            return frames[i].image
+            return frames.image(at: frame)  // decoded ahead into the animation's window; clamped to its frames
         case .clip(let clip):
             // A clip drawn as a picture (not through the composer): a placeholder of its size in the background.
             return RGBAImage(size: clip.displaySize, fill: (0, 0, 0, 255))

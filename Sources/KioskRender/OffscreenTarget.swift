@@ -18,6 +18,7 @@ public final class OffscreenTarget: RenderTarget {
         let texture = try Texture(context: context, size: size, filter: GL_NEAREST)
         var fbo: GLuint = 0
         glGenFramebuffers(1, &fbo)
+        GLObjectCount.add(.framebuffer)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fbo)
         glFramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D),
                                texture.name, 0)
@@ -25,6 +26,7 @@ public final class OffscreenTarget: RenderTarget {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
             glDeleteFramebuffers(1, &fbo)
+            GLObjectCount.add(.framebuffer, -1)
             throw RenderError(call: "glCheckFramebufferStatus(\(size))",
                               reason: "incomplete framebuffer 0x\(String(status, radix: 16))")
         }
@@ -37,6 +39,7 @@ public final class OffscreenTarget: RenderTarget {
         context.ensureCurrent()
         var fbo = framebufferName
         glDeleteFramebuffers(1, &fbo)
+        GLObjectCount.add(.framebuffer, -1)
     }
 
     /// Reads the pixels back, rows top-down (GL returns them bottom-up).

@@ -38,6 +38,7 @@ public final class Program {
         defer { glDeleteShader(fs) }
         let program = glCreateProgram()
         guard program != 0 else { throw RenderError(call: "glCreateProgram", reason: "returned 0") }
+        GLObjectCount.add(.program)
         glAttachShader(program, vs)
         glAttachShader(program, fs)
         glLinkProgram(program)
@@ -46,6 +47,7 @@ public final class Program {
         guard ok == GL_TRUE else {
             let log = Program.infoLog(program, getLength: glGetProgramiv, getLog: glGetProgramInfoLog)
             glDeleteProgram(program)
+            GLObjectCount.add(.program, -1)
             throw RenderError(call: "link \(vertexShader) + \(fragmentShader)", reason: log)
         }
         self.context = context
@@ -56,6 +58,7 @@ public final class Program {
     deinit {
         context.ensureCurrent()
         glDeleteProgram(name)
+        GLObjectCount.add(.program, -1)
     }
 
     /// Makes this the current program.

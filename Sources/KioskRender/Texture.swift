@@ -26,6 +26,7 @@ public final class Texture {
         var name: GLuint = 0
         glGenTextures(1, &name)
         guard name != 0 else { throw RenderError(call: "glGenTextures", reason: "no texture name returned") }
+        GLObjectCount.add(.texture)
         self.context = context
         self.name = name
         self.size = size
@@ -47,6 +48,7 @@ public final class Texture {
         context.ensureCurrent()
         var n = name
         glDeleteTextures(1, &n)
+        GLObjectCount.add(.texture, -1)
     }
 
     /// Replaces the picture (straight alpha, as decoded); the storage is reused when the size is unchanged.

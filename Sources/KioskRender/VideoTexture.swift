@@ -33,6 +33,7 @@ public final class VideoTexture: LayerPicture {
     deinit {
         context.ensureCurrent()
         if !names.isEmpty { glDeleteTextures(GLsizei(names.count), names) }
+        GLObjectCount.add(.texture, -names.count)
     }
 
     /// Uploads `frame`, reusing the storage while plane sizes and formats stay the same.
@@ -45,6 +46,7 @@ public final class VideoTexture: LayerPicture {
             var n: GLuint = 0
             glGenTextures(1, &n)
             guard n != 0 else { throw RenderError(call: "glGenTextures", reason: "no texture name returned") }
+            GLObjectCount.add(.texture)
             names.append(n)
             planeSizes.append(PixelSize(width: 0, height: 0))
             planeFormats.append(0)

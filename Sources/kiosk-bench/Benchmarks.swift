@@ -65,7 +65,7 @@ enum Benchmarks {
     private static func firstImage(of picture: DecodedPicture, path: String) throws -> RGBAImage {
         switch picture {
         case .still(let image): return image
-        case .animation(let frames, _) where !frames.isEmpty: return frames[0].image
+        case .animation(let frames, _) where !frames.isEmpty: return frames.image(at: 0)
         default: throw BenchError("\(path): not a picture")
         }
     }

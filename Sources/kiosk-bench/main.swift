@@ -21,6 +21,8 @@ do {
             throw BenchError("usage: kiosk-bench projection FILE WxH FRAMES")
         }
         try bench.projectionChild(args[1], size: size, frames: n)
+    case "soak":  // kiosk-bench soak [COUNT]: item changes through the real decoders and renderer, virtual clock
+        try SoakBench.run(count: args.count >= 2 ? Int(args[1]) ?? 10_000 : 10_000)
     case "video":  // only the video step: kiosk-bench video KIOSK
         guard args.count >= 2 else { throw BenchError("usage: kiosk-bench video KIOSK") }
         try bench.video(kiosk: args[1])

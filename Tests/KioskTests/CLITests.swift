@@ -26,8 +26,9 @@ final class CLITests: XCTestCase {
     }
 
     /// Runs the kiosk binary (software GL), bounded in time: a hang fails the test instead of hanging the suite.
+    /// `sample`, when given, is called with the child's pid about every 50 ms while it runs (to read /proc).
     static func run(_ args: [String], timeout: Double, environment: [String: String] = [:],
-                    directory: String? = nil) throws -> Run {
+                    directory: String? = nil, sample: ((Int32) -> Void)? = nil) throws -> Run {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: kiosk)
         if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
@@ -41,18 +42,29 @@ final class CLITests: XCTestCase {
         p.standardError = err
         let start = Date()
         try p.run()
+        // Both pipes are drained while the child runs, so a chatty child never blocks on a full pipe.
+        let drained = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        DispatchQueue.global().async(group: drained) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: drained) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async { p.waitUntilExit(); done.signal() }
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            p.terminate()
-            if done.wait(timeout: .now() + 2) == .timedOut {  // stuck in a system call: SIGTERM is not enough
-                kill(p.processIdentifier, SIGKILL)
-                done.wait()
+        let pid = p.processIdentifier
+        while done.wait(timeout: .now() + (sample == nil ? timeout : 0.05)) == .timedOut {
+            if Date().timeIntervalSince(start) > timeout {
+                p.terminate()
+                if done.wait(timeout: .now() + 2) == .timedOut {  // stuck in a system call: SIGTERM is not enough
+                    kill(pid, SIGKILL)
+                    done.wait()
+                }
+                XCTFail("kiosk \(args.joined(separator: " ")) did not finish in \(timeout) s")
+                break
             }
-            XCTFail("kiosk \(args.joined(separator: " ")) did not finish in \(timeout) s")
+            sample?(pid)
         }
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        drained.wait()
+        let o = String(decoding: outData, as: UTF8.self)
+        let e = String(decoding: errData, as: UTF8.self)
         return Run(status: p.terminationStatus, stdout: o, stderr: e, seconds: Date().timeIntervalSince(start))
     }
 

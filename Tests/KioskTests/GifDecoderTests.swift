@@ -34,7 +34,7 @@ final class GifDecoderTests: XCTestCase {
     }
 
     private func frames(_ item: DecodedItem) -> [AnimationFrame] {
-        if case .animation(let frames, _) = item.picture { return frames }
+        if case .animation(let frames, _) = item.picture { return Array(frames) }
         XCTFail("expected an animation")
         return []
     }
@@ -230,7 +230,12 @@ final class GifDecoderTests: XCTestCase {
         assertFails(try F.write(huge.bytes(), "huge.gif", in: dir), mentioning: ["animation too large"])
         var long = TinyGif(width: 16384, height: 16384, palette: [], repeatCount: 0)
         long.frames = Array(repeating: TinyGif.Frame(width: 1, height: 1, indices: [0]), count: 5)
-        assertFails(try F.write(long.bytes(), "long.gif", in: dir), mentioning: ["animation too large"])
+        // Probed, it is described; decoding it is refused from the header (--max-pixels), before any canvas.
+        let longPath = try F.write(long.bytes(), "long.gif", in: dir)
+        XCTAssertEqual(try GifDecoder.probe(path: longPath).frames, 5)
+        XCTAssertThrowsError(try GifDecoder.decode(path: longPath)) { error in
+            XCTAssertTrue("\(error)".contains("16384x16384 is over the pixel limit --max-pixels 64M"), "\(error)")
+        }
         let noFrames = TinyGif(width: 4, height: 4, palette: [], repeatCount: 0)
         assertFails(try F.write(noFrames.bytes(), "noframes.gif", in: dir), mentioning: ["no frames"])
     }
