@@ -26,28 +26,13 @@ final class CLITests: XCTestCase {
     }
 
     /// Runs the kiosk binary (software GL), bounded in time: a hang fails the test instead of hanging the suite.
-    static func run(_ args: [String], timeout: Double, environment: [String: String] = [:]) throws -> Run {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: kiosk)
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        env["LIBGL_ALWAYS_SOFTWARE"] = "1"
-        env.merge(environment) { $1 }
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        let start = Date()
-        try p.run()
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { p.waitUntilExit(); done.signal() }
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            p.terminate()
-            XCTFail("kiosk \(args.joined(separator: " ")) did not finish in \(timeout) s")
-        }
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return Run(status: p.terminationStatus, stdout: o, stderr: e, seconds: Date().timeIntervalSince(start))
+    /// stdout and stderr are read while it runs, so any amount of output is fine.
+    static func run(_ args: [String], timeout: Double, environment: [String: String] = [:],
+                    file: StaticString = #filePath, line: UInt = #line) throws -> Run {
+        let r = try BoundedProcess.run(kiosk, args, environment: environment.merging(["LIBGL_ALWAYS_SOFTWARE": "1"]) { a, _ in a },
+                                       timeout: timeout, file: file, line: line)
+        return Run(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self),
+                   stderr: String(decoding: r.stderr, as: UTF8.self), seconds: r.seconds)
     }
 
     /// A smooth picture (blurred test pattern) of `size` as a lossless PNG.
@@ -268,6 +253,24 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("a-stuck.jpg"), r.stderr)
         XCTAssertTrue(r.stderr.contains("showing \(dir.file("b.png"))"), r.stderr)
+        // abandoned at the timeout, not waited out: --decode-timeout 1 + 2 s for the start, b's slot and the exit
+        XCTAssertLessThan(r.seconds, 1 + 2, "the stuck decode held the run up: \(r.stderr)")
+    }
+
+    func testOutputPastThePipeBufferIsReadWhileKioskRuns() throws {
+        // 3,000 missing files: one warning each, about 250 KiB on stderr, far past the 64 KiB a pipe holds. A test that
+        // reads only after exit deadlocks here (kiosk blocks writing, the test waits for the exit) until its timeout.
+        let dir = try TempDir()
+        let png = try picture(dir, "z.png", size: "32x24")
+        let missing = (0..<3000).map { dir.file(String(format: "missing-%05d-with-a-longer-name-for-the-warning.png", $0)) }
+        let list = dir.file("list.m3u")
+        try (missing + [png]).joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let r = try kiosk(["play", list, "--output", "headless", "--size", "32x24", "--duration", "0.1", "--no-loop",
+                           "--log-level", "info"], timeout: 60)
+        XCTAssertEqual(r.status, 0, String(r.stderr.suffix(500)))
+        XCTAssertGreaterThan(r.stderr.utf8.count, 65_536, "the case must overflow a pipe to test anything")
+        XCTAssertTrue(r.stderr.contains("missing-02999"), String(r.stderr.suffix(500)))
+        XCTAssertTrue(r.stderr.contains("showing \(png)"), String(r.stderr.suffix(500)))
     }
 
     func testBadFlagsExitTwoNamingTheFlag() throws {
