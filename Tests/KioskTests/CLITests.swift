@@ -273,6 +273,41 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("showing \(png)"), String(r.stderr.suffix(500)))
     }
 
+    func testAFolderRemovedWhilePlayingGoesOnWithWhatIsDecodedOneLinePerMissingFile() throws {
+        let dir = try TempDir()
+        let media = dir.file("media")
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+        for (name, hue) in [("a.png", 0), ("b.png", 120), ("c.png", 240)] {
+            try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48,hue=h=\(hue)", "-frames:v", "1", media + "/" + name])
+        }
+        // The folder goes as soon as b is showing (seen on stderr while kiosk runs); kiosk plays 5 s more.
+        final class Removal: @unchecked Sendable {
+            let lock = NSLock()
+            var done = false
+        }
+        let removal = Removal()
+        let r = try BoundedProcess.run(CLITests.kiosk, ["play", media, "--output", "headless", "--size", "64x48",
+                                                        "--duration", "0.5", "--transition", "none", "--length", "6",
+                                                        "--log-level", "info"],
+                                       environment: ["LIBGL_ALWAYS_SOFTWARE": "1"], timeout: 60) { text in
+            guard String(decoding: text, as: UTF8.self).contains("showing \(media)/b.png") else { return }
+            removal.lock.lock(); defer { removal.lock.unlock() }
+            guard !removal.done else { return }
+            removal.done = true
+            try? FileManager.default.removeItem(atPath: media)  // asserted below: the folder is gone
+        }
+        let err = String(decoding: r.stderr, as: UTF8.self)
+        XCTAssertTrue(removal.lock.withLock { removal.done }, "b never showed: \(err)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: media))
+        XCTAssertEqual(r.status, 0, err)
+        let lines = err.split(separator: "\n").map(String.init)
+        let missing = lines.filter { $0.contains(": no such file") }
+        XCTAssertFalse(missing.isEmpty, err)
+        XCTAssertEqual(missing.count, Set(missing).count, "one line per missing file: \(missing)")
+        let afterRemoval = lines.drop { !$0.contains("showing \(media)/b.png") }.dropFirst()
+        XCTAssertGreaterThan(afterRemoval.filter { $0.contains("showing ") }.count, 2, "the slideshow went on: \(err)")
+    }
+
     func testBadFlagsExitTwoNamingTheFlag() throws {
         let cases: [([String], String)] = [
             (["play", "--duration", "soon"], "--duration"),

@@ -27,15 +27,18 @@ enum BoundedProcess {
         private var data = Data()
         private let finished = DispatchSemaphore(value: 0)
 
-        /// Starts a thread that reads `handle` to its end.
-        func start(_ handle: FileHandle) {
+        /// Starts a thread that reads `handle` to its end, calling `observe` with everything read so far after
+        /// each read.
+        func start(_ handle: FileHandle, observe: (@Sendable (Data) -> Void)? = nil) {
             let thread = Thread { [self] in
                 while true {
                     let chunk = handle.availableData  // blocks until data or end of file
                     if chunk.isEmpty { break }
                     lock.lock()
                     data.append(chunk)
+                    let sofar = data
                     lock.unlock()
+                    observe?(sofar)
                 }
                 finished.signal()
             }
@@ -53,9 +56,10 @@ enum BoundedProcess {
 
     /// Runs `executable` with `arguments` (the current environment merged with `environment`), bounded by
     /// `timeout` seconds. A run past the limit is stopped and recorded as an XCTest failure naming the command.
-    /// `combined` sends stderr into the stdout pipe (one stream, in the order written).
+    /// `combined` sends stderr into the stdout pipe (one stream, in the order written). `watchStderr` sees
+    /// stderr as it grows (on a reader thread), for a test that acts on the child while it runs.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                    timeout: Double, combined: Bool = false,
+                    timeout: Double, combined: Bool = false, watchStderr: (@Sendable (Data) -> Void)? = nil,
                     file: StaticString = #filePath, line: UInt = #line) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -74,7 +78,7 @@ enum BoundedProcess {
         try? out.fileHandleForWriting.close()
         try? err.fileHandleForWriting.close()
         stdout.start(out.fileHandleForReading)
-        if !combined { stderr.start(err.fileHandleForReading) }
+        if !combined { stderr.start(err.fileHandleForReading, observe: watchStderr) }
         var timedOut = false
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             timedOut = true
