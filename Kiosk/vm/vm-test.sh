@@ -142,8 +142,11 @@ if [ "\$KIOSK_VM_GPU" = virtio ]; then
   pid=\$!
   waitlog \$R/alsa.log "first frame presented" 90 && sleep 3
   before=\$(grep -c "^kiosk: debug: presented " \$R/alsa.log)
-  echo snd_aloop.0 > /sys/bus/platform/drivers/snd_aloop/unbind 2> \$R/alsa.unbind; echo "unbind rc \$?" >> \$R/alsa.unbind
-  echo "\$(now) unbound" >> \$R/alsa.unbind
+  # The unbind returns only once every PCM of the card is closed: in the background, so that a player that
+  # keeps the dead device open fails the check instead of hanging the job.
+  echo "\$(now) unbinding" > \$R/alsa.unbind
+  ( echo snd_aloop.0 > /sys/bus/platform/drivers/snd_aloop/unbind; echo "unbind rc \$? \$(now)" >> \$R/alsa.unbind ) \
+    2>> \$R/alsa.unbind &
   # two screendumps, each after two more frames were presented (a frame takes seconds under TCG)
   frames() { grep -c "^kiosk: debug: presented " \$R/alsa.log; }
   more() { n=0; want=\$((\$(frames) + 2)); while [ \$(frames) -lt \$want ] && [ \$n -lt 300 ]; do sleep 0.1; n=\$((n+1)); done; }
@@ -176,7 +179,7 @@ mkdir -p "$OUT"
 passed=0; failed=0
 for gpu in $GPUS; do
   rm -rf "$IO/results"
-  python3 "$HERE/vm.py" --gpu "$gpu" --res "$RES" --job "$JOB" --out "$OUT/$gpu" --timeout 240 \
+  python3 "$HERE/vm.py" --gpu "$gpu" --res "$RES" --job "$JOB" --out "$OUT/$gpu" --timeout 360 \
     > "$OUT/$gpu.log" 2>&1 || true
   rm -rf "$OUT/$gpu/results"; cp -r "$IO/results" "$OUT/$gpu/results" 2>/dev/null || mkdir -p "$OUT/$gpu/results"
   python3 "$HERE/check.py" --gpu "$gpu" --shots "$OUT/$gpu" --results "$OUT/$gpu/results" --fixtures "$FIX" \
