@@ -8,6 +8,7 @@ packages=(
   libasound2-dev libinput-dev libudev-dev libwebp-dev libgif-dev libsystemd-dev
   ffmpeg glslang-tools python3
   dbus-daemon python3-dbus python3-gi
+  lomiri-wallpapers-16.04
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -23,6 +23,7 @@ case $GPU in
   *) mark "FATAL unknown kiosk.gpu=$GPU" ;;
 esac
 modprobe uinput; modprobe evdev   # synthetic touchscreen and keyboard for the input step
+modprobe snd-aloop                # an ALSA card that the faults step unbinds under a playing clip
 i=0; while [ ! -e /dev/dri/card0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 mark "drm $(ls /dev/dri 2>&1 | tr '\n' ' ')driver=$(basename "$(readlink /sys/class/drm/card0/device/driver)")"
 mark "job start"

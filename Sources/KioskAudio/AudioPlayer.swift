@@ -223,18 +223,20 @@ public final class AudioPlayer: Clock, @unchecked Sendable {
         }
     }
 
-    /// Runs a device call; on failure logs one line and falls back to the silent clock from the heard position.
+    /// Runs a device call; on failure logs one line, falls back to the silent clock from the heard position and
+    /// closes the device: a card that went away (unbound, unplugged) can only be freed once its PCM is closed.
     private func deviceCall(_ body: () throws -> Void) {
         do {
             try body()
         } catch {
             condition.lock()
-            if case .device = mode {
+            if case .device(let output) = mode {
                 let heard = positionLocked()
                 mode = .silent(media: heard, since: paused ? nil : monotonic.now)
                 failure = "\(error)"
                 condition.unlock()
                 log.warn("audio: \(error); going on without sound")
+                output.close()
             } else {
                 condition.unlock()
             }

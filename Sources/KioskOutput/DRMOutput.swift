@@ -26,6 +26,8 @@ public final class DRMOutput {
     private var pending: (bo: OpaquePointer, since: Double)?
     private var modeSet = false
     private var closed = false
+    /// The console's text mode, put back after the CRTC on close.
+    private var console: ConsoleMode?
     var screenOn = true
 
     /// Opens the card, chooses connector, mode and CRTC for `options` (from `report`, read now if nil),
@@ -46,6 +48,7 @@ public final class DRMOutput {
         self.log = log
         commitMode = options.commit
         commitName = committer.name
+        console = ConsoleMode(log: log)
         log.info("DRM output \(selection.path) \(selection.connector.name) \(mode.name), \(committer.name) commits")
     }
 
@@ -219,6 +222,7 @@ public final class DRMOutput {
         }
         committer.release()
         device.dropMaster()
+        console?.restore()
     }
 
     private func free() {

@@ -7,7 +7,8 @@ enum SphereUniforms {
     /// The helper piece these uniforms belong to.
     static let helper = "sphere.frag"
 
-    /// Sets `u_rotation`, `u_tanHalfFov` and `u_eye` (the eye's rectangle in texels).
+    /// Sets `u_rotation`, `u_tanHalfFov`, `u_eye` (the eye's rectangle in texels) and `u_exactSampling` (the
+    /// RGBA sampling stage filters in the shader: a sphere view's texel positions must be exact to match v360).
     static func set(_ program: Program, view: SphereView, projection: ItemProjection, picture: PixelSize) {
         program.set("u_rotation", mat3: view.rotationColumnMajor)
         program.set("u_tanHalfFov", tan(view.hFOV * .pi / 360), tan(view.vFOV * .pi / 360))
@@ -15,6 +16,7 @@ enum SphereUniforms {
         let w = Double(picture.width), h = Double(picture.height)
         program.set("u_eye", (e.x * w).rounded(), (e.y * h).rounded(), max(1, (e.width * w).rounded()),
                     max(1, (e.height * h).rounded()))
+        program.set("u_exactSampling", int: 1)
     }
 }
 

@@ -102,15 +102,9 @@ final class AudioPlaybackTests: XCTestCase {
     func testProbeCommandReportsAudioDuration() throws {
         let dir = try TempDir()
         let mp3 = try AudioCompare.monoMP3(dir, seconds: 1.5)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: CLITests.kiosk)
-        p.arguments = ["probe", mp3]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0)
+        let r = try CLITests.run(["probe", mp3], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let data = Data(r.stdout.utf8)
         let obj = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
         XCTAssertEqual(obj["kind"] as? String, "audio")
         let ffprobe = try FFmpegCLI.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", mp3])

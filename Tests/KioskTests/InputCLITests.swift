@@ -5,21 +5,10 @@ import XCTest
 final class InputCLITests: XCTestCase {
     private struct Run { var status: Int32; var stderr: String }
 
-    /// Runs the built `kiosk` (next to the test bundle) to the end; these runs are short.
-    private func kiosk(_ args: [String]) throws -> Run {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: CLITests.kiosk)
-        p.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        env["LIBGL_ALWAYS_SOFTWARE"] = "1"
-        p.environment = env
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return Run(status: p.terminationStatus, stderr: e)
+    /// Runs the built `kiosk` (next to the test bundle), bounded in time (these runs are short).
+    private func kiosk(_ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Run {
+        let r = try CLITests.run(args, timeout: 60, file: file, line: line)
+        return Run(status: r.status, stderr: r.stderr)
     }
 
     private let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

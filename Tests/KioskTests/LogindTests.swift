@@ -78,14 +78,10 @@ final class LogindTests: XCTestCase {
 
     /// Skips where the stand-in can't run (Kiosk/setup.sh installs dbus-daemon, python3-dbus and python3-gi).
     func fakeLogind(devices: [String]) throws -> FakeLogind {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        probe.arguments = ["-c", "import dbus, dbus.mainloop.glib, gi.repository.GLib"]
-        probe.standardError = FileHandle.nullDevice
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon"), "no dbus-daemon")
-        try probe.run()
-        probe.waitUntilExit()
-        try XCTSkipUnless(probe.terminationStatus == 0, "no python3-dbus / python3-gi")
+        let probe = try BoundedProcess.run("/usr/bin/python3", ["-c", "import dbus, dbus.mainloop.glib, gi.repository.GLib"],
+                                           timeout: 30)
+        try XCTSkipUnless(probe.status == 0, "no python3-dbus / python3-gi")
         return try FakeLogind(devices: devices)
     }
 
@@ -101,19 +97,13 @@ final class LogindTests: XCTestCase {
     }
 
     /// Runs `kiosk` (built next to the tests), as user `nobody` when `asNobody`.
-    func kiosk(_ args: [String], environment: [String: String] = [:], asNobody: Bool = false) throws -> (status: Int32, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: asNobody ? "/usr/bin/setpriv" : CLITests.kiosk)
-        p.arguments = asNobody ? ["--reuid=65534", "--regid=65534", "--clear-groups", CLITests.kiosk] + args : args
-        p.environment = ProcessInfo.processInfo.environment.merging(["LIBGL_ALWAYS_SOFTWARE": "1"]) { $1 }
-            .merging(environment) { $1 }
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, text)
+    func kiosk(_ args: [String], environment: [String: String] = [:], asNobody: Bool = false,
+               file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stderr: String) {
+        let tool = asNobody ? "/usr/bin/setpriv" : CLITests.kiosk
+        let arguments = asNobody ? ["--reuid=65534", "--regid=65534", "--clear-groups", CLITests.kiosk] + args : args
+        let r = try BoundedProcess.run(tool, arguments, environment: environment.merging(["LIBGL_ALWAYS_SOFTWARE": "1"]) { a, _ in a },
+                                       timeout: 60, file: file, line: line)
+        return (r.status, String(decoding: r.stderr, as: UTF8.self))
     }
 
     func rdev(_ path: String) -> UInt64 {

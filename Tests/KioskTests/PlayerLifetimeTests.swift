@@ -9,10 +9,15 @@ import XCTest
 final class PlayerLifetimeTests: XCTestCase {
     override func setUp() { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
 
-    private func residentMiB() -> Double {
-        guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = s.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return -1 }
+    /// Resident memory from /proc/self/statm; throws when it can't be read, so the leak check can't pass on -1 - -1.
+    private func residentMiB(statm: String = "/proc/self/statm") throws -> Double {
+        let s = try String(contentsOfFile: statm, encoding: .utf8)
+        let pages = try XCTUnwrap(s.split(separator: " ").dropFirst().first.flatMap { Double($0) }, "statm: \(s)")
         return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+    }
+
+    func testAnUnreadableStatmFailsInsteadOfMeasuringNothing() {
+        XCTAssertThrowsError(try residentMiB(statm: "/proc/self/no-such-statm"))
     }
 
     func testTenThousandSlidesDoNotLeak() throws {
@@ -36,15 +41,15 @@ final class PlayerLifetimeTests: XCTestCase {
         let output = try VirtualTimeOutput(size: config.size, fps: 4, clock: clock, sink: nil)
         let player = try Player(items: items, config: config, output: output, clock: clock, log: Log(level: .error),
                                 waitForDecodes: true, decode: decode)
-        var rssAfterWarmup = 0.0
-        var checked = false
+        var rssAfterWarmup: Double?
         let report = try player.run(length: nil, shouldStop: {
-            if !checked, clock.now >= 1000 { rssAfterWarmup = self.residentMiB(); checked = true }
+            if rssAfterWarmup == nil, clock.now >= 1000 { rssAfterWarmup = try? self.residentMiB() }
             return false
         })
         XCTAssertEqual(report.slotsShown, count)
         XCTAssertEqual(report.endTime, Double(count), accuracy: 0.3)
-        let growth = residentMiB() - rssAfterWarmup
+        let warm = try XCTUnwrap(rssAfterWarmup, "resident memory after 1,000 slides could not be read")
+        let growth = try residentMiB() - warm
         XCTAssertLessThan(growth, 24, "resident memory grew \(growth) MiB over 9,000 slides")
     }
 }

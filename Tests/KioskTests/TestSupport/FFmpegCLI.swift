@@ -10,23 +10,15 @@ enum FFmpegCLI {
         let description: String
     }
 
-    /// Runs `tool` (a name in /usr/bin, or a path) with `arguments`; returns standard output, throws on a non-zero exit.
+    /// Runs `tool` (a name in /usr/bin, or a path) with `arguments`; returns standard output, throws on a non-zero exit
+    /// or after 300 s. Both outputs are read while it runs.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "/usr/bin/\(tool)")
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: errData, as: UTF8.self))")
+        let r = try BoundedProcess.run(tool.hasPrefix("/") ? tool : "/usr/bin/\(tool)", arguments, timeout: 300)
+        guard r.status == 0, !r.timedOut else {
+            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: r.stderr, as: UTF8.self))")
         }
-        return data
+        return r.stdout
     }
 
     /// `ffmpeg -y -v error` with `arguments`.

@@ -64,16 +64,8 @@ enum RenderTestSupport {
     /// Runs a program and returns its exit status and combined stderr/stdout text.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = try BoundedProcess.run(executable, arguments, timeout: 120, combined: true)
+        return (r.status, String(decoding: r.stdout, as: UTF8.self))
     }
 
     /// Runs ffmpeg (quiet, overwriting) and fails with its output when it fails.

@@ -1,0 +1,44 @@
+@preconcurrency import Glibc
+import KioskCore
+
+/// The text console's display mode while kiosk shows frames: graphics (`KDSETMODE KD_GRAPHICS` on the foreground
+/// VT, so fbcon neither draws its cursor over the frames nor touches the screen), then text again on close.
+///
+/// Going back to text makes fbcon redraw the whole console. Restoring the CRTC alone does not bring the text back
+/// where the driver's modeset clears video memory (QEMU's bochs VGA does), so the text mode is set after the CRTC
+/// is restored and DRM master dropped. Where the console can't be opened (not root, no `tty` group, no VT) nothing
+/// changes and one debug line says why.
+final class ConsoleMode {
+    /// `KDSETMODE`, `KDGETMODE`, `KD_TEXT` and `KD_GRAPHICS` from linux/kd.h.
+    static let setMode: UInt = 0x4B3A, getMode: UInt = 0x4B3B
+    static let text: CInt = 0, graphics: CInt = 1
+    private var fd: CInt = -1
+    private var previous: CInt = 0
+
+    /// Switches the foreground VT of `console` to graphics, remembering its mode.
+    init(console: String = "/dev/tty0", log: Log) {
+        let fd = open(console, O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else {
+            log.debug("console mode unchanged: open \(console): \(String(cString: strerror(errno)))")
+            return
+        }
+        var mode: CInt = 0
+        guard ioctl(fd, Self.getMode, &mode) == 0, ioctl(fd, Self.setMode, Self.graphics) == 0 else {
+            log.debug("console mode unchanged: KDSETMODE on \(console): \(String(cString: strerror(errno)))")
+            _ = Glibc.close(fd)
+            return
+        }
+        self.fd = fd
+        previous = mode
+    }
+
+    /// Puts the console back in the mode it had (text: fbcon redraws it). Idempotent.
+    func restore() {
+        guard fd >= 0 else { return }
+        _ = ioctl(fd, Self.setMode, previous)
+        _ = Glibc.close(fd)
+        fd = -1
+    }
+
+    deinit { restore() }
+}
