@@ -1,23 +1,7 @@
 // Sampling stage for a picture uploaded as one RGBA8 texture (premultiplied): stills and animations.
+// (Sphere projections use sample_rgba_exact.frag.)
 uniform sampler2D u_picture;
-// Set by the sphere projections: filter in the shader instead of the texture unit (see kiosk_sample_exact).
-uniform bool u_exactSampling;
-
-// Bilinear filtering with float weights at the exact texel position, edges clamped. llvmpipe's texture unit
-// places a linear sample to within about a tenth of a texel on a 2048-wide texture (fixed-point coordinates),
-// which is invisible on a flat picture drawn near its size but costs 5-10 dB against v360 where a sphere view
-// minifies a detailed equirect.
-vec4 kiosk_sample_exact(vec2 uv) {
-    ivec2 last = textureSize(u_picture, 0) - 1;
-    vec2 t = uv * vec2(last + 1) - 0.5;
-    vec2 f = floor(t);
-    vec2 w = t - f;
-    ivec2 a = clamp(ivec2(f), ivec2(0), last), b = clamp(ivec2(f) + 1, ivec2(0), last);
-    vec4 top = mix(texelFetch(u_picture, a, 0), texelFetch(u_picture, ivec2(b.x, a.y), 0), w.x);
-    vec4 bottom = mix(texelFetch(u_picture, ivec2(a.x, b.y), 0), texelFetch(u_picture, b, 0), w.x);
-    return mix(top, bottom, w.y);
-}
 
 vec4 kiosk_sample(vec2 uv) {
-    return u_exactSampling ? kiosk_sample_exact(uv) : texture(u_picture, uv);
+    return texture(u_picture, uv);
 }

@@ -86,7 +86,7 @@ public final class Renderer {
         let rect = layer.rect ?? CanvasRect(canvas)
         guard use(rect, blend: layer.blend, canvas: canvas) else { return }
         let program = try program(pass: type(of: layer.pass), effect: type(of: layer.effect),
-                                  transition: type(of: layer.transition.transition), sampler: layer.texture.samplerPieces)
+                                  transition: type(of: layer.transition.transition), sampler: PassRegistry.sampler(layer.texture.samplerPieces, pass: type(of: layer.pass)))
         program.use()
         layer.texture.bind(to: program)
         program.set("u_background", bg.red, bg.green, bg.blue)

@@ -28,6 +28,8 @@ public protocol ShaderPass: Sendable {
     static var fragmentShader: String { get }
     /// Shared pieces it needs before its own (e.g. `sphere.frag`), in order.
     static var helpers: [String] { get }
+    /// Whether an RGBA picture is sampled with exact texel positions (`sample_rgba_exact.frag`): sphere views.
+    static var samplesExactly: Bool { get }
     /// Sets this pass's own uniforms on its (current) program.
     func setUniforms(_ program: Program, context: PassContext)
 }
@@ -35,6 +37,8 @@ public protocol ShaderPass: Sendable {
 extension ShaderPass {
     /// No helpers.
     public static var helpers: [String] { [] }
+    /// The texture unit's filtering.
+    public static var samplesExactly: Bool { false }
 }
 
 extension ShaderEffect {
@@ -102,6 +106,12 @@ public enum PassRegistry {
     public static let prelude = "prelude.frag"
     /// The sampling stage for RGBA textures.
     public static let rgbaSampler = ["sample_rgba.frag"]
+    /// The sampling stage for RGBA textures seen through a sphere projection (filtered in the shader).
+    public static let rgbaExactSampler = ["sample_rgba_exact.frag"]
+    /// The sampling stage `pass` draws `picture`'s pieces with: the exact RGBA stage for sphere views.
+    public static func sampler(_ pieces: [String], pass: any ShaderPass.Type) -> [String] {
+        pass.samplesExactly && pieces == rgbaSampler ? rgbaExactSampler : pieces
+    }
     /// The sampling stage for a video frame of a layout: the shared video head, then the layout's own piece.
     public static func videoSampler(_ layout: VideoPixelLayout) -> [String] {
         let piece: String
@@ -116,7 +126,7 @@ public enum PassRegistry {
     }
     /// Every sampling stage (each a list of pieces).
     public static var samplers: [[String]] {
-        var all = [rgbaSampler]
+        var all = [rgbaSampler, rgbaExactSampler]
         for layout in VideoPixelLayout.allCases where !all.contains(videoSampler(layout)) { all.append(videoSampler(layout)) }
         return all
     }

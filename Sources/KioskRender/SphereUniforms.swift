@@ -7,8 +7,7 @@ enum SphereUniforms {
     /// The helper piece these uniforms belong to.
     static let helper = "sphere.frag"
 
-    /// Sets `u_rotation`, `u_tanHalfFov`, `u_eye` (the eye's rectangle in texels) and `u_exactSampling` (the
-    /// RGBA sampling stage filters in the shader: a sphere view's texel positions must be exact to match v360).
+    /// Sets `u_rotation`, `u_tanHalfFov` and `u_eye` (the eye's rectangle in texels).
     static func set(_ program: Program, view: SphereView, projection: ItemProjection, picture: PixelSize) {
         program.set("u_rotation", mat3: view.rotationColumnMajor)
         program.set("u_tanHalfFov", tan(view.hFOV * .pi / 360), tan(view.vFOV * .pi / 360))
@@ -16,7 +15,6 @@ enum SphereUniforms {
         let w = Double(picture.width), h = Double(picture.height)
         program.set("u_eye", (e.x * w).rounded(), (e.y * h).rounded(), max(1, (e.width * w).rounded()),
                     max(1, (e.height * h).rounded()))
-        program.set("u_exactSampling", int: 1)
     }
 }
 
@@ -32,6 +30,8 @@ public protocol SphereProjectionPass: ShaderPass {
 extension SphereProjectionPass {
     /// The sphere helpers.
     public static var helpers: [String] { [SphereUniforms.helper] }
+    /// A sphere view's texel positions must be exact to match v360 (the RGBA stage filters in the shader).
+    public static var samplesExactly: Bool { true }
 
     /// Sets the sphere uniforms and `u_inputFov` (radians).
     public func setUniforms(_ program: Program, context: PassContext) {
