@@ -43,6 +43,12 @@ make_seeds() {
   seed "${s[@]}" -q:v 5 "$c/image/seed.jpg"
   seed "${s[@]}" -pix_fmt gray -q:v 5 "$c/image/seed-gray.jpg"
   seed -f lavfi -i "testsrc=size=24x16" -frames:v 1 -q:v 2 -huffman 0 -pix_fmt yuvj444p "$c/image/seed-444.jpg"
+  # EXIF orientation (big- and little-endian TIFF) and Photo Sphere XMP, spliced in after the SOI marker.
+  local exif_mm='\xff\xe1\x00\x22Exif\x00\x00MM\x00\x2a\x00\x00\x00\x08\x00\x01\x01\x12\x00\x03\x00\x00\x00\x01\x00\x06\x00\x00\x00\x00\x00\x00'
+  local exif_ii='\xff\xe1\x00\x22Exif\x00\x00II\x2a\x00\x08\x00\x00\x00\x01\x00\x12\x01\x03\x00\x01\x00\x00\x00\x08\x00\x00\x00\x00\x00\x00\x00'
+  local xmp='http://ns.adobe.com/xap/1.0/\x00<x:xmpmeta><rdf:Description GPano:ProjectionType="equirectangular" GPano:CroppedAreaImageWidthPixels="8" GPano:FullPanoWidthPixels="16"/></x:xmpmeta>'
+  { head -c 2 "$c/image/seed.jpg"; printf "$exif_mm"; tail -c +3 "$c/image/seed.jpg"; } >"$c/image/seed-exif6.jpg"
+  { head -c 2 "$c/image/seed.jpg"; printf "$exif_ii"; printf '\xff\xe1'; printf "\\x00\\x$(printf %02x $((${#xmp} - 3 + 2)))"; printf "$xmp"; tail -c +3 "$c/image/seed.jpg"; } >"$c/image/seed-exif8-xmp.jpg"
   seed "${s[@]}" -pix_fmt rgba "$c/image/seed.png"
   seed "${s[@]}" -pix_fmt pal8 "$c/image/seed-pal8.png"
   seed "${s[@]}" -pix_fmt rgb48be "$c/image/seed-rgb48.png"
@@ -66,7 +72,7 @@ make_seeds() {
     "$c/webp-anim/seed.webp"
   seed -f lavfi -i "testsrc=size=16x12:rate=20" -frames:v 3 -c:v libwebp_anim -lossless 1 -loop 3 \
     "$c/webp-anim/seed-lossless.webp"
-  cp "$c"/image/seed.{jpg,png,bmp,tiff,apng} "$c"/image/seed-raw.tiff "$c/gif/seed.gif" \
+  cp "$c"/image/seed.{jpg,png,bmp,apng} "$c"/image/seed-{raw.tiff,exif8-xmp.jpg} "$c/gif/seed.gif" \
     "$c/gif-anim/seed-forever.gif" "$c/webp/seed-lossy.webp" "$c/webp-anim/seed.webp" "$c/sniff/" 2>/dev/null || true
   seed -f lavfi -i "sine=frequency=440:duration=0.05" -ar 8000 "$c/sniff/seed.wav"
   seed -f lavfi -i "testsrc=size=16x12:rate=5" -frames:v 2 -c:v mpeg4 -f matroska "$c/sniff/seed.mkv"
@@ -88,7 +94,9 @@ run_one() {
   shift
   mkdir -p "$root/logs" "$crashes"
   [ -f "$root/$t.dict" ] && dict=(-dict="$root/$t.dict")
-  KIOSK_FUZZ_TARGET="$t" "$bin" -max_total_time="$seconds" -print_final_stats=1 -timeout=20 -rss_limit_mb=3072 \
+  # SWIFT_BACKTRACE=enable=no: a Swift trap goes to libFuzzer as a deadly signal with ASan's stack, not through
+  # Swift's own backtracer (which ASan reports as an unknown crash).
+  KIOSK_FUZZ_TARGET="$t" SWIFT_BACKTRACE=enable=no "$bin" -max_total_time="$seconds" -print_final_stats=1 -timeout=20 -rss_limit_mb=3072 \
     -artifact_prefix="$crashes/" "${dict[@]}" "$@" "$root/corpus/$t" >"$log" 2>&1 || rc=$?
   local runs rate
   runs="$(grep -oE 'number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)"
