@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine and runs the whole test suite: unit, decoder, renderer and CLI tests
 # (XCTest, shaders on llvmpipe), then the end-to-end test on a real kernel (Debian's kernel under QEMU with
-# bochs-drm and virtio-gpu, about two minutes). KIOSK_SKIP_VM=1 leaves the VM test out.
+# bochs-drm and virtio-gpu, about two minutes), then every fuzz target for 30 s (Kiosk/fuzz.sh all 30, a
+# target that crashes is a failure). KIOSK_SKIP_VM=1 leaves the VM test out, KIOSK_SKIP_FUZZ=1 the fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Kiosk/setup.sh
@@ -30,6 +31,18 @@ if [ "${KIOSK_SKIP_VM:-0}" != 1 ]; then
     failed=$((failed + 1))
   fi
   [ "$vm" = 0 ] || status=1
+fi
+if [ "${KIOSK_SKIP_FUZZ:-0}" != 1 ]; then
+  fuzz=0
+  bash Kiosk/fuzz.sh all 30 2>&1 | tee "$log" || fuzz=$?
+  line="$(grep -E '^fuzz: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)"
+  if [ -n "$line" ]; then
+    passed=$((passed + $(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '^[0-9]+')))
+    failed=$((failed + $(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '^[0-9]+')))
+  else
+    failed=$((failed + 1))
+  fi
+  [ "$fuzz" = 0 ] || status=1
 fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 exit "$status"
