@@ -76,3 +76,12 @@ let package = Package(
                     exclude: ["Fixtures"]),
     ]
 )
+
+/// The libFuzzer harness (Fuzz/, `Kiosk/fuzz.sh`): only with KIOSK_FUZZ set, so the normal build and tests never
+/// see it or link libFuzzer. fuzz.sh builds it with `-sanitize=fuzzer,address` in its own build folder (.build-fuzz).
+if Context.environment["KIOSK_FUZZ"] != nil {
+    package.products.append(.executable(name: "kiosk-fuzz", targets: ["kiosk-fuzz"]))
+    package.targets.append(.executableTarget(name: "kiosk-fuzz", dependencies: ["KioskCore", "KioskMedia"],
+                                             path: "Fuzz",
+                                             swiftSettings: [.enableExperimentalFeature("Extern")]))
+}

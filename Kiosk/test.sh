@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine and runs the whole test suite: unit, decoder, renderer and CLI tests
 # (XCTest, shaders on llvmpipe), then the end-to-end test on a real kernel (Debian's kernel under QEMU with
-# bochs-drm and virtio-gpu, about two minutes). KIOSK_SKIP_VM=1 leaves the VM test out (not on CI).
+# bochs-drm and virtio-gpu, a few minutes), then every fuzz target for 30 s (Kiosk/fuzz.sh all 30; a target
+# that crashes is a failure). KIOSK_SKIP_VM=1 leaves the VM test out, KIOSK_SKIP_FUZZ=1 the fuzzing (not on CI).
 #
 # Skips: any skipped XCTest fails the run, except the VM-only tests named in VM_ONLY (they skip on the host
 # and run inside the VM, where check.py judges them by XCTest's counts: executed, 0 skipped). On a developer
-# machine KIOSK_ALLOW_SKIPS=1 reports skips without failing; with CI set (.ci/run sets it) neither
-# KIOSK_SKIP_VM nor KIOSK_ALLOW_SKIPS is honoured.
+# machine KIOSK_ALLOW_SKIPS=1 reports skips without failing; with CI set (.ci/run sets it) none of
+# KIOSK_SKIP_VM, KIOSK_SKIP_FUZZ and KIOSK_ALLOW_SKIPS is honoured.
 set -euo pipefail
 VM_ONLY=(
   DRMVMTests.testConnectorsModesFlipsScreenPowerAndRestore
   DRMVMTests.testOpeningWithoutPermissionNamesTheVideoGroup
 )
 if [ -n "${CI:-}" ]; then
-  for v in KIOSK_SKIP_VM KIOSK_ALLOW_SKIPS; do
+  for v in KIOSK_SKIP_VM KIOSK_SKIP_FUZZ KIOSK_ALLOW_SKIPS; do
     [ "${!v:-0}" = 0 ] || echo "test.sh: CI is set, ignoring $v=${!v}" >&2
   done
-  KIOSK_SKIP_VM=0 KIOSK_ALLOW_SKIPS=0
+  KIOSK_SKIP_VM=0 KIOSK_SKIP_FUZZ=0 KIOSK_ALLOW_SKIPS=0
 fi
 cd "$(dirname "$0")/.."
 bash Kiosk/setup.sh
@@ -60,6 +61,18 @@ if [ "${KIOSK_SKIP_VM:-0}" != 1 ]; then
     failed=$((failed + 1))
   fi
   [ "$vm" = 0 ] || status=1
+fi
+if [ "${KIOSK_SKIP_FUZZ:-0}" != 1 ]; then
+  fuzz=0
+  bash Kiosk/fuzz.sh all 30 2>&1 | tee "$log" || fuzz=$?
+  line="$(grep -E '^fuzz: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)"
+  if [ -n "$line" ]; then
+    passed=$((passed + $(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '^[0-9]+')))
+    failed=$((failed + $(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '^[0-9]+')))
+  else
+    failed=$((failed + 1))
+  fi
+  [ "$fuzz" = 0 ] || status=1
 fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 exit "$status"
