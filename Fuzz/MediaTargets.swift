@@ -21,7 +21,7 @@ enum MediaTargets {
         },
         // JPEG, PNG, BMP, TIFF, APNG through libavformat/libavcodec, scaled to a small screen.
         FuzzTarget(name: "image") { bytes in
-            decodeSmall(bytes, probe: FFmpegImageDecoder.probe) { path in
+            decodeSmall(bytes, probe: { try FFmpegImageDecoder.probe(path: $0) }) { path in
                 let item = try FFmpegImageDecoder.decode(path: path, targetSize: { _ in screen })
                 for image in images(item.picture) {
                     check(image.size.width <= screen.width && image.size.height <= screen.height,
@@ -31,11 +31,11 @@ enum MediaTargets {
             }
         },
         // GIF stills and animations through giflib (seeded with stills / with animations).
-        FuzzTarget(name: "gif") { decodeSmall($0, probe: GifDecoder.probe, decode: GifDecoder.decode) },
-        FuzzTarget(name: "gif-anim") { decodeSmall($0, probe: GifDecoder.probe, decode: GifDecoder.decode) },
+        FuzzTarget(name: "gif") { decodeSmall($0, probe: { try GifDecoder.probe(path: $0) }, decode: { try GifDecoder.decode(path: $0) }) },
+        FuzzTarget(name: "gif-anim") { decodeSmall($0, probe: { try GifDecoder.probe(path: $0) }, decode: { try GifDecoder.decode(path: $0) }) },
         // WebP stills and animations through libwebp's demuxer and animation decoder.
-        FuzzTarget(name: "webp") { decodeSmall($0, probe: WebPDecoder.probe, decode: WebPDecoder.decode) },
-        FuzzTarget(name: "webp-anim") { decodeSmall($0, probe: WebPDecoder.probe, decode: WebPDecoder.decode) },
+        FuzzTarget(name: "webp") { decodeSmall($0, probe: { try WebPDecoder.probe(path: $0) }, decode: { try WebPDecoder.decode(path: $0) }) },
+        FuzzTarget(name: "webp-anim") { decodeSmall($0, probe: { try WebPDecoder.probe(path: $0) }, decode: { try WebPDecoder.decode(path: $0) }) },
     ]
 
     /// Probes the input; when it is small enough, decodes it and checks that the decode agrees with the probe.

@@ -34,9 +34,9 @@ final class FuzzRegressionTests: XCTestCase {
         switch target {
         case "sniff": _ = try? MediaFile.probe(path)
         case "image":
-            decodeSmall(path, probe: FFmpegImageDecoder.probe) { try FFmpegImageDecoder.decode(path: $0, targetSize: { _ in Self.screen }) }
-        case "gif", "gif-anim": decodeSmall(path, probe: GifDecoder.probe, decode: GifDecoder.decode)
-        case "webp", "webp-anim": decodeSmall(path, probe: WebPDecoder.probe, decode: WebPDecoder.decode)
+            decodeSmall(path, probe: { try FFmpegImageDecoder.probe(path: $0) }) { try FFmpegImageDecoder.decode(path: $0, targetSize: { _ in Self.screen }) }
+        case "gif", "gif-anim": decodeSmall(path, probe: { try GifDecoder.probe(path: $0) }, decode: { try GifDecoder.decode(path: $0) })
+        case "webp", "webp-anim": decodeSmall(path, probe: { try WebPDecoder.probe(path: $0) }, decode: { try WebPDecoder.decode(path: $0) })
         case "m3u":
             let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
             let quiet = Log(level: .error, sink: { _ in })
