@@ -149,7 +149,11 @@ def main():
     xres, yres = a.res.split('x')
     device = {'bochs': f'VGA,xres={xres},yres={yres},edid=on,vgamem_mb=64',
               'virtio': f'virtio-gpu-pci,xres={xres},yres={yres}'}[a.gpu]
-    cmd = ['qemu-system-x86_64', '-accel', 'tcg,thread=multi', '-cpu', 'max', '-smp', '2', '-m', a.mem,
+    # No AVX in the guest: QEMU 7.2's TCG emulation of AVX/AVX2 (new in that release) mis-executes some of the
+    # code llvmpipe JITs for 256-bit vectors: zoomed pictures and sphere views came out with texel-grid patterns
+    # that the same kiosk draws correctly on the host, and which moved with unrelated shader changes. Without AVX,
+    # llvmpipe uses SSE4 (128 bits), which TCG emulates faithfully, and the first frame comes sooner.
+    cmd = ['qemu-system-x86_64', '-accel', 'tcg,thread=multi', '-cpu', 'max,avx=off', '-smp', '2', '-m', a.mem,
            '-nodefaults', '-no-reboot', '-display', 'none', '-device', device, '-serial', 'stdio',
            '-vnc', f'unix:{os.path.join(out, "vnc.sock")}',
            '-monitor', f'unix:{mon_path},server,nowait',
