@@ -140,8 +140,8 @@ public final class DecodeCache: @unchecked Sendable {
         }
     }
 
-    /// Failed items whose file changed (size or modification time) since their decode began: their failure is
-    /// forgotten, so the next request decodes them again (a file still being copied plays once it is whole).
+    /// Failed items whose file changed (size or modification time) since their decode began, and is there: their
+    /// failure is forgotten, so the next request decodes them again (a file still being copied plays once it is whole).
     /// Looks at most once every `retryInterval` seconds of real time, at up to `retryBatch` files in turn, so a
     /// folder of bad files costs the caller little.
     public func retryChanged() -> [ItemID] {
@@ -159,7 +159,8 @@ public final class DecodeCache: @unchecked Sendable {
         let start = retryCursor % failed.count
         let batch = (failed[start...] + failed[..<start]).prefix(Self.retryBatch)
         retryCursor = start + batch.count
-        let changed = batch.filter { FileStamp(path: $0.path) != $0.stamp }
+        // A file that is gone has not "changed" into something playable: it is retried once it is back.
+        let changed = batch.filter { failed in FileStamp(path: failed.path).map { $0 != failed.stamp } ?? false }
         guard !changed.isEmpty else { return [] }
         var retried: [ItemID] = []
         lock.lock()

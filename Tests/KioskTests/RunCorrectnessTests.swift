@@ -57,6 +57,14 @@ final class RunCorrectnessTests: XCTestCase {
         XCTAssertEqual(cache.retryChanged(), [0], "changed: retried")
         cache.wait(for: 0)
         XCTAssertEqual(attempts.value, 2)
+        // A file that failed and then went away is not retried while it is gone (one line per missing file),
+        // and is retried once it is back.
+        try FileManager.default.removeItem(atPath: bad)
+        usleep(1_100_000)
+        XCTAssertEqual(cache.retryChanged(), [], "gone: nothing to retry")
+        try Data("back, still not a picture".utf8).write(to: URL(fileURLWithPath: bad))
+        usleep(1_100_000)
+        XCTAssertEqual(cache.retryChanged(), [0], "back: retried")
     }
 
     /// A one-frame video is one item shown for --duration: recorded alone for one pass it lasts --duration
