@@ -33,6 +33,14 @@ public final class CommandInbox: @unchecked Sendable {
         wake?.raise()
     }
 
+    /// Queues a command produced on the player's own thread just before it drains (input): no wakeup, which
+    /// would only make the next wait return at once for nothing.
+    func queueFromLoop(_ command: PlayerCommand) {
+        lock.lock()
+        queued.append(Envelope(command: command, reply: nil))
+        lock.unlock()
+    }
+
     /// Sends `command` and waits up to `timeout` seconds of real time for its reply (not from the player's thread).
     public func call(_ command: PlayerCommand, timeout: Double) -> CommandReply {
         let box = ReplyBox()
@@ -56,13 +64,6 @@ public final class CommandInbox: @unchecked Sendable {
         let out = queued
         queued.removeAll()
         return out
-    }
-
-    /// Whether commands are waiting.
-    var isEmpty: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return queued.isEmpty
     }
 }
 

@@ -164,10 +164,10 @@ public final class Player {
             if let length, t >= length { break }
             if let input = interaction {
                 input.canvas = output.size
-                for c in input.frame(at: t) { inbox.send(c) }
+                for c in input.frame(at: t) { inbox.queueFromLoop(c) }
             } else {
                 standaloneView.canvas = output.size
-                for case .command(let c) in standaloneView.step(at: t) { inbox.send(c) }  // settles the view, holds `zoomed`
+                for case .command(let c) in standaloneView.step(at: t) { inbox.queueFromLoop(c) }  // settles the view, holds `zoomed`
             }
             runCommands(at: t)
             if quitRequested { break }

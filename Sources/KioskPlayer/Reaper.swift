@@ -18,9 +18,4 @@ enum Reaper {
         let holder = Holder(consume value)
         queue.async { holder.release() }
     }
-
-    /// Waits until everything handed over so far has been let go (for tests and orderly exits).
-    static func drain() {
-        queue.sync {}
-    }
 }
