@@ -12,7 +12,7 @@
 # which also keeps what libFuzzer finds. An input that crashes, leaks, runs out of memory or time is kept in
 # .build-fuzz/crashes/TARGET/ (replay: KIOSK_FUZZ_TARGET=TARGET .build-fuzz/release/kiosk-fuzz FILE).
 # `all` runs KIOSK_FUZZ_JOBS targets at a time (default 2). Ends with `fuzz: N passed, M failed`; exits 1 on a
-# failure.
+# failure. libFuzzer is seeded (KIOSK_FUZZ_SEED, default 20261201), so a run can be repeated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=(sniff image gif gif-anim webp webp-anim m3u config)
@@ -96,7 +96,7 @@ run_one() {
   [ -f "$root/$t.dict" ] && dict=(-dict="$root/$t.dict")
   # SWIFT_BACKTRACE=enable=no: a Swift trap goes to libFuzzer as a deadly signal with ASan's stack, not through
   # Swift's own backtracer (which ASan reports as an unknown crash).
-  KIOSK_FUZZ_TARGET="$t" SWIFT_BACKTRACE=enable=no "$bin" -max_total_time="$seconds" -print_final_stats=1 -timeout=20 -rss_limit_mb=3072 \
+  KIOSK_FUZZ_TARGET="$t" SWIFT_BACKTRACE=enable=no "$bin" -seed="${KIOSK_FUZZ_SEED:-20261201}" -max_total_time="$seconds" -print_final_stats=1 -timeout=20 -rss_limit_mb=3072 \
     -artifact_prefix="$crashes/" "${dict[@]}" "$@" "$root/corpus/$t" >"$log" 2>&1 || rc=$?
   local runs rate
   runs="$(grep -oE 'number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)"

@@ -173,7 +173,10 @@ public enum FFmpegImageDecoder {
         }
     }
 
-    /// Seconds of each packet of `stream`, in order (one packet per APNG frame).
+    /// The delay of a frame whose own delay is missing or makes no sense.
+    static let defaultFrameSeconds = 0.1
+
+    /// Seconds of each packet of `stream`, in order (one packet per APNG frame), each > 0.
     private static func packetDurations(_ file: Opened, stream: UnsafeMutablePointer<AVStream>,
                                         what: String) throws -> [Double] {
         guard let packet = av_packet_alloc() else { throw MediaError(path: file.input.path, reason: "av_packet_alloc failed") }
@@ -183,7 +186,10 @@ public enum FFmpegImageDecoder {
         while try file.input.read(into: packet, what: what) {
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == stream.pointee.index else { continue }
-            out.append(Double(packet.pointee.duration) * Double(tb.num) / Double(tb.den))
+            // A corrupt fcTL can give a negative or zero delay (or the stream a zero time base); such a frame gets
+            // the usual 0.1 s, so that the probe's total and the decode's frames agree and never run backwards.
+            let seconds = tb.den > 0 ? Double(packet.pointee.duration) * Double(tb.num) / Double(tb.den) : 0
+            out.append(seconds.isFinite && seconds > 0 ? seconds : defaultFrameSeconds)
             if out.count > maxAnimationFrames { throw MediaError(path: file.input.path, reason: "\(what): over \(maxAnimationFrames) frames") }
             if file.input.pastDeadline { throw MediaError(path: file.input.path, reason: "\(what): decoding took too long") }
         }
@@ -224,7 +230,7 @@ public enum FFmpegImageDecoder {
             let file = try open(path)
             guard let stream = file.videoStream else { throw MediaError(path: path, reason: "unsupported format: no picture stream") }
             let durations = try packetDurations(file, stream: stream, what: "truncated or corrupt \(label(stream))")
-            let frames = try AnimationFrames(path: path, durations: durations.map { $0 > 0 ? $0 : 0.1 }, size: wanted,
+            let frames = try AnimationFrames(path: path, durations: durations, size: wanted,
                                              budgetBytes: limits.windowBytes(canvas: info.size, frame: wanted),
                                              timeout: timeout) {
                 try FrameCursor(file: try open(path), target: storedTarget, orientation: orientation, options: [:])
