@@ -66,13 +66,16 @@ let package = Package(
         // The player: wires clock, slideshow, decoders, renderer, output, input, seat and sound.
         .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskInput",
                                                     "KioskSeat", "KioskAudio"]),
-        .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer"]),
+        // Remote control: a Unix-socket line server (its own thread, many clients, bounded queues) and mpv's JSON
+        // IPC over it. Speaks to the player only through commands and the player's board. Foundation and libc only.
+        .target(name: "KioskRemote", dependencies: ["KioskCore"]),
+        .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer", "KioskRemote"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput",
                                                              "KioskPlayer"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
-                                   "KioskAudio", "KioskInput", "KioskSeat"],
+                                   "KioskAudio", "KioskInput", "KioskSeat", "KioskRemote"],
                     exclude: ["Fixtures"]),
     ]
 )

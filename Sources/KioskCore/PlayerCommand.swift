@@ -138,6 +138,12 @@ public enum PlayerEvent: Sendable, Equatable {
     case pauseChanged(Set<PauseReason>)
     /// Nothing to play: the player shows the background (or the idle image) until items arrive.
     case idle
+    /// An item could not be shown (its file is missing, refused or broken) and is skipped; the reason is one line.
+    case itemFailed(ItemID, path: String, reason: String)
+    /// The item on screen jumped to another time (a seek).
+    case seeked(ItemID)
+    /// The run is ending (a quit, a signal, the end of the playlist).
+    case shutdown
 }
 
 /// Why an item left the screen.

@@ -87,3 +87,6 @@ private final class ReplyBox: @unchecked Sendable {
         return reply
     }
 }
+
+/// Remote-control servers send through the inbox.
+extension CommandInbox: CommandSink {}

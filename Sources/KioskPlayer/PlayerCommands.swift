@@ -90,6 +90,8 @@ enum PlayerLog {
             log.info(reasons.isEmpty ? "playing" : "paused (\(reasons.sorted().map(\.rawValue).joined(separator: ", ")))")
         case .idle:
             log.info("idle: nothing to play; waiting for items")
+        case .itemFailed, .seeked, .shutdown:
+            break  // the decoder logged the failure; seeks and the end are logged where they happen
         }
     }
 }

@@ -1,0 +1,100 @@
+/// What remote-control servers see of the player: a snapshot of its state (`PlayerStatus`), the events it
+/// publishes, and a `CommandSink` to send commands to. Servers run on their own threads; they read snapshots and
+/// send commands, and never touch the player's state.
+
+/// Where commands go (the player's inbox). Thread-safe.
+public protocol CommandSink: AnyObject, Sendable {
+    /// Queues `command`; `reply` is called once it has run (on the player's thread), or failed when the run ends.
+    func send(_ command: PlayerCommand, reply: (@Sendable (CommandReply) -> Void)?)
+}
+
+/// The player's state as of its last frame. Every value a remote property reads comes from here.
+public struct PlayerStatus: Sendable, Equatable {
+    /// One playlist entry.
+    public struct Entry: Sendable, Equatable {
+        /// Its stable id.
+        public var id: ItemID
+        /// The file, as given.
+        public var path: String
+        /// A title, where the playlist gave one (`#EXTINF:...,title`).
+        public var title: String?
+
+        /// An entry.
+        public init(id: ItemID, path: String, title: String? = nil) {
+            self.id = id
+            self.path = path
+            self.title = title
+        }
+    }
+
+    /// The current item's view.
+    public struct View: Sendable, Equatable {
+        /// Zoom factor (flat items), 1 when not zoomed.
+        public var zoom = 1.0
+        /// The picture point at the canvas centre, 0...1 each.
+        public var centerX = 0.5, centerY = 0.5
+        /// Sphere angles, degrees.
+        public var yaw = 0.0, pitch = 0.0, roll = 0.0
+        /// Horizontal field of view, degrees.
+        public var fov = 90.0
+
+        /// The default view.
+        public init() {}
+    }
+
+    /// The playlist, in order.
+    public var playlist: [Entry] = []
+    /// The item on screen (nil when idle or before the first item is shown).
+    public var currentID: ItemID?
+    /// Why it is paused (empty: playing).
+    public var pauseReasons: Set<PauseReason> = []
+    /// Sound volume 0...100, and mute.
+    public var volume = 100
+    public var mute = false
+    /// Seconds into the current item (its slot time, a clip's media time), if something is on screen.
+    public var timePosition: Double?
+    /// The current item's length in seconds: a clip's or animation's own, a still's slot.
+    public var duration: Double?
+    /// The current item's picture size, when known (decoded).
+    public var itemWidth: Int?
+    public var itemHeight: Int?
+    /// The current item's kind (`image`, `animation`, `video`, `audio`), when known.
+    public var itemKind: String?
+    /// Nothing to play: waiting for items.
+    public var idle = false
+    /// The playlist ended (`loop` off) and nothing more will play.
+    public var finished = false
+    /// Whether the playlist starts over after its last item, and whether it plays in shuffled order.
+    public var loop = true
+    public var shuffle = false
+    /// Seconds a still stays on screen.
+    public var imageDuration = 5.0
+    /// The transition between items (`crossfade`, `slide:left`, `none`…) and its seconds.
+    public var transition = "crossfade"
+    public var transitionTime = 1.0
+    /// The canvas (display, after rotation) size and refresh rate.
+    public var displayWidth = 0
+    public var displayHeight = 0
+    public var displayFPS: Double?
+    /// The current item's view.
+    public var view = View()
+    /// The current item's projection (`flat`, `equirect`, `fisheye`…) and its stereo layout.
+    public var projection = "flat"
+    /// The picture effect (`mosaic:tile=8:split=0.25`), if any.
+    public var effect: String?
+    /// The output's name for logs (`headless`, `drm card0 HDMI-A-1 1920x1080@60`) and its rotation in degrees.
+    public var output = ""
+    public var rotation = 0
+
+    /// A status: idle, empty.
+    public init() {}
+
+    /// Position of the current item in the playlist, if any.
+    public var currentPosition: Int? {
+        guard let id = currentID else { return nil }
+        return playlist.firstIndex { $0.id == id }
+    }
+
+    /// The current entry, if any.
+    public var current: Entry? { currentPosition.map { playlist[$0] } }
+}
