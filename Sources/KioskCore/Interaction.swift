@@ -157,6 +157,21 @@ public final class Interaction {
                 view.sphereView(at: now, base: baseSphere, canvas: g.canvas))
     }
 
+    /// The current item's view as drawn at `t`: zoom and centre of a flat item (the fitted view until the user
+    /// zooms or pans), angles and field of view of a sphere; nil while nothing shows.
+    public func status(at t: Double) -> PlayerStatus.View? {
+        guard let geo = geometry else { return nil }
+        var out = PlayerStatus.View()
+        let sphere = view.sphereView(at: t, base: baseSphere, canvas: geo.canvas)
+        (out.yaw, out.pitch, out.roll, out.fov) = (sphere.yaw, sphere.pitch, sphere.roll, sphere.hFOV)
+        if !geo.spherical {
+            let flat = view.isTouched ? view.flatView(at: t, base: fitted) : fitted
+            let c = flat.clampedCenter(picture: geo.picture, canvas: geo.canvas)
+            (out.zoom, out.centerX, out.centerY) = (flat.zoom, c.x, c.y)
+        }
+        return out
+    }
+
     /// A view command (from any producer) on the current item at `t`: zoom and centre for flat items, angles and
     /// field of view for spheres; fails with a reason when it does not apply to what is showing.
     public func apply(_ change: ViewChange, at t: Double) -> CommandReply {

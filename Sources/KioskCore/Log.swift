@@ -28,6 +28,7 @@ public final class Log: @unchecked Sendable {
     private let lock = NSLock()
     private var _level: LogLevel
     private var sink: (String) -> Void
+    private var taps: [@Sendable (LogLevel, String) -> Void] = []
 
     /// The process-wide log the CLI configures. Parts take a `Log` to write to; tests may pass their own.
     public static let shared = Log(level: .warn)
@@ -49,11 +50,19 @@ public final class Log: @unchecked Sendable {
         lock.lock(); sink = to; lock.unlock()
     }
 
+    /// Also hands every line that passes the threshold to `tap` (its level and the escaped message), after the
+    /// sink; a tap must not log itself. For remote clients that asked for log messages.
+    public func tap(_ tap: @escaping @Sendable (LogLevel, String) -> Void) {
+        lock.lock(); taps.append(tap); lock.unlock()
+    }
+
     /// Writes `message` if `level` passes the threshold.
     public func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
         lock.lock(); defer { lock.unlock() }
         guard level <= _level else { return }
-        sink("kiosk: \(level.name): \(Self.escaped(message()))")
+        let text = Self.escaped(message())
+        sink("kiosk: \(level.name): \(text)")
+        for t in taps { t(level, text) }
     }
 
     /// `text` on standard error; a failed write (a closed pipe: SIGPIPE is ignored) is dropped, never fatal

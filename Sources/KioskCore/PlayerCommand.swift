@@ -111,6 +111,22 @@ public enum PlayerCommand: Sendable, Equatable {
     case effect(EffectSpec?)
     /// Changes an overlay.
     case overlay(OverlayChange)
+    /// Empties the playlist; with `keepCurrent` the item on screen stays (mpv's `playlist-clear`), without it
+    /// the screen goes idle (mpv's `stop`).
+    case clear(keepCurrent: Bool)
+    /// Plays in shuffled order from the next item on (the playlist's own order stays), or back in order.
+    case shuffle(Bool)
+    /// Whether the playlist starts over after its last item.
+    case loop(Bool)
+    /// Seconds a still stays on screen (the one on screen too, unless its playlist entry gives its own).
+    case imageDuration(Double)
+    /// The transition between items, and its seconds (nil: unchanged).
+    case transition(TransitionSpec, seconds: Double?)
+    /// Writes the next frame, as presented (overlays and rotation included), to a PNG at this path; answered
+    /// once written.
+    case screenshot(path: String)
+    /// A key pressed and released (a remote's keypress): handled as the keyboard's key with this evdev code.
+    case key(code: Int)
     /// Ends the run.
     case quit
 }

@@ -8,17 +8,20 @@ public struct PlaylistItem: Sendable, Equatable {
     public var duration: Double?
     /// Projection and start view from an `#EXTKIOSK:` line before the entry.
     public var override: ProjectionOverride?
+    /// A title, from the `#EXTINF:SECONDS,TITLE` line before the entry.
+    public var title: String?
 
     /// Creates an item.
-    public init(path: String, duration: Double? = nil, override: ProjectionOverride? = nil) {
+    public init(path: String, duration: Double? = nil, override: ProjectionOverride? = nil, title: String? = nil) {
         self.path = path
         self.duration = duration
         self.override = override
+        self.title = title
     }
 }
 
 /// The text of an M3U playlist, read into items without touching the file system: relative entries are taken
-/// against the playlist's folder; `#EXTINF:SECONDS,` sets the next entry's duration; `#EXTKIOSK:key=value,...`
+/// against the playlist's folder; `#EXTINF:SECONDS,TITLE` sets the next entry's duration and title; `#EXTKIOSK:key=value,...`
 /// sets the next entry's projection and start view (see `ProjectionOverride`).
 public enum M3U {
     /// The tag of a playlist line setting the next entry's projection and view.
@@ -29,6 +32,7 @@ public enum M3U {
         var items: [PlaylistItem] = []
         var pendingDuration: Double?
         var pendingOverride: ProjectionOverride?
+        var pendingTitle: String?
         for raw in text.split(whereSeparator: \.isNewline) {
             var line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("\u{FEFF}") { line.removeFirst() }
@@ -37,6 +41,8 @@ public enum M3U {
                 if line.uppercased().hasPrefix("#EXTINF:") {
                     let v = line.dropFirst(8).prefix { $0 != "," }
                     if let d = Double(v.trimmingCharacters(in: .whitespaces)), d > 0 { pendingDuration = d }
+                    let title = line.dropFirst(8).drop { $0 != "," }.dropFirst().trimmingCharacters(in: .whitespaces)
+                    pendingTitle = title.isEmpty ? nil : title
                 } else if line.uppercased().hasPrefix(kioskTag) {
                     do {
                         let o = try ProjectionOverride(parsing: String(line.dropFirst(kioskTag.count)))
@@ -52,12 +58,14 @@ public enum M3U {
                 log.warn("\(source): \(line): skipped: a URL; kiosk is an offline player and plays local files only")
                 pendingDuration = nil
                 pendingOverride = nil
+                pendingTitle = nil
                 continue
             }
             let full = local.hasPrefix("/") ? local : (base as NSString).appendingPathComponent(local)
-            items.append(PlaylistItem(path: full, duration: pendingDuration, override: pendingOverride))
+            items.append(PlaylistItem(path: full, duration: pendingDuration, override: pendingOverride, title: pendingTitle))
             pendingDuration = nil
             pendingOverride = nil
+            pendingTitle = nil
         }
         return items
     }

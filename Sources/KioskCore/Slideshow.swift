@@ -67,8 +67,8 @@ public struct Scene: Sendable, Equatable {
 public final class Slideshow {
     /// The items it plays, shared with the player (edited through `apply`).
     public let playlist: LivePlaylist
-    /// Its settings.
-    public let options: SlideshowOptions
+    /// Its settings (loop, shuffle, duration and transition change by command).
+    public internal(set) var options: SlideshowOptions
 
     var rng: SeededGenerator
     /// The order of this pass (shuffled or the playlist's).
@@ -139,7 +139,10 @@ public final class Slideshow {
     }
 
     /// Marks an item as unplayable: it is skipped from now on.
-    public func markFailed(_ id: ItemID) { failed.insert(id) }
+    public func markFailed(_ id: ItemID) {
+        guard failed.insert(id).inserted else { return }
+        events.append(.itemFailed(id, path: playlist.item(id)?.path ?? "", reason: "cannot be shown"))
+    }
 
     /// Forgets that these items failed (their file changed): they are asked for again in their turn.
     public func retry(_ ids: [ItemID]) { failed.subtract(ids) }

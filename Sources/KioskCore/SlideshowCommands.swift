@@ -27,9 +27,62 @@ extension Slideshow {
             guard let id = resolve(ref), playlist.move(id, to: to) else { return .failed("no such item: \(Self.describe(ref))") }
             follow(PlaylistEdit())
             return .done(ids: [id])
-        case .volume, .seek, .view, .effect, .overlay, .quit:
+        case .clear(let keepCurrent):
+            let keep = keepCurrent ? slot.flatMap { s in playlist.item(s.id).map { (s.id, $0) } } : nil
+            var edit = PlaylistEdit()
+            for id in playlist.ids where id != keep?.0 {
+                if let e = playlist.remove(id) { edit.removed += e.removed }
+            }
+            follow(edit)
+            return .done()
+        case .shuffle(let on):
+            setShuffle(on)
+            return .done()
+        case .loop(let on):
+            options.loop = on
+            nextPassOrder = nil
+            if on { ended = false }
+            return .done()
+        case .imageDuration(let seconds):
+            guard seconds.isFinite, seconds > 0 else { return .failed("image duration must be seconds > 0") }
+            options.duration = seconds
+            if var s = slot, s.timing == .still, playlist.item(s.id)?.duration == nil {
+                s.length = s.timing.slotLength(forDuration: seconds)
+                s.duration = seconds
+                slot = s
+            }
+            return .done()
+        case .transition(let spec, let seconds):
+            if let seconds {
+                guard seconds.isFinite, seconds >= 0 else { return .failed("transition time must be seconds >= 0") }
+                options.transitionTime = seconds
+            }
+            options.transition = spec
+            return .done()
+        case .volume, .seek, .view, .effect, .overlay, .screenshot, .key, .quit:
             return nil
         }
+    }
+
+    /// Shuffled order from the next item on (the item on screen keeps its place at the head of the pass), or the
+    /// playlist's order again.
+    private func setShuffle(_ on: Bool) {
+        guard options.shuffle != on else { return }
+        options.shuffle = on
+        nextPassOrder = nil
+        var fresh = makeOrder(avoidingFirst: nil)
+        if let s = slot, let at = fresh.firstIndex(of: s.id) {
+            if on {
+                fresh.remove(at: at)
+                fresh.insert(s.id, at: 0)
+                position = 0
+            } else {
+                position = at
+            }
+        } else {
+            position = 0
+        }
+        order = fresh
     }
 
     /// The slot on screen, if any.

@@ -16,8 +16,9 @@ public final class DecodeCache: @unchecked Sendable {
     private enum Entry {
         case pending(started: Double, token: Int, stamp: FileStamp?)
         case ready(DecodedItem)
-        /// Failed; `stamp` is the file as it was when its decode began (nil: it could not be read).
-        case failed(stamp: FileStamp?)
+        /// Failed; `stamp` is the file as it was when its decode began (nil: it could not be read); `reason` is
+        /// the log line's reason.
+        case failed(stamp: FileStamp?, reason: String)
     }
 
     private let lock = NSCondition()
@@ -85,8 +86,9 @@ public final class DecodeCache: @unchecked Sendable {
             entries[index] = .ready(item)
             log.debug("\(path): decoded \(item.picture.size)")
         case .failure(let error):
-            entries[index] = .failed(stamp: stamp)
-            log.warn("\(Self.describe(error, path: path)); skipped")
+            let line = Self.describe(error, path: path)
+            entries[index] = .failed(stamp: stamp, reason: line)
+            log.warn("\(line); skipped")
         }
         lock.broadcast()
         lock.unlock()
@@ -100,8 +102,9 @@ public final class DecodeCache: @unchecked Sendable {
 
     private func expireLocked(_ index: ItemID) {
         if case .pending(let started, _, let stamp)? = entries[index], wallClock.now - started > timeout {
-            entries[index] = .failed(stamp: stamp)
-            log.warn("\(paths[index] ?? "?"): decode took longer than \(Self.seconds(timeout)); skipped")
+            let line = "\(paths[index] ?? "?"): decode took longer than \(Self.seconds(timeout))"
+            entries[index] = .failed(stamp: stamp, reason: line)
+            log.warn("\(line); skipped")
         }
     }
 
@@ -151,7 +154,7 @@ public final class DecodeCache: @unchecked Sendable {
         lastRetryCheck = now
         var failed: [(id: ItemID, stamp: FileStamp?, path: String)] = []
         for (id, entry) in entries {
-            if case .failed(let stamp) = entry { failed.append((id, stamp, paths[id] ?? "")) }
+            if case .failed(let stamp, _) = entry { failed.append((id, stamp, paths[id] ?? "")) }
         }
         lock.unlock()
         guard !failed.isEmpty else { return [] }
@@ -165,7 +168,7 @@ public final class DecodeCache: @unchecked Sendable {
         var retried: [ItemID] = []
         lock.lock()
         for c in changed {
-            guard case .failed(let stamp)? = entries[c.id], stamp == c.stamp else { continue }
+            guard case .failed(let stamp, _)? = entries[c.id], stamp == c.stamp else { continue }
             entries[c.id] = nil
             paths[c.id] = nil
             retried.append(c.id)
@@ -176,6 +179,14 @@ public final class DecodeCache: @unchecked Sendable {
     }
 
     /// The decoded item for `index`, if ready.
+    /// Why `index` failed (one line naming its file), if it did.
+    public func failure(_ index: ItemID) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        if case .failed(_, let reason)? = entries[index] { return reason }
+        return nil
+    }
+
     public func item(_ index: ItemID) -> DecodedItem? {
         lock.lock()
         defer { lock.unlock() }

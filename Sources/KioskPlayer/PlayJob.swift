@@ -9,12 +9,12 @@ import KioskRender
 public enum PlayJob {
     /// Plays in real time on the output `request` chooses until the end (`--no-loop`), `length`, or a stop;
     /// `--untimed` plays headless as fast as frames decode. The outputs are `OutputRegistry`'s: `auto` tries the
-    /// display, then headless, and logs one line saying which output and why. `onStart` gets the player's inbox
+    /// display, then headless, and logs one line saying which output and why. `onStart` gets the player (its inbox and board)
     /// once it is built (a signal handler sends `quit` there, which ends the frame loop's wait at once).
     public static func play(items: [PlaylistItem], config: PlayerConfig, output request: OutputRequest = OutputRequest(kind: .headless),
                             drmDirectory: String = "/dev/dri", input: InputOptions? = nil, length: Double?, log: Log,
                             shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?,
-                            onStart: ((CommandInbox) -> Void)? = nil) throws -> PlayReport {
+                            onStart: ((Player) -> Void)? = nil) throws -> PlayReport {
         let access = OutputRegistry.needsDevices(request.kind, untimed: config.untimed, input: input)
             ? DeviceAccess.choose(log: log) : .direct
         defer { access.release() }
@@ -28,7 +28,7 @@ public enum PlayJob {
             case .success(let opened):
                 defer { opened.close() }
                 opened.player.onFirstFrame = onFirstFrame
-                onStart?(opened.player.inbox)
+                onStart?(opened.player)
                 return try opened.player.run(length: length, shouldStop: shouldStop)
             }
         }
@@ -41,7 +41,7 @@ public enum PlayJob {
     /// A recording with no frame leaves no file.
     public static func record(items: [PlaylistItem], config: PlayerConfig, output path: String, fps: Int,
                               length: Double?, log: Log, shouldStop: @escaping () -> Bool = { false },
-                              onStart: ((CommandInbox) -> Void)? = nil) throws -> PlayReport {
+                              onStart: ((Player) -> Void)? = nil) throws -> PlayReport {
         var config = config
         if length == nil { config.slideshow.loop = false }
         let clock = VirtualClock()
@@ -54,7 +54,7 @@ public enum PlayJob {
             log.info("recording \(config.size) at \(fps) fps with \(encoder.codecName)\(encoder.hasSound ? " and AAC sound" : "") to \(path)")
             let player = try Player(items: items, config: config, output: output, clock: clock, log: log, waitForDecodes: true)
             player.playsSound = false
-            onStart?(player.inbox)
+            onStart?(player)
             return try player.run(length: length, shouldStop: shouldStop)
         }
     }

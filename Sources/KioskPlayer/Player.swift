@@ -61,6 +61,16 @@ public final class Player {
     var playing: PlayingClip?
     /// Set by a `quit` command.
     var quitRequested = false
+    /// Where the player posts its status and events for remote-control servers (one made before the player,
+    /// so a server can bind first, may be set before `run`).
+    public var board = PlayerBoard()
+    /// Answers to this frame's commands, given once the status they changed has been posted, so that a remote
+    /// client reading a property right after its command sees the change.
+    var answers: [(CommandInbox.Reply, CommandReply)] = []
+    /// The playlist as last posted, rebuilt only when the playlist's version moves.
+    var statusPlaylist: (version: Int, entries: [PlayerStatus.Entry]) = (-1, [])
+    /// Screenshots asked for, taken from the next frame drawn.
+    var pendingScreenshots: [PendingScreenshot] = []
 
     /// With `--untimed`: the clock the player moves itself, to each next video frame's time as soon as it is
     /// decoded (no pacing, no sound).
@@ -158,6 +168,10 @@ public final class Player {
             leaveClip()
             composer.releaseAll()
             for e in inbox.drain() { e.reply?(.failed("the player stopped")) }
+            answerCommands()
+            for s in pendingScreenshots { s.reply?(.failed("the player stopped")) }
+            pendingScreenshots.removeAll()
+            board.post([.shutdown])
         }
         while !shouldStop() && !quitRequested {
             let t = clock.now
@@ -185,15 +199,20 @@ public final class Player {
                     sound.stop()
                     cache.evict(keeping: [])
                     let frame = try composer.idleFrame()
-                    if output.isAvailable, lastKey != frame.key || output.generation != lastGeneration {
+                    postStatus(scene: nil, output: output)
+                    if output.isAvailable, lastKey != frame.key || output.generation != lastGeneration
+                        || !pendingScreenshots.isEmpty {
                         try renderer.draw(frame.frame, into: output.target, rotation: output.rotation)
+                        takeScreenshots(from: output.target)
                         lastGeneration = output.generation
                         if try presentFrame(output, presented: &presented, first: &firstFrameTime) { lastKey = frame.key }
                     }
                     output.wait(until: t + 1, on: clock)  // a command ends the wait at once
                 } else if let u = show.upcoming {
+                    postStatus(scene: nil, output: output)
                     cache.wait(for: u, limit: 0.02)  // the first picture is still decoding
                 } else {
+                    postStatus(scene: nil, output: output)
                     output.wait(until: nil, on: clock)
                 }
                 continue
@@ -212,12 +231,16 @@ public final class Player {
             cache.evict(keeping: keep)
             composer.forget(keeping: keep)
             composer.canvas = output.size   // a display's mode can change while playing
-            guard let (frame, key) = try composer.frame(for: scene, cache: cache), output.isAvailable,
-                  key != lastKey || output.generation != lastGeneration || output.needsEveryFrame else {
+            let built = try composer.frame(for: scene, cache: cache)
+            postStatus(scene: scene, output: output)
+            guard let (frame, key) = built, output.isAvailable,
+                  key != lastKey || output.generation != lastGeneration || output.needsEveryFrame
+                    || !pendingScreenshots.isEmpty else {
                 output.wait(until: nil, on: clock)  // nothing new to draw, or the display is lost
                 continue
             }
             try renderer.draw(frame, into: output.target, rotation: output.rotation)
+            takeScreenshots(from: output.target)
             lastGeneration = output.generation
             guard try presentFrame(output, presented: &presented, first: &firstFrameTime) else { continue }
             lastKey = key

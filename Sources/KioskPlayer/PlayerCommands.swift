@@ -9,16 +9,26 @@ extension Player {
     /// Runs every queued command at time `t` and answers each, then tells observers what changed.
     func runCommands(at t: Double) {
         for envelope in inbox.drain() {
+            if case .screenshot(let path) = envelope.command {
+                pendingScreenshots.append(PendingScreenshot(path: path, reply: envelope.reply))  // the next frame's
+                continue
+            }
             let reply = execute(envelope.command, at: t)
             if case .failed(let why) = reply { log.info("command \(Self.name(envelope.command)): \(why)") }
-            envelope.reply?(reply)
+            if let r = envelope.reply { answers.append((r, reply)) }
         }
         publish(show.takeEvents())
     }
 
     /// Runs one command now.
     func execute(_ command: PlayerCommand, at t: Double) -> CommandReply {
-        if let reply = show.apply(command, at: t) { return reply }
+        if case .transition(let spec, _) = command {
+            do { _ = try TransitionChooser(spec, seed: config.slideshow.seed) } catch { return .failed("\(error)") }
+        }
+        if let reply = show.apply(command, at: t) {
+            if case .transition(let spec, _) = command, reply.isDone { composer?.transition = spec }
+            return reply
+        }
         switch command {
         case .volume(let change):
             sound.apply(change)
@@ -37,6 +47,8 @@ extension Player {
         case .overlay(let change):
             log.info("overlay: \(change) (no overlay is drawn yet)")
             return .done()
+        case .key(let code):
+            return press(code, at: t)
         case .quit:
             quitRequested = true
             return .done()
@@ -59,6 +71,21 @@ extension Player {
             p.position = media
             if sound.isPlaying(slot.sequence) { sound.start(path: p.path, sequence: slot.sequence, at: media) }
         }
+        publish([.seeked(slot.id)])
+        return .done()
+    }
+
+    /// A remote's key press: what the keyboard's key does (its action in the key map) happens now.
+    private func press(_ code: Int, at t: Double) -> CommandReply {
+        var requests = viewControl.handle(.key(code: code, pressed: true, time: t))
+        requests += viewControl.handle(.key(code: code, pressed: false, time: t))
+        for r in requests {
+            switch r {
+            case .command(let c): _ = execute(c, at: t)
+            case .note(let text): log.info("keypress: \(text)")
+            case .switchVT: log.info("keypress: a console switch is for the keyboard only")
+            }
+        }
         return .done()
     }
 
@@ -67,6 +94,7 @@ extension Player {
         for e in events {
             for o in observers { o(e) }
         }
+        postEvents(events)
     }
 
     /// A command's name for log lines.

@@ -45,6 +45,22 @@ final class SceneComposer {
         self.playlist = playlist
     }
 
+    /// The transition between items from now on.
+    var transition: TransitionSpec {
+        get { config.slideshow.transition }
+        set { config.slideshow.transition = newValue }
+    }
+
+    /// The projection the slot of `sequence` is drawn with (`flat`, `equirect 360`, `fisheye 190 sbs`), once
+    /// its picture has arrived.
+    func projection(ofSlot sequence: Int) -> String? {
+        guard let p = textures[sequence]?.view.decision.projection else { return nil }
+        guard p.isSpherical else { return "flat" }
+        var words = [p.kind.rawValue, String(format: "%g", p.inputFOV)]
+        if p.stereo != .mono { words.append(p.stereo.rawValue) }
+        return words.joined(separator: " ")
+    }
+
     /// Builds the frame for `scene`; nil if a picture isn't available (then nothing is drawn).
     func frame(for scene: Scene, cache: DecodeCache) throws -> (RenderFrame, VisualKey)? {
         var layers: [RenderLayer] = []

@@ -41,22 +41,4 @@ public final class OffscreenTarget: RenderTarget {
         glDeleteFramebuffers(1, &fbo)
         GLObjectCount.add(.framebuffer, -1)
     }
-
-    /// Reads the pixels back, rows top-down (GL returns them bottom-up).
-    public func readPixels() throws -> RGBAImage {
-        let w = size.width, h = size.height, stride = w * 4
-        var bottomUp = [UInt8](repeating: 0, count: stride * h)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebufferName)
-        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-        bottomUp.withUnsafeMutableBytes { bytes in
-            glReadPixels(0, 0, GLsizei(w), GLsizei(h), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
-        }
-        if let error = context.glErrorCheck("glReadPixels(\(size))") { throw error }
-        var topDown = [UInt8](repeating: 0, count: stride * h)
-        for row in 0..<h {
-            let from = (h - 1 - row) * stride
-            topDown.replaceSubrange(row * stride..<(row + 1) * stride, with: bottomUp[from..<from + stride])
-        }
-        return RGBAImage(size: size, pixels: topDown)
-    }
 }

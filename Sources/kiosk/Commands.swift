@@ -47,15 +47,21 @@ struct Commands {
             throw UsageError("--untimed needs --output headless")
         }
         let input = try CommandSpecs.inputOptions(from: o)
+        let remote = try RemoteControl.bind(o, log: log)
+        defer { remote?.stop() }
         let stop = StopSignal.install(log: log)
-        let items = try playlist(o.positional, allowEmpty: config.idleImage != nil)
+        let items = try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil)
         let report = try PlayJob.play(items: items, config: config, output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
                                       input: input,
                                       length: o.number("length"), log: log,
                                       shouldStop: { stop.requested },
                                       onFirstFrame: { [log] in log.info("first frame presented \(ProcessAge.millisecondsSinceStart()) ms after process start") },
-                                      onStart: { inbox in stop.onStop { inbox.send(.quit) } })
+                                      onStart: { player in
+                                          if let remote { player.keepsRunningWhenEmpty = true; remote.serve(player) }
+                                          let inbox = player.inbox
+                                          stop.onStop { inbox.send(.quit) }
+                                      })
         log.info("played \(report.slotsShown) items, \(report.framesPresented) frames"
                  + (report.presentedFPS.map { String(format: ", %.2f frames/s after the first", $0) } ?? "")
                  + (Self.peakRSSMiB().map { String(format: ", peak RSS %.1f MiB", $0) } ?? ""))
@@ -77,7 +83,10 @@ struct Commands {
         let items = try playlist(o.positional)
         let fps = o.integer("fps") ?? 30
         let report = try PlayJob.record(items: items, config: config, output: out, fps: fps, length: o.number("length"), log: log,
-                                        shouldStop: { stop.requested }, onStart: { inbox in stop.onStop { inbox.send(.quit) } })
+                                        shouldStop: { stop.requested }, onStart: { player in
+                                            let inbox = player.inbox
+                                            stop.onStop { inbox.send(.quit) }
+                                        })
         log.info("recorded \(report.framesPresented) frames (\(String(format: "%.3f", Double(report.framesPresented) / Double(fps))) s) to \(out)")
         return 0
     }

@@ -1,0 +1,107 @@
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskOutput
+import KioskRender
+
+/// What the player tells remote-control servers: its status once a frame and its events, on its board; and the
+/// screenshots they ask for, taken from the frame as drawn.
+extension Player {
+    /// Posts the status as of this frame (`scene`: what is on screen, if anything) to the board.
+    func postStatus(scene: Scene?, output: Output) {
+        var s = PlayerStatus()
+        if statusPlaylist.version != show.playlist.version {
+            statusPlaylist = (show.playlist.version, show.playlist.entries.map {
+                PlayerStatus.Entry(id: $0.id, path: $0.item.path, title: $0.item.title)
+            })
+        }
+        s.playlist = statusPlaylist.entries
+        s.currentID = show.currentID
+        s.pauseReasons = show.pauseReasons
+        (s.volume, s.mute) = sound.level
+        s.idle = show.isIdle
+        s.finished = show.isFinished && !show.isIdle
+        s.loop = show.options.loop
+        s.shuffle = show.options.shuffle
+        s.imageDuration = show.options.duration
+        s.transition = show.options.transition.description
+        s.transitionTime = show.options.transitionTime
+        s.displayWidth = output.target.size.width
+        s.displayHeight = output.target.size.height
+        s.displayFPS = output.refreshInterval.map { 1 / $0 }
+        s.effect = config.effect?.description
+        s.output = output.name
+        s.rotation = output.rotation.rawValue
+        if let scene {
+            let slot = scene.current
+            if let item = cache.item(slot.id) {
+                s.itemWidth = item.info.width
+                s.itemHeight = item.info.height
+                s.itemKind = item.info.kind.rawValue
+            }
+            if let p = playing {
+                s.timePosition = p.position
+                s.duration = p.length > 0 ? p.length : slot.length
+            } else {
+                s.timePosition = scene.currentTime
+                s.duration = slot.length.isFinite ? slot.length : nil
+            }
+            s.projection = composer?.projection(ofSlot: slot.sequence) ?? "flat"
+            s.view = viewControl.status(at: scene.currentTime) ?? PlayerStatus.View()
+        }
+        board.post(s)
+        answerCommands()
+    }
+
+    /// Gives this frame's commands their answers (after the status they changed is on the board).
+    func answerCommands() {
+        let due = answers
+        answers.removeAll()
+        for (reply, answer) in due { reply(answer) }
+    }
+
+    /// Hands events to the board, a failed item's reason filled in from its decode.
+    func postEvents(_ events: [PlayerEvent]) {
+        board.post(events.map { e in
+            guard case .itemFailed(let id, let path, _) = e, let why = cache.failure(id) else { return e }
+            return .itemFailed(id, path: path, reason: why)
+        })
+    }
+
+    /// Takes the screenshots asked for from the frame just drawn into `target` (before it is presented): the
+    /// pixels are read here, on the render thread; the PNG is encoded and written on a background thread, which
+    /// answers each request.
+    func takeScreenshots(from target: RenderTarget) {
+        guard !pendingScreenshots.isEmpty else { return }
+        let shots = pendingScreenshots
+        pendingScreenshots.removeAll()
+        let image: RGBAImage
+        do {
+            image = try target.readPixels()
+        } catch {
+            for s in shots { s.reply?(.failed("screenshot: \(error)")) }
+            return
+        }
+        let log = self.log
+        let thread = Thread {
+            for s in shots {
+                do {
+                    try PNGWriter.write(image, to: s.path)
+                    log.info("screenshot: \(s.path) (\(image.size))")
+                    s.reply?(.done())
+                } catch {
+                    log.warn("screenshot: \(error)")
+                    s.reply?(.failed("\(error)"))
+                }
+            }
+        }
+        thread.name = "kiosk-screenshot"
+        thread.start()
+    }
+}
+
+/// A screenshot asked for and not taken yet.
+struct PendingScreenshot {
+    let path: String
+    let reply: CommandInbox.Reply?
+}

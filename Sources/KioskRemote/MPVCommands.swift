@@ -1,0 +1,224 @@
+import Foundation
+import KioskCore
+
+/// What running an mpv command amounts to.
+enum MPVAction {
+    /// Answered at once.
+    case reply(MPVResult)
+    /// Player commands, sent in order; the request is answered when the last has run: success with `data`, or
+    /// `failure` when any was refused.
+    case player([PlayerCommand], failure: MPVError, data: JSONValue?)
+    /// A `client-message` event to every client, then success.
+    case broadcast([String])
+}
+
+/// What a command may look at: the status, and how paths become playlist items.
+struct MPVCommandContext {
+    let status: PlayerStatus
+    let media: MediaGate
+    let keys: @Sendable (String) -> Int?
+}
+
+/// An mpv command: its name and arguments (for `command-list`), and what it does.
+struct MPVCommand: Sendable {
+    /// One argument.
+    struct Arg: Sendable {
+        let name: String
+        let type: String
+        let optional: Bool
+    }
+
+    let name: String
+    let args: [Arg]
+    let vararg: Bool
+    let run: @Sendable (MPVArgs, MPVCommandContext) throws(MPVError) -> MPVAction
+
+    /// The `command-list` entry, as mpv writes it.
+    var listEntry: JSONValue {
+        .object([("name", .string(name)),
+                 ("args", .array(args.map { .object([("name", .string($0.name)), ("type", .string($0.type)),
+                                                     ("optional", .bool($0.optional))]) })),
+                 ("vararg", .bool(vararg))])
+    }
+}
+
+/// A command's arguments after its name. Numbers given as strings are parsed (`["seek", "10"]`), as mpv does.
+struct MPVArgs {
+    let values: [JSONValue]
+
+    var count: Int { values.count }
+
+    /// Argument `i` as text (strings, and numbers written out), nil when absent.
+    func text(_ i: Int) throws(MPVError) -> String? {
+        guard values.indices.contains(i) else { return nil }
+        switch values[i] {
+        case .string(let s): return s
+        case .int(let n): return String(n)
+        case .double(let d): return String(d)
+        case .bool(let b): return b ? "yes" : "no"
+        default: throw .invalidParameter
+        }
+    }
+
+    /// A required text argument.
+    func required(_ i: Int) throws(MPVError) -> String {
+        guard let t = try text(i) else { throw .invalidParameter }
+        return t
+    }
+
+    /// Argument `i` as a number, nil when absent.
+    func number(_ i: Int) throws(MPVError) -> Double? {
+        guard values.indices.contains(i) else { return nil }
+        if let d = values[i].number { return d }
+        guard case .string(let s) = values[i], let d = Double(s), d.isFinite else { throw .invalidParameter }
+        return d
+    }
+
+    /// Argument `i` as an integer, nil when absent.
+    func integer(_ i: Int) throws(MPVError) -> Int? {
+        guard let d = try number(i) else { return nil }
+        guard d == d.rounded(), abs(d) < 1e12 else { throw .invalidParameter }
+        return Int(d)
+    }
+}
+
+/// mpv's commands that kiosk runs, in `command-list` order. Property commands (`set`, `add`, `cycle`,
+/// `multiply`) go through the property table; IPC commands (`get_property`…) are the session's.
+enum MPVCommandTable {
+    static func arg(_ name: String, _ type: String, optional: Bool = false) -> MPVCommand.Arg {
+        MPVCommand.Arg(name: name, type: type, optional: optional)
+    }
+
+    static let byName: [String: MPVCommand] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+
+    static let all: [MPVCommand] = [
+        MPVCommand(name: "loadfile", args: [arg("url", "String"), arg("flags", "Choice", optional: true),
+                                            arg("options", "Key/value list", optional: true)], vararg: false) { a, c throws(MPVError) in
+            let items = try c.media.items(try a.required(0), list: false)
+            return .player(try loadCommands(items, mode: try a.text(1) ?? "replace"), failure: .loadingFailed, data: nil)
+        },
+        MPVCommand(name: "loadlist", args: [arg("url", "String"), arg("flags", "Choice", optional: true)],
+                   vararg: false) { a, c throws(MPVError) in
+            let items = try c.media.items(try a.required(0), list: true)
+            return .player(try loadCommands(items, mode: try a.text(1) ?? "replace"), failure: .loadingFailed, data: nil)
+        },
+        MPVCommand(name: "playlist-next", args: [arg("flags", "Choice", optional: true)], vararg: false) { a, c throws(MPVError) in
+            try skip(.next, atEdge: c.status.currentPosition.map { $0 + 1 >= c.status.playlist.count } ?? true, c.status, a)
+        },
+        MPVCommand(name: "playlist-prev", args: [arg("flags", "Choice", optional: true)], vararg: false) { a, c throws(MPVError) in
+            try skip(.previous, atEdge: c.status.currentPosition.map { $0 == 0 } ?? true, c.status, a)
+        },
+        MPVCommand(name: "playlist-play-index", args: [arg("index", "Integer")], vararg: false) { a, c throws(MPVError) in
+            let text = try a.required(0)
+            if text == "current" {
+                guard let p = c.status.currentPosition else { throw .command }
+                return .player([.goTo(.position(p))], failure: .command, data: nil)
+            }
+            if text == "none" { return .player([.clear(keepCurrent: false)], failure: .command, data: nil) }
+            guard let n = try a.integer(0) else { throw .invalidParameter }
+            guard n >= 0, n < c.status.playlist.count else { throw .command }
+            return .player([.goTo(.position(n))], failure: .command, data: nil)
+        },
+        MPVCommand(name: "playlist-remove", args: [arg("index", "Integer")], vararg: false) { a, c throws(MPVError) in
+            let ref = try position(try a.required(0), a, c.status)
+            return .player([.remove(.position(ref))], failure: .command, data: nil)
+        },
+        MPVCommand(name: "playlist-move", args: [arg("index1", "Integer"), arg("index2", "Integer")],
+                   vararg: false) { a, c throws(MPVError) in
+            guard let from = try a.integer(0), let to = try a.integer(1) else { throw .invalidParameter }
+            let count = c.status.playlist.count
+            guard (0..<count).contains(from), (0...count).contains(to) else { throw .command }
+            // mpv's index2 names the entry the moved one goes before, so moving down lands one place earlier.
+            let final = from < to ? to - 1 : to
+            return .player([.move(.position(from), to: final)], failure: .command, data: nil)
+        },
+        MPVCommand(name: "playlist-clear", args: [], vararg: false) { _, _ throws(MPVError) in
+            .player([.clear(keepCurrent: true)], failure: .command, data: nil)
+        },
+        MPVCommand(name: "playlist-shuffle", args: [], vararg: false) { _, _ throws(MPVError) in
+            .player([.shuffle(true)], failure: .command, data: nil)
+        },
+        MPVCommand(name: "playlist-unshuffle", args: [], vararg: false) { _, _ throws(MPVError) in
+            .player([.shuffle(false)], failure: .command, data: nil)
+        },
+        MPVCommand(name: "stop", args: [arg("flags", "Flags", optional: true)], vararg: false) { _, _ throws(MPVError) in
+            .player([.clear(keepCurrent: false)], failure: .command, data: nil)
+        },
+        MPVCommand(name: "seek", args: [arg("target", "Time"), arg("flags", "Flags", optional: true),
+                                        arg("legacy", "Choice", optional: true)], vararg: false) { a, c throws(MPVError) in
+            try seek(a, c.status)
+        },
+        MPVCommand(name: "screenshot-to-file", args: [arg("filename", "String"), arg("flags", "Choice", optional: true)],
+                   vararg: false) { a, c throws(MPVError) in
+            let path = try c.media.outputPath(try a.required(0))
+            return .player([.screenshot(path: path)], failure: .command, data: nil)
+        },
+        MPVCommand(name: "keypress", args: [arg("name", "String"), arg("scale", "Double", optional: true)],
+                   vararg: false) { a, c throws(MPVError) in
+            guard let code = c.keys(try a.required(0)) else { throw .invalidParameter }
+            return .player([.key(code: code)], failure: .command, data: nil)
+        },
+        MPVCommand(name: "script-message", args: [arg("args", "String", optional: true)], vararg: true) { a, _ throws(MPVError) in
+            .broadcast(try (0..<a.count).map { i throws(MPVError) in try a.required(i) })
+        },
+        MPVCommand(name: "quit", args: [arg("code", "Integer", optional: true)], vararg: false) { _, _ throws(MPVError) in
+            .player([.quit], failure: .command, data: nil)
+        },
+    ] + MPVPropertyCommands.all
+
+    /// loadfile's and loadlist's flags.
+    static func loadCommands(_ items: [PlaylistItem], mode: String) throws(MPVError) -> [PlayerCommand] {
+        switch mode {
+        case "replace": return [.load(items, .replace)]
+        case "append", "append-play": return [.load(items, .append)]
+        case "insert-next": return [.load(items, .insertNext)]
+        case "insert-next-play": return [.load(items, .insertNext), .next]
+        default: throw .invalidParameter
+        }
+    }
+
+    /// playlist-next/prev: `weak` fails at the end of the playlist (mpv's default), `force` moves anyway; kiosk
+    /// loops, so the edge is only an edge with loop-playlist off.
+    private static func skip(_ command: PlayerCommand, atEdge: Bool, _ s: PlayerStatus,
+                             _ a: MPVArgs) throws(MPVError) -> MPVAction {
+        let flag = try a.text(0) ?? "weak"
+        guard flag == "weak" || flag == "force" else { throw .invalidParameter }
+        if s.playlist.isEmpty || (flag == "weak" && atEdge && !s.loop) { throw .command }
+        return .player([command], failure: .command, data: nil)
+    }
+
+    /// `N` or `current` as a playlist position.
+    private static func position(_ text: String, _ a: MPVArgs, _ s: PlayerStatus) throws(MPVError) -> Int {
+        if text == "current" {
+            guard let p = s.currentPosition else { throw .command }
+            return p
+        }
+        guard let n = try a.integer(0) else { throw .invalidParameter }
+        guard n >= 0, n < s.playlist.count else { throw .command }
+        return n
+    }
+
+    /// `seek TARGET [relative|absolute|absolute-percent|relative-percent[+exact|+keyframes]]`.
+    private static func seek(_ a: MPVArgs, _ s: PlayerStatus) throws(MPVError) -> MPVAction {
+        guard let target = try a.number(0) else { throw .invalidParameter }
+        let flags = (try a.text(1) ?? "relative").split(separator: "+").map(String.init)
+        var mode = "relative"
+        for f in flags {
+            switch f {
+            case "relative", "absolute", "absolute-percent", "relative-percent": mode = f
+            case "exact", "keyframes": break
+            default: throw .invalidParameter
+            }
+        }
+        guard s.currentID != nil, s.itemKind == "video" || s.itemKind == "audio" || s.itemKind == "animation" else {
+            throw .command  // nothing playing, or a still: nothing to seek in
+        }
+        let length = s.duration ?? 0
+        switch mode {
+        case "absolute": return .player([.seek(target, relative: false)], failure: .command, data: nil)
+        case "absolute-percent": return .player([.seek(length * target / 100, relative: false)], failure: .command, data: nil)
+        case "relative-percent": return .player([.seek(length * target / 100, relative: true)], failure: .command, data: nil)
+        default: return .player([.seek(target, relative: true)], failure: .command, data: nil)
+        }
+    }
+}

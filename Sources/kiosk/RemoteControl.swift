@@ -1,0 +1,69 @@
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskPlayer
+import KioskRemote
+
+/// `kiosk play --input-ipc-server PATH`: mpv's JSON IPC on a Unix socket. The socket is bound before the output
+/// opens (a path another server holds fails at once, exit 1), and served once the player runs: requests become
+/// commands in the player's inbox; replies, events and properties come from its board.
+final class RemoteControl {
+    private let server: IPCSocketServer
+    private let session: MPVSession
+    private let relay = CommandRelay()
+    /// The board the player posts to (given to the player before it runs).
+    let board = PlayerBoard()
+
+    /// Binds the socket the options name; nil without `--input-ipc-server`.
+    static func bind(_ o: ParsedOptions, log: Log) throws -> RemoteControl? {
+        guard let given = o.string("input-ipc-server") else {
+            for flag in ["ipc-mode", "media-root"] where o.string(flag) != nil {
+                throw UsageError("--\(flag) needs --input-ipc-server")
+            }
+            return nil
+        }
+        let path = given == "auto" ? IPCSocketPath.standard(environment: ProcessInfo.processInfo.environment) : given
+        let mode: UInt32 = o.string("ipc-mode") == "0660" ? 0o660 : 0o600
+        let gate = try MediaGate(root: o.string("media-root"), log: log) { path in PlaylistLoader(log: log).load([path]) }
+        return try RemoteControl(path: path, mode: mode, gate: gate, log: log)
+    }
+
+    private init(path: String, mode: UInt32, gate: MediaGate, log: Log) throws {
+        let board = self.board
+        session = MPVSession(board: board, sink: relay, gate: gate, log: log, keys: { MPVKeyNames.code($0) })
+        server = try IPCSocketServer(path: path, mode: mode, handler: session, log: log)
+    }
+
+    /// Serves `player` from now on.
+    func serve(_ player: Player) {
+        player.board = board
+        relay.target = player.inbox
+        session.attach(wake: { [server] in server.wake() })
+        server.start()
+    }
+
+    /// Closes every connection and removes the socket.
+    func stop() {
+        server.stop()
+        session.detach()
+    }
+}
+
+/// The player's inbox once it exists; until then a command is refused.
+private final class CommandRelay: CommandSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _target: CommandSink?
+
+    var target: CommandSink? {
+        get { lock.lock(); defer { lock.unlock() }; return _target }
+        set { lock.lock(); _target = newValue; lock.unlock() }
+    }
+
+    func send(_ command: PlayerCommand, reply: (@Sendable (CommandReply) -> Void)?) {
+        guard let t = target else {
+            reply?(.failed("the player is not running yet"))
+            return
+        }
+        t.send(command, reply: reply)
+    }
+}
