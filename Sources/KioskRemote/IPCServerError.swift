@@ -6,7 +6,8 @@ public struct IPCServerError: Error, Sendable, CustomStringConvertible, Equatabl
     public enum Kind: Sendable, Equatable {
         /// The path does not fit in `sun_path` (107 bytes and a NUL).
         case pathTooLong
-        /// The folder above the socket's folder is missing (only one level is made).
+        /// The socket's folder cannot be had: the folder above it is missing (only one level is made), or
+        /// something that is not a folder is in its place.
         case folderMissing
         /// Something that is not a socket (a file, a folder) is at the path; it is left alone.
         case notASocket
