@@ -17,8 +17,12 @@ struct LocalFile {
         self.path = path
         var st = stat()
         guard FileName.withCString(path, { stat($0, &st) }) == 0 else {  // stat follows symlinks: the target is judged
-            let reason = errno == ENOENT || errno == ENOTDIR ? "no such file" : "cannot stat: \(Self.errorText())"
-            throw MediaError(path: path, reason: reason)
+            let missing = errno == ENOENT || errno == ENOTDIR
+            // A name that is not a local file and reads as a URL (a remote `loadfile https://…`) is named as one.
+            if missing, M3U.localPath(path) == nil {
+                throw MediaError(path: path, reason: "a URL: kiosk is an offline player and opens local files only (no connection was made)")
+            }
+            throw MediaError(path: path, reason: missing ? "no such file" : "cannot stat: \(Self.errorText())")
         }
         try Self.requireRegular(st.st_mode, path: path)
         guard let real = FileName.withCString(path, { realpath($0, nil) }) else {

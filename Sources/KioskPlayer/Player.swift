@@ -150,6 +150,9 @@ public final class Player {
     /// Adds an observer; it is called on the player's thread for every event, in order.
     public func observe(_ observer: @escaping (PlayerEvent) -> Void) { observers.append(observer) }
 
+    /// The output frames go to, once attached.
+    var attachedOutput: Output? { output }
+
     /// The slideshow being played.
     public var slideshow: Slideshow { show }
 

@@ -7,6 +7,13 @@ import KioskRender
 /// What the player tells remote-control servers: its status once a frame and its events, on its board; and the
 /// screenshots they ask for, taken from the frame as drawn.
 extension Player {
+    /// Posts the status now (before the first frame: the playlist, settings and output), so a server started
+    /// before `run` never shows an empty player.
+    public func postStatusNow() {
+        guard let output = attachedOutput else { return }
+        postStatus(scene: nil, output: output)
+    }
+
     /// Posts the status as of this frame (`scene`: what is on screen, if anything) to the board.
     func postStatus(scene: Scene?, output: Output) {
         var s = PlayerStatus()

@@ -24,7 +24,12 @@ final class RemoteControl {
         }
         let path = given == "auto" ? IPCSocketPath.standard(environment: ProcessInfo.processInfo.environment) : given
         let mode: UInt32 = o.string("ipc-mode") == "0660" ? 0o660 : 0o600
-        let gate = try MediaGate(root: o.string("media-root"), log: log) { path in PlaylistLoader(log: log).load([path]) }
+        let gate: MediaGate
+        do {
+            gate = try MediaGate(root: o.string("media-root"), log: log) { path in PlaylistLoader(log: log).load([path]) }
+        } catch {
+            throw UsageError(error.description)
+        }
         return try RemoteControl(path: path, mode: mode, gate: gate, log: log)
     }
 
@@ -37,6 +42,7 @@ final class RemoteControl {
     /// Serves `player` from now on.
     func serve(_ player: Player) {
         player.board = board
+        player.postStatusNow()
         relay.target = player.inbox
         session.attach(wake: { [server] in server.wake() })
         server.start()
