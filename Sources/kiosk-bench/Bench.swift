@@ -180,6 +180,9 @@ struct Bench {
 
         // 5. Video.
         try video(kiosk: kioskExe, in: tmp)
+
+        // 6. Remote control: mpv's JSON IPC round trips against kiosk and against mpv itself.
+        try IPCBench(kiosk: kioskExe, dir: tmp).run()
     }
 
     /// 1080p30 and 2160p30 H.264 clips, 10 s each (made now), played untimed against ffmpeg's decode-only time.

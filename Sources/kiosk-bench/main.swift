@@ -23,6 +23,12 @@ do {
         try bench.projectionChild(args[1], size: size, frames: n)
     case "soak":  // kiosk-bench soak [COUNT]: item changes through the real decoders and renderer, virtual clock
         try SoakBench.run(count: args.count >= 2 ? Int(args[1]) ?? 10_000 : 10_000)
+    case "ipc":  // only the remote-control step: kiosk-bench ipc KIOSK [COUNT]
+        guard args.count >= 2 else { throw BenchError("usage: kiosk-bench ipc KIOSK [COUNT]") }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-ipc-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try IPCBench(kiosk: args[1], dir: dir).run(count: args.count >= 3 ? Int(args[2]) ?? 1000 : 1000)
     case "video":  // only the video step: kiosk-bench video KIOSK
         guard args.count >= 2 else { throw BenchError("usage: kiosk-bench video KIOSK") }
         try bench.video(kiosk: args[1])

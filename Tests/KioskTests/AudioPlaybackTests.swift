@@ -207,6 +207,9 @@ final class AudioPlaybackTests: XCTestCase {
         XCTAssertGreaterThan(took, 0.75, "0.6 s of audio plus 0.2 s paused")
         XCTAssertLessThan(took, 2)
         XCTAssertEqual(player.position, 0.6, accuracy: 1e-6)
+        // onEnd runs on the player's thread right after the end is announced: give it a bounded moment.
+        let deadline = Date(timeIntervalSinceNow: 2)
+        while ended.all.isEmpty && Date() < deadline { usleep(1000) }
         XCTAssertEqual(ended.all, ["finished"])
     }
 
