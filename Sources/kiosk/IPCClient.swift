@@ -35,7 +35,7 @@ final class IPCClient {
 
     /// Connects to `socket`.
     init(socket: String, timeout: Double) throws(IPCClientError) {
-        connection = try IPCConnection(socket: socket)
+        connection = try IPCConnection(socket: socket, timeout: timeout)
         self.timeout = timeout
     }
 

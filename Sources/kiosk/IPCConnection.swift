@@ -80,7 +80,8 @@ final class IPCConnection {
     }
 
     /// Connects to the server at `socket`. A missing socket file or a socket nobody accepts on is `.noServer`.
-    init(socket: String) throws(IPCClientError) {
+    /// Connecting (to a server whose backlog is full) and each write wait at most `timeout` seconds.
+    init(socket: String, timeout: Double) throws(IPCClientError) {
         self.socket = socket
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -95,6 +96,8 @@ final class IPCConnection {
         }
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .connect(socket: socket, reason: "socket: \(Self.errnoText())") }
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -105,6 +108,7 @@ final class IPCConnection {
             Glibc.close(fd)
             let reason = String(cString: strerror(code))
             if code == ENOENT || code == ECONNREFUSED { throw .noServer(socket: socket, reason: reason) }
+            if code == EAGAIN { throw .timeout(socket: socket, request: "connect", seconds: timeout) }
             throw .connect(socket: socket, reason: reason)
         }
         self.fd = fd

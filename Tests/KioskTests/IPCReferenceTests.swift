@@ -231,6 +231,12 @@ final class IPCReferenceTests: XCTestCase {
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("no reply to get_property pause from \(silent.path) within 0.5 s"), r.stderr)
         XCTAssertLessThan(r.seconds, 5)
+        // One whose backlog is full: connecting is bounded too.
+        let full = try SilentServer(dir.file("full.sock"), full: true)
+        let f = try ctl(["--timeout", "0.5", "status"], socket: full.path)
+        XCTAssertEqual(f.status, 1, f.stderr)
+        XCTAssertTrue(f.stderr.contains("no reply to connect from \(full.path) within 0.5 s"), f.stderr)
+        XCTAssertLessThan(f.seconds, 5)
         // Error replies: exit 1, one line with the command and mpv's error string.
         let files = try pictures(dir)
         let s = try IPCServer.mpv(socket: dir.file("mpv.sock"), files: [files[0]], test: self).socket
@@ -241,12 +247,14 @@ final class IPCReferenceTests: XCTestCase {
     }
 }
 
-/// A Unix socket that accepts connections (into its backlog) and never answers: for read time-outs.
+/// A Unix socket that takes connections into its backlog and never accepts nor answers them: for time-outs.
+/// With `full`, its backlog is full already (a held connection of its own), so connecting blocks.
 private final class SilentServer {
     let path: String
     private let fd: Int32
+    private var held: Int32 = -1
 
-    init(_ path: String) throws {
+    init(_ path: String, full: Bool = false) throws {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
@@ -254,13 +262,22 @@ private final class SilentServer {
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, b) in path.utf8.enumerated() { raw[i] = b }
         }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard fd >= 0, bound == 0, listen(fd, 4) == 0 else {
+        let size = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) } }
+        guard fd >= 0, bound == 0, listen(fd, full ? 0 : 4) == 0 else {
             throw IPCTools.Missing(description: "cannot listen on \(path): \(String(cString: strerror(errno)))")
+        }
+        if full {  // a backlog of 0 holds one connection
+            held = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(held, $0, size) }
+            }
+            guard connected == 0 else { throw IPCTools.Missing(description: "cannot fill the backlog of \(path)") }
         }
     }
 
-    deinit { close(fd) }
+    deinit {
+        if held >= 0 { close(held) }
+        close(fd)
+    }
 }
