@@ -8,6 +8,8 @@ packages=(
   libasound2-dev libinput-dev libudev-dev libwebp-dev libgif-dev libsystemd-dev
   ffmpeg glslang-tools python3
   dbus-daemon python3-dbus python3-gi
+  # the IPC tests: mpv is the reference server; the venv holds python-mpv-jsonipc (Kiosk/ipc-venv.sh)
+  mpv python3-venv python3-pip
   lomiri-wallpapers-16.04
 )
 missing=()

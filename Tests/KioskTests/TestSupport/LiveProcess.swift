@@ -50,6 +50,18 @@ final class LiveProcess: @unchecked Sendable {
     var stdout: String { lock.lock(); defer { lock.unlock() }; return String(decoding: out, as: UTF8.self) }
     /// The process id.
     var pid: Int32 { process.processIdentifier }
+    /// Whether the process still runs (not yet reaped).
+    var isRunning: Bool { process.isRunning }
+
+    /// Waits up to `timeout` seconds for standard output to contain `text`; false on time-out.
+    func waitForOutput(_ text: String, timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock(); defer { lock.unlock() }
+        while !String(decoding: out, as: UTF8.self).contains(text) {
+            if !lock.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.1))) && Date() >= deadline { return false }
+        }
+        return true
+    }
 
     /// Waits up to `timeout` seconds for standard error to contain `text`; false on time-out.
     func waitFor(_ text: String, count: Int = 1, timeout: Double) -> Bool {

@@ -1,0 +1,96 @@
+import Foundation
+import KioskCore
+
+/// What one `kiosk ctl` command line asks of the server, parsed from its words (`goto 2`, `set volume 50`).
+enum ControlRequest {
+    /// Run one mpv command; print nothing on success.
+    case command([Any])
+    /// Read a property and print its value.
+    case get(String)
+    /// Print a property's value now and at every change.
+    case observe(String)
+    /// Print one line about what plays.
+    case status
+
+    /// The subcommands, for help and usage errors.
+    static let help = """
+    commands:
+      next, prev                 play the next or the previous item (playlist-next, playlist-prev)
+      pause, resume, toggle      pause, resume, or toggle pause
+      goto N                     play item N of the playlist, counting from 0 (playlist-play-index)
+      load FILE [append|replace] replace the playlist with FILE (default), or append it (loadfile)
+      remove N                   remove item N of the playlist, counting from 0 (playlist-remove)
+      get PROP                   print a property: strings as they are, other values as JSON
+      set PROP VALUE             set a property; VALUE is read as JSON when it is JSON (true, 50), else as text
+      observe PROP               print a property now and at each change, until the server goes away or ^C
+      screenshot OUT.png         save the picture on the screen (screenshot-to-file)
+      status                     one line: playing|paused N/COUNT PATH TIME/DURATION s, or idle
+    """
+
+    /// The names of the subcommands.
+    static let names = ["next", "prev", "pause", "resume", "toggle", "goto", "load", "remove", "get", "set",
+                        "observe", "screenshot", "status"]
+
+    /// Parses `words` (the subcommand and its arguments). Relative file names are made absolute against
+    /// `directory`, since the server's working folder is not ours.
+    init(_ words: [String], directory: String) throws(UsageError) {
+        guard let verb = words.first else {
+            throw UsageError("ctl: give a command (\(Self.names.joined(separator: ", ")))")
+        }
+        let args = Array(words.dropFirst())
+        func arity(_ range: ClosedRange<Int>, _ form: String) throws(UsageError) {
+            guard range.contains(args.count) else {
+                throw UsageError("ctl \(verb): usage is 'kiosk ctl \(form)' (got \(args.count) argument\(args.count == 1 ? "" : "s"))")
+            }
+        }
+        switch verb {
+        case "next": try arity(0...0, "next"); self = .command(["playlist-next"])
+        case "prev": try arity(0...0, "prev"); self = .command(["playlist-prev"])
+        case "pause": try arity(0...0, "pause"); self = .command(["set_property", "pause", true])
+        case "resume": try arity(0...0, "resume"); self = .command(["set_property", "pause", false])
+        case "toggle": try arity(0...0, "toggle"); self = .command(["cycle", "pause"])
+        case "goto":
+            try arity(1...1, "goto N")
+            self = .command(["playlist-play-index", try Self.index(args[0], verb)])
+        case "remove":
+            try arity(1...1, "remove N")
+            self = .command(["playlist-remove", try Self.index(args[0], verb)])
+        case "load":
+            try arity(1...2, "load FILE [append|replace]")
+            let mode = args.count > 1 ? args[1] : "replace"
+            guard mode == "append" || mode == "replace" else {
+                throw UsageError("ctl load: '\(mode)' is not append or replace")
+            }
+            self = .command(["loadfile", Self.absolute(args[0], in: directory, urls: true), mode])
+        case "get": try arity(1...1, "get PROP"); self = .get(args[0])
+        case "set": try arity(2...2, "set PROP VALUE"); self = .command(["set_property", args[0], Self.value(args[1])])
+        case "observe": try arity(1...1, "observe PROP"); self = .observe(args[0])
+        case "screenshot":
+            try arity(1...1, "screenshot OUT.png")
+            self = .command(["screenshot-to-file", Self.absolute(args[0], in: directory, urls: false)])
+        case "status": try arity(0...0, "status"); self = .status
+        default:
+            throw UsageError("ctl: unknown command '\(verb)' (commands: \(Self.names.joined(separator: ", ")))")
+        }
+    }
+
+    /// A 0-based playlist index.
+    private static func index(_ word: String, _ verb: String) throws(UsageError) -> Int {
+        guard let n = Int(word), n >= 0 else {
+            throw UsageError("ctl \(verb): '\(word)' is not a playlist index (0, 1, 2…)")
+        }
+        return n
+    }
+
+    /// `word` as a JSON value when it is one (`true`, `50`, `"x"`, `[1]`), else the text itself.
+    static func value(_ word: String) -> Any {
+        (try? JSONSerialization.jsonObject(with: Data(word.utf8), options: .fragmentsAllowed)) ?? word
+    }
+
+    /// `path` made absolute against `directory`; with `urls`, anything with a scheme (`http://…`) is kept.
+    static func absolute(_ path: String, in directory: String, urls: Bool) -> String {
+        if path.hasPrefix("/") || (urls && path.contains("://")) { return path }
+        return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: directory, isDirectory: true))
+            .standardizedFileURL.path
+    }
+}
