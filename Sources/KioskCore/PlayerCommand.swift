@@ -114,6 +114,9 @@ public enum PlayerCommand: Sendable, Equatable {
     /// Empties the playlist; with `keepCurrent` the item on screen stays (mpv's `playlist-clear`), without it
     /// the screen goes idle (mpv's `stop`).
     case clear(keepCurrent: Bool)
+    /// Stops showing items and keeps the playlist (mpv's `playlist-play-index none`): the screen idles until a
+    /// command asks for an item (next, previous, go to, a replacing load).
+    case stopPlayback
     /// Plays in shuffled order from the next item on (the playlist's own order stays), or back in order.
     case shuffle(Bool)
     /// Whether the playlist starts over after its last item.
@@ -172,4 +175,6 @@ public enum EndReason: String, Sendable, Equatable {
     case error
     /// It was removed from the playlist.
     case removed
+    /// The run ended while it showed (a quit, a signal, the time limit).
+    case quit
 }

@@ -94,6 +94,8 @@ public final class Slideshow {
     var nextPassOrder: [ItemID]?
     var ended = false
     var idleAnnounced = false
+    /// Stopped by a command (the playlist stays): nothing shows until an item is asked for.
+    var stopped = false
     var events: [PlayerEvent] = []
 
     /// Creates a slideshow over `items` (a new playlist, ids 0, 1, 2… in order).
@@ -113,7 +115,7 @@ public final class Slideshow {
     public var isFinished: Bool { ended || isIdle }
 
     /// Nothing can be shown: the playlist is empty, or every item in it failed.
-    public var isIdle: Bool { playlist.isEmpty || failed.count >= playlist.count }
+    public var isIdle: Bool { stopped || playlist.isEmpty || failed.count >= playlist.count }
 
     /// The item the slideshow wants next: the one to decode ahead of its slot.
     public var upcoming: ItemID? {
@@ -191,7 +193,9 @@ public final class Slideshow {
     public func update(at t: Double, availability: (ItemID) -> Availability) -> Scene? {
         defer { announceIdle() }
         if isFinished {
-            if let s = slot, ended || playlist.isEmpty { finishSlot(s, reason: ended ? .eof : .removed) }
+            // The slot on screen ends too: at the playlist's end, or when nothing is left to show (its item was
+            // removed and every other one failed).
+            if let s = slot { finishSlot(s, reason: ended ? .eof : playlist.position(of: s.id) == nil ? .removed : .error) }
             return nil
         }
         if slot == nil {
@@ -231,7 +235,7 @@ public final class Slideshow {
 
     // MARK: - internals
 
-    private func finishSlot(_ s: Slot, reason: EndReason) {
+    func finishSlot(_ s: Slot, reason: EndReason) {
         events.append(.itemEnded(s.id, path: s.path, reason: reason))
         slot = nil
         outgoing = nil

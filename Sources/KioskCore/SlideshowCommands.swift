@@ -4,9 +4,22 @@ extension Slideshow {
     /// Runs `command` at time `t` if it is the slideshow's to run, and answers it; nil for commands that belong
     /// elsewhere (sound, view, effect, overlay, quit).
     public func apply(_ command: PlayerCommand, at t: Double) -> CommandReply? {
+        if stopped {
+            switch command {
+            case .next, .previous, .goTo, .load(_, .replace): stopped = false
+            default: break
+            }
+            if command == .next, slot == nil, !order.isEmpty { position = (position + 1) % order.count }
+        }
         switch command {
         case .next: next(); return .done()
         case .previous: previous(); return .done()
+        case .stopPlayback:
+            if let s = slot { finishSlot(s, reason: .skipped) }
+            stopped = true
+            target = nil
+            skip = 0
+            return .done()
         case .goTo(let ref):
             guard let id = resolve(ref) else { return .failed("no such item: \(Self.describe(ref))") }
             if failed.contains(id) { return .failed("item \(id) cannot be shown (it failed to decode)") }
@@ -92,9 +105,10 @@ extension Slideshow {
     public func currentTime(at t: Double) -> Double { slot == nil ? 0 : max(0, (pausedAt ?? t) - slotStart) }
 
     /// Moves the slot on screen to `seconds` into it (clamped to its length), as if it had been on that long
-    /// at `t`; returns where it now is, or nil for a still (nothing to seek in) or when nothing shows.
+    /// at `t` (a still's timer too: seeking 3 s into a 5 s still leaves 2 s); returns where it now is, or nil
+    /// when nothing shows.
     public func seek(to seconds: Double, at t: Double) -> Double? {
-        guard let s = slot, s.timing != .still else { return nil }
+        guard let s = slot else { return nil }
         let to = min(max(0, seconds), max(0, s.length - 0.001))
         slotStart = (pausedAt ?? t) - to
         return to

@@ -172,6 +172,9 @@ public final class Player {
             composer.releaseAll()
             for e in inbox.drain() { e.reply?(.failed("the player stopped")) }
             answerCommands()
+            if let id = show.currentID, !show.isFinished, let path = show.currentSlot?.path {
+                publish([.itemEnded(id, path: path, reason: .quit)])
+            }
             for s in pendingScreenshots { s.reply?(.failed("the player stopped")) }
             pendingScreenshots.removeAll()
             board.post([.shutdown])

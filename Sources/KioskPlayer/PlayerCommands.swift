@@ -63,7 +63,7 @@ extension Player {
         guard seconds.isFinite else { return .failed("seek needs a number of seconds") }
         guard let slot = show.currentSlot else { return .failed("nothing is showing") }
         guard let now = show.seek(to: relative ? show.currentTime(at: t) + seconds : seconds, at: t) else {
-            return .failed("the item on screen cannot seek (a still)")
+            return .failed("nothing is showing")
         }
         if let p = playing {
             let media = p.clip.startTime + now

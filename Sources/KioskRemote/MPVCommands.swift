@@ -7,9 +7,26 @@ enum MPVAction {
     case reply(MPVResult)
     /// Player commands, sent in order; the request is answered when the last has run: success with `data`, or
     /// `failure` when any was refused.
-    case player([PlayerCommand], failure: MPVError, data: JSONValue?)
+    case player([PlayerCommand], failure: MPVError, data: MPVReplyData)
     /// A `client-message` event to every client, then success.
     case broadcast([String])
+}
+
+/// What a successful request's reply carries: nothing (property sets, IPC commands), `null` (mpv's ordinary
+/// commands), or loadfile's `{"playlist_entry_id": N}` for the first item it added.
+enum MPVReplyData: Equatable {
+    case none, null, entryID
+
+    /// The `data` for a request whose commands created `ids`.
+    func value(ids: [ItemID]) -> JSONValue? {
+        switch self {
+        case .none: return nil
+        case .null: return .null
+        case .entryID:
+            guard let first = ids.first else { return .null }
+            return .object([("playlist_entry_id", .int(MPVPropertyTable.mpvID(first)))])
+        }
+    }
 }
 
 /// What a command may look at: the status, and how paths become playlist items.
@@ -95,12 +112,12 @@ enum MPVCommandTable {
         MPVCommand(name: "loadfile", args: [arg("url", "String"), arg("flags", "Choice", optional: true),
                                             arg("options", "Key/value list", optional: true)], vararg: false) { a, c throws(MPVError) in
             let items = try c.media.items(try a.required(0), list: false)
-            return .player(try loadCommands(items, mode: try a.text(1) ?? "replace"), failure: .loadingFailed, data: nil)
+            return .player(try loadCommands(items, mode: try a.text(1) ?? "replace"), failure: .loadingFailed, data: .entryID)
         },
         MPVCommand(name: "loadlist", args: [arg("url", "String"), arg("flags", "Choice", optional: true)],
                    vararg: false) { a, c throws(MPVError) in
             let items = try c.media.items(try a.required(0), list: true)
-            return .player(try loadCommands(items, mode: try a.text(1) ?? "replace"), failure: .loadingFailed, data: nil)
+            return .player(try loadCommands(items, mode: try a.text(1) ?? "replace"), failure: .loadingFailed, data: .null)
         },
         MPVCommand(name: "playlist-next", args: [arg("flags", "Choice", optional: true)], vararg: false) { a, c throws(MPVError) in
             try skip(.next, atEdge: c.status.currentPosition.map { $0 + 1 >= c.status.playlist.count } ?? true, c.status, a)
@@ -112,16 +129,17 @@ enum MPVCommandTable {
             let text = try a.required(0)
             if text == "current" {
                 guard let p = c.status.currentPosition else { throw .command }
-                return .player([.goTo(.position(p))], failure: .command, data: nil)
+                return .player([.goTo(.position(p))], failure: .command, data: .null)
             }
-            if text == "none" { return .player([.clear(keepCurrent: false)], failure: .command, data: nil) }
+            guard text != "none" else { return .player([.stopPlayback], failure: .command, data: .null) }
             guard let n = try a.integer(0) else { throw .invalidParameter }
-            guard n >= 0, n < c.status.playlist.count else { throw .command }
-            return .player([.goTo(.position(n))], failure: .command, data: nil)
+            // As in mpv, an index outside the playlist stops playback (the playlist stays).
+            guard n >= 0, n < c.status.playlist.count else { return .player([.stopPlayback], failure: .command, data: .null) }
+            return .player([.goTo(.position(n))], failure: .command, data: .null)
         },
         MPVCommand(name: "playlist-remove", args: [arg("index", "Integer")], vararg: false) { a, c throws(MPVError) in
             let ref = try position(try a.required(0), a, c.status)
-            return .player([.remove(.position(ref))], failure: .command, data: nil)
+            return .player([.remove(.position(ref))], failure: .command, data: .null)
         },
         MPVCommand(name: "playlist-move", args: [arg("index1", "Integer"), arg("index2", "Integer")],
                    vararg: false) { a, c throws(MPVError) in
@@ -130,19 +148,19 @@ enum MPVCommandTable {
             guard (0..<count).contains(from), (0...count).contains(to) else { throw .command }
             // mpv's index2 names the entry the moved one goes before, so moving down lands one place earlier.
             let final = from < to ? to - 1 : to
-            return .player([.move(.position(from), to: final)], failure: .command, data: nil)
+            return .player([.move(.position(from), to: final)], failure: .command, data: .null)
         },
         MPVCommand(name: "playlist-clear", args: [], vararg: false) { _, _ throws(MPVError) in
-            .player([.clear(keepCurrent: true)], failure: .command, data: nil)
+            .player([.clear(keepCurrent: true)], failure: .command, data: .null)
         },
         MPVCommand(name: "playlist-shuffle", args: [], vararg: false) { _, _ throws(MPVError) in
-            .player([.shuffle(true)], failure: .command, data: nil)
+            .player([.shuffle(true)], failure: .command, data: .null)
         },
         MPVCommand(name: "playlist-unshuffle", args: [], vararg: false) { _, _ throws(MPVError) in
-            .player([.shuffle(false)], failure: .command, data: nil)
+            .player([.shuffle(false)], failure: .command, data: .null)
         },
         MPVCommand(name: "stop", args: [arg("flags", "Flags", optional: true)], vararg: false) { _, _ throws(MPVError) in
-            .player([.clear(keepCurrent: false)], failure: .command, data: nil)
+            .player([.clear(keepCurrent: false)], failure: .command, data: .null)
         },
         MPVCommand(name: "seek", args: [arg("target", "Time"), arg("flags", "Flags", optional: true),
                                         arg("legacy", "Choice", optional: true)], vararg: false) { a, c throws(MPVError) in
@@ -151,18 +169,18 @@ enum MPVCommandTable {
         MPVCommand(name: "screenshot-to-file", args: [arg("filename", "String"), arg("flags", "Choice", optional: true)],
                    vararg: false) { a, c throws(MPVError) in
             let path = try c.media.outputPath(try a.required(0))
-            return .player([.screenshot(path: path)], failure: .command, data: nil)
+            return .player([.screenshot(path: path)], failure: .command, data: .null)
         },
         MPVCommand(name: "keypress", args: [arg("name", "String"), arg("scale", "Double", optional: true)],
                    vararg: false) { a, c throws(MPVError) in
             guard let code = c.keys(try a.required(0)) else { throw .invalidParameter }
-            return .player([.key(code: code)], failure: .command, data: nil)
+            return .player([.key(code: code)], failure: .command, data: .null)
         },
         MPVCommand(name: "script-message", args: [arg("args", "String", optional: true)], vararg: true) { a, _ throws(MPVError) in
             .broadcast(try (0..<a.count).map { i throws(MPVError) in try a.required(i) })
         },
         MPVCommand(name: "quit", args: [arg("code", "Integer", optional: true)], vararg: false) { _, _ throws(MPVError) in
-            .player([.quit], failure: .command, data: nil)
+            .player([.quit], failure: .command, data: .null)
         },
     ] + MPVPropertyCommands.all
 
@@ -184,7 +202,7 @@ enum MPVCommandTable {
         let flag = try a.text(0) ?? "weak"
         guard flag == "weak" || flag == "force" else { throw .invalidParameter }
         if s.playlist.isEmpty || (flag == "weak" && atEdge && !s.loop) { throw .command }
-        return .player([command], failure: .command, data: nil)
+        return .player([command], failure: .command, data: .null)
     }
 
     /// `N` or `current` as a playlist position.
@@ -210,15 +228,13 @@ enum MPVCommandTable {
             default: throw .invalidParameter
             }
         }
-        guard s.currentID != nil, s.itemKind == "video" || s.itemKind == "audio" || s.itemKind == "animation" else {
-            throw .command  // nothing playing, or a still: nothing to seek in
-        }
+        guard s.currentID != nil else { throw .command }  // nothing playing (a still's timer seeks, as in mpv)
         let length = s.duration ?? 0
         switch mode {
-        case "absolute": return .player([.seek(target, relative: false)], failure: .command, data: nil)
-        case "absolute-percent": return .player([.seek(length * target / 100, relative: false)], failure: .command, data: nil)
-        case "relative-percent": return .player([.seek(length * target / 100, relative: true)], failure: .command, data: nil)
-        default: return .player([.seek(target, relative: true)], failure: .command, data: nil)
+        case "absolute": return .player([.seek(target, relative: false)], failure: .command, data: .null)
+        case "absolute-percent": return .player([.seek(length * target / 100, relative: false)], failure: .command, data: .null)
+        case "relative-percent": return .player([.seek(length * target / 100, relative: true)], failure: .command, data: .null)
+        default: return .player([.seek(target, relative: true)], failure: .command, data: .null)
         }
     }
 }

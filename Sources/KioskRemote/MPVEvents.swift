@@ -8,6 +8,7 @@ enum MPVEvents {
         case .itemStarted(let id, _, _):
             return [.object([("event", .string("start-file")), ("playlist_entry_id", .int(MPVPropertyTable.mpvID(id)))]),
                     .object([("event", .string("file-loaded"))]),
+                    .object([("event", .string("video-reconfig"))]),  // a new picture: new video parameters
                     .object([("event", .string("playback-restart"))])]
         case .itemEnded(let id, _, let reason):
             return [endFile(id, reason: mpvReason(reason))]
@@ -26,7 +27,7 @@ enum MPVEvents {
     }
 
     /// Every event name kiosk sends (for enable_event / disable_event).
-    static let names: Set<String> = ["start-file", "file-loaded", "playback-restart", "end-file", "idle", "seek",
+    static let names: Set<String> = ["start-file", "file-loaded", "video-reconfig", "playback-restart", "end-file", "idle", "seek",
                                      "shutdown", "property-change", "client-message", "log-message"]
 
     private static func endFile(_ id: ItemID, reason: String, error: String? = nil) -> JSONValue {
@@ -36,12 +37,13 @@ enum MPVEvents {
         return .object(members)
     }
 
-    /// mpv's end-file reasons: eof, stop (skipped, removed), quit, error, redirect.
+    /// mpv's end-file reasons: eof, stop (skipped, removed), quit, error (redirect is for URLs kiosk never opens).
     static func mpvReason(_ reason: EndReason) -> String {
         switch reason {
         case .eof: return "eof"
         case .skipped, .removed: return "stop"
         case .error: return "error"
+        case .quit: return "quit"
         }
     }
 

@@ -39,7 +39,7 @@ extension MPVSession {
                 throw .propertyNotFound
             }
             guard let set = p.set else { throw .propertyError }
-            return .player(try set(a.values[1], board.status), failure: .propertyError, data: nil)
+            return .player(try set(a.values[1], board.status), failure: .propertyError, data: .none)
         case "observe_property", "observe_property_string":
             try count(2)
             guard case .int = a.values[0], case .string(let property) = a.values[1] else { throw .invalidParameter }

@@ -61,14 +61,19 @@ final class MPVTally: @unchecked Sendable {
     private let lock = NSLock()
     private var left: Int
     private var allDone = true
+    private var ids: [ItemID] = []
 
     init(count: Int) { left = count }
 
-    func record(_ reply: CommandReply) -> Bool? {
+    /// nil until the last reply; then whether all were done, and the ids they created.
+    func record(_ reply: CommandReply) -> (done: Bool, ids: [ItemID])? {
         lock.lock()
         defer { lock.unlock() }
-        if !reply.isDone { allDone = false }
+        switch reply {
+        case .done(let made): ids += made
+        case .failed: allDone = false
+        }
         left -= 1
-        return left == 0 ? allDone : nil
+        return left == 0 ? (allDone, ids) : nil
     }
 }

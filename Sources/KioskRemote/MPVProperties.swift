@@ -26,14 +26,15 @@ struct MPVProperty: Sendable {
 }
 
 /// Turning request values into typed ones, as mpv does: a value of the property's own type, or a string that
-/// parses as one (`"yes"`, `"50"`); anything else is mpv's "unsupported format for accessing property".
+/// parses as one (`"yes"`, `"50"`); anything else, and a value out of the property's range, is mpv's
+/// "unsupported format for accessing property".
 enum MPVValue {
     static func flag(_ v: JSONValue) throws(MPVError) -> Bool {
         switch v {
         case .bool(let b): return b
         case .string(let s) where s == "yes" || s == "true": return true
         case .string(let s) where s == "no" || s == "false": return false
-        case .string: throw .propertyError
+        case .string: throw .propertyFormat
         default: throw .propertyFormat
         }
     }
@@ -41,7 +42,7 @@ enum MPVValue {
     static func number(_ v: JSONValue) throws(MPVError) -> Double {
         if let d = v.number, d.isFinite { return d }
         if case .string(let s) = v {
-            guard let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite else { throw .propertyError }
+            guard let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite else { throw .propertyFormat }
             return d
         }
         throw .propertyFormat
@@ -75,7 +76,7 @@ enum MPVPropertyTable {
         MPVProperty("eof-reached", .flag, get: { .bool($0.finished) }),
         MPVProperty("volume", .number, get: { .double(Double($0.volume)) }, set: { v, _ throws(MPVError) in
             let n = try MPVValue.number(v)
-            guard (0...100).contains(n) else { throw .propertyError }
+            guard (0...100).contains(n) else { throw .propertyFormat }
             return [.volume(.set(Int(n.rounded())))]
         }),
         MPVProperty("mute", .flag, get: { .bool($0.mute) }, set: { v, _ throws(MPVError) in
@@ -113,7 +114,8 @@ enum MPVPropertyTable {
         MPVProperty("playlist-pos", .number, get: { .int(Int64($0.currentPosition ?? -1)) },
                     set: { v, s throws(MPVError) in
                         let n = try MPVValue.number(v)
-                        guard n == n.rounded(), n >= 0, Int(n) < s.playlist.count else { throw .propertyError }
+                        guard n == n.rounded() else { throw .propertyFormat }
+                        guard n >= 0, Int(n) < s.playlist.count else { return [.stopPlayback] }  // -1: stop, as in mpv
                         return [.goTo(.position(Int(n)))]
                     }),
         MPVProperty("playlist-playing-pos", .number, get: { .int(Int64($0.currentPosition ?? -1)) }),
@@ -137,7 +139,7 @@ enum MPVPropertyTable {
                         case .string("inf"), .string("yes"), .string("force"): return [.loop(true)]
                         case .string("no"): return [.loop(false)]
                         case .int(let n) where n >= 1: return [.loop(n > 1)]
-                        case .string: throw .propertyError
+                        case .string: throw .propertyFormat
                         default: throw .propertyFormat
                         }
                     }),
@@ -147,7 +149,7 @@ enum MPVPropertyTable {
         MPVProperty("image-display-duration", .number, get: { .double($0.imageDuration) },
                     set: { v, _ throws(MPVError) in
                         let d = try MPVValue.number(v)
-                        guard d > 0 else { throw .propertyError }
+                        guard d > 0 else { throw .propertyFormat }
                         return [.imageDuration(d)]
                     }),
     ]
@@ -178,11 +180,11 @@ enum MPVPropertyTable {
             switch v {
             case .array(let items): xy = try items.map { i throws(MPVError) in try MPVValue.number(i) }
             case .string(let text):
-                guard let p = OptionParser.parsePoint(text) else { throw .propertyError }
+                guard let p = OptionParser.parsePoint(text) else { throw .propertyFormat }
                 xy = [p.x, p.y]
             default: throw .propertyFormat
             }
-            guard xy.count == 2 else { throw .propertyError }
+            guard xy.count == 2 else { throw .propertyFormat }
             return [.view(.center(x: xy[0], y: xy[1]))]
         }),
         view("kiosk-yaw", \.yaw) { .yaw($0) },
@@ -196,7 +198,7 @@ enum MPVPropertyTable {
         MPVProperty("kiosk-effect", .text, get: { .string($0.effect ?? "none") }, set: { v, _ throws(MPVError) in
             let text = try MPVValue.text(v)
             if text == "none" || text.isEmpty { return [.effect(nil)] }
-            guard let spec = try? PieceSpec.split(text, flag: "kiosk-effect") else { throw .propertyError }
+            guard let spec = try? PieceSpec.split(text, flag: "kiosk-effect") else { throw .propertyFormat }
             return [.effect(spec)]
         }),
         MPVProperty("kiosk-mosaic-split", .number, get: { s in
@@ -214,13 +216,13 @@ enum MPVPropertyTable {
             return [.effect(spec)]
         }),
         MPVProperty("kiosk-transition", .text, get: { .string($0.transition) }, set: { v, _ throws(MPVError) in
-            guard let spec = try? TransitionSpec.parse(try MPVValue.text(v)) else { throw .propertyError }
+            guard let spec = try? TransitionSpec.parse(try MPVValue.text(v)) else { throw .propertyFormat }
             return [.transition(spec, seconds: nil)]
         }),
         MPVProperty("kiosk-transition-duration", .number, get: { .double($0.transitionTime) },
                     set: { v, s throws(MPVError) in
                         let d = try MPVValue.number(v)
-                        guard d >= 0, let spec = try? TransitionSpec.parse(s.transition) else { throw .propertyError }
+                        guard d >= 0, let spec = try? TransitionSpec.parse(s.transition) else { throw .propertyFormat }
                         return [.transition(spec, seconds: d)]
                     }),
         MPVProperty("kiosk-pause-reasons", .list, get: { s in

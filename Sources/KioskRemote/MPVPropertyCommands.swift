@@ -53,7 +53,7 @@ enum MPVPropertyCommands {
         do {
             let out = try change(p, now)
             guard !out.isEmpty else { throw MPVError.command }
-            return .player(out, failure: .command, data: nil)
+            return .player(out, failure: .command, data: .null)
         } catch {
             throw .command
         }

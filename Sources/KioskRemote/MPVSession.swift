@@ -37,6 +37,8 @@ public final class MPVSession: LineSessionHandler {
     private var subscription: BoardSubscription?
     var clients: [ClientID: Client] = [:]
     private var named = 0
+    /// Whether an item's picture is on screen (for video-reconfig when it goes).
+    private var pictureShown = false
     /// mpv 0.35's client API version (2.0), which kiosk's subset follows.
     static let clientAPIVersion: Int64 = 0x2_0000
 
@@ -66,8 +68,8 @@ public final class MPVSession: LineSessionHandler {
     // MARK: - LineSessionHandler
 
     public func accepted(_ client: ClientID, context: LineServerContext) {
+        clients[client] = Client(name: "ipc_\(named)")  // mpv names IPC clients ipc_0, ipc_1…
         named += 1
-        clients[client] = Client(name: "ipc-\(named)")
     }
 
     public func received(_ line: [UInt8], from client: ClientID, context: LineServerContext) {
@@ -96,7 +98,14 @@ public final class MPVSession: LineSessionHandler {
         if !lines.isEmpty { sendLogMessages(lines, context) }
         guard let (events, status) = subscription?.take() else { return }
         for e in events {
-            for event in MPVEvents.events(for: e) { broadcast(event, context) }
+            var out = MPVEvents.events(for: e)
+            // As mpv's video output, the picture going away (idle after an item) is a reconfiguration too.
+            if case .itemStarted = e { pictureShown = true }
+            if case .idle = e, pictureShown {
+                out.insert(.object([("event", .string("video-reconfig"))]), at: 0)
+                pictureShown = false
+            }
+            for event in out { broadcast(event, context) }
         }
         if let status { notifyObservers(status, context) }
     }
@@ -139,7 +148,9 @@ public final class MPVSession: LineSessionHandler {
             guard case .string(let name)? = items.first else { return nil }
             return (name, MPVArgs(values: Array(items.dropFirst())))
         case .object(let members)?:
-            guard case .string(let name)? = members.first(where: { $0.0 == "name" })?.1 else { return nil }
+            // mpv takes the named form for its commands, not for the IPC layer's own (get_property…).
+            guard case .string(let name)? = members.first(where: { $0.0 == "name" })?.1,
+                  !ipcCommands.contains(name) else { return nil }
             let spec = MPVCommandTable.byName[name]
             var values: [JSONValue] = []
             for arg in spec?.args ?? [] {
@@ -184,15 +195,15 @@ public final class MPVSession: LineSessionHandler {
     }
 
     /// Sends `commands` to the player; the client waits until the last has run.
-    func sendToPlayer(_ commands: [PlayerCommand], failure: MPVError, data: JSONValue?, client: ClientID,
+    func sendToPlayer(_ commands: [PlayerCommand], failure: MPVError, data: MPVReplyData, client: ClientID,
                       requestID: JSONValue?) {
         clients[client]?.waiting = true
         let tally = MPVTally(count: commands.count)
         for command in commands {
             sink.send(command) { [mailbox] reply in
-                guard let allDone = tally.record(reply) else { return }
+                guard let all = tally.record(reply) else { return }
                 mailbox.finished(MPVMailbox.Done(client: client, requestID: requestID,
-                                                 result: allDone ? .success(data) : .failure(failure)))
+                                                 result: all.done ? .success(data.value(ids: all.ids)) : .failure(failure)))
             }
         }
     }

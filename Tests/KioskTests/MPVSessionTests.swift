@@ -26,15 +26,18 @@ final class MPVSessionTests: XCTestCase {
     /// Keeps commands and answers them when the test says.
     final class Sink: CommandSink, @unchecked Sendable {
         var commands: [PlayerCommand] = []
-        var replies: [@Sendable (CommandReply) -> Void] = []
+        var replies: [(PlayerCommand, @Sendable (CommandReply) -> Void)] = []
         func send(_ command: PlayerCommand, reply: (@Sendable (CommandReply) -> Void)?) {
             commands.append(command)
-            if let reply { replies.append(reply) }
+            if let reply { replies.append((command, reply)) }
         }
+        /// Answers every waiting command with `r` (a load is done with id 7: mpv's entry id 8).
         func answer(_ r: CommandReply = .done()) {
             let due = replies
             replies = []
-            for f in due { f(r) }
+            for (c, f) in due {
+                if case .load = c, r.isDone { f(.done(ids: [7])) } else { f(r) }
+            }
         }
     }
 
@@ -76,7 +79,7 @@ final class MPVSessionTests: XCTestCase {
                        [#"{"data":"no","request_id":1,"error":"success"}"#])
         XCTAssertEqual(say(#"{"command":["get_property","playlist"],"request_id":2}"#),
                        [#"{"data":[{"filename":"/m/a.jpg","current":true,"playing":true,"title":"Beach","id":1},{"filename":"/m/b.png","id":2}],"request_id":2,"error":"success"}"#])
-        XCTAssertEqual(say(#"{"command":["client_name"]}"#), [#"{"data":"ipc-1","request_id":0,"error":"success"}"#])
+        XCTAssertEqual(say(#"{"command":["client_name"]}"#), [#"{"data":"ipc_0","request_id":0,"error":"success"}"#])
     }
 
     func testErrorsAreMPVsWords() {
@@ -88,9 +91,8 @@ final class MPVSessionTests: XCTestCase {
                        [#"{"request_id":3,"error":"error accessing property"}"#])
         XCTAssertEqual(say(#"{"command":["no-such-command"],"request_id":4}"#), [#"{"request_id":4,"error":"invalid parameter"}"#])
         XCTAssertEqual(say(#"{"command":["get_property"],"request_id":5}"#), [#"{"request_id":5,"error":"invalid parameter"}"#])
-        XCTAssertEqual(say(#"{"command":["playlist-play-index",9],"request_id":6}"#), [#"{"request_id":6,"error":"error running command"}"#])
+        XCTAssertEqual(say(#"{"command":["playlist-remove",9],"request_id":6}"#), [#"{"request_id":6,"error":"error running command"}"#])
         XCTAssertEqual(say(#"{"command":["keypress","NOT_A_KEY"],"request_id":8}"#), [#"{"request_id":8,"error":"invalid parameter"}"#])
-        XCTAssertEqual(say(#"{"command":["seek",1],"request_id":9}"#), [#"{"request_id":9,"error":"error running command"}"#])
         // Malformed JSON, a non-object and a bad async flag are answered, and the connection goes on.
         XCTAssertEqual(say(#"{"command":["get_property","pause"]"#), [#"{"request_id":0,"error":"invalid parameter"}"#])
         XCTAssertEqual(say(#"{"command":"x","request_id":10}"#), [#"{"request_id":10,"error":"invalid parameter"}"#])
@@ -109,11 +111,14 @@ final class MPVSessionTests: XCTestCase {
         board.post(s)
         sink.answer()
         session.woken(context: context)
-        XCTAssertEqual(context.take(a), [#"{"request_id":1,"error":"success"}"#, #"{"data":true,"request_id":2,"error":"success"}"#])
+        XCTAssertEqual(context.take(a), [#"{"request_id":1,"error":"success"}"#, #"{"data":true,"request_id":2,"error":"success"}"#],
+                       "a property set has no data; the get after it sees the new value")
         XCTAssertEqual(say(#"{"command":["playlist-next"],"request_id":3}"#), [])
         sink.answer(.failed("no"))
         session.woken(context: context)
         XCTAssertEqual(context.take(a), [#"{"request_id":3,"error":"error running command"}"#])
+        XCTAssertEqual(say(#"{"command":["seek",1],"request_id":4}"#), [], "a still's timer seeks, as in mpv")
+        XCTAssertEqual(sink.commands.last, .seek(1, relative: true))
     }
 
     func testTextCommandsRunWithoutAReply() {
@@ -132,6 +137,8 @@ final class MPVSessionTests: XCTestCase {
         let cases: [(String, [PlayerCommand])] = [
             (#"["playlist-prev"]"#, [.previous]),
             (#"["playlist-play-index",1]"#, [.goTo(.position(1))]),
+            (#"["playlist-play-index",9]"#, [.stopPlayback]),
+            (#"["set_property","playlist-pos",-1]"#, [.stopPlayback]),
             (#"["playlist-remove","current"]"#, [.remove(.position(0))]),
             (#"["playlist-move",0,2]"#, [.move(.position(0), to: 1)]),
             (#"["playlist-move",1,0]"#, [.move(.position(1), to: 0)]),
@@ -155,7 +162,10 @@ final class MPVSessionTests: XCTestCase {
             XCTAssertEqual(sink.commands, expected, command)
             sink.answer()
             session.woken(context: context)
-            XCTAssertEqual(context.take(a), [#"{"request_id":\#(i),"error":"success"}"#], command)
+            let data = command.contains("loadfile") ? #"{"playlist_entry_id":8}"# : "null"
+            let reply = command.hasPrefix(#"["set_property""#) ? #"{"request_id":\#(i),"error":"success"}"#
+                : #"{"data":\#(data),"request_id":\#(i),"error":"success"}"#
+            XCTAssertEqual(context.take(a), [reply], command)
         }
     }
 
@@ -171,7 +181,8 @@ final class MPVSessionTests: XCTestCase {
         session.woken(context: context)
         XCTAssertEqual(context.take(a), [
             #"{"event":"end-file","reason":"stop","playlist_entry_id":1}"#,
-            #"{"event":"start-file","playlist_entry_id":2}"#, #"{"event":"file-loaded"}"#, #"{"event":"playback-restart"}"#,
+            #"{"event":"start-file","playlist_entry_id":2}"#, #"{"event":"file-loaded"}"#, #"{"event":"video-reconfig"}"#,
+            #"{"event":"playback-restart"}"#,
             #"{"event":"property-change","id":5,"name":"pause","data":true}"#,
         ])
         s.currentID = nil

@@ -192,7 +192,9 @@ final class SlideshowEditTests: XCTestCase {
         XCTAssertEqual(s.update(at: 1.5, availability: avail)?.currentTime ?? 0, 4.5, accuracy: 1e-9)
         XCTAssertEqual(s.update(at: 2.9, availability: avail)?.current.id, 0)
         XCTAssertEqual(s.update(at: 3.0, availability: avail)?.current.id, 1, "the 6 s slot ends 2 s after seeking to 4 s")
-        XCTAssertNil(s.seek(to: 1, at: 3.5), "a still has nothing to seek in")
+        XCTAssertEqual(s.seek(to: 1, at: 3.5), 1, "a still's timer moves too")
+        XCTAssertEqual(s.update(at: 7.4, availability: avail)?.current.id, 1)
+        XCTAssertEqual(s.update(at: 7.5, availability: avail)?.current.id, 0, "its 5 s slot ends 4 s after seeking to 1 s")
     }
 
     func testLivePlaylistIdsAreStable() {

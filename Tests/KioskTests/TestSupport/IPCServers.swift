@@ -104,7 +104,7 @@ enum IPCTools {
     }
 }
 
-/// A JSON IPC server process for a test: mpv now, kiosk once `kiosk play --input-ipc-server` exists. Started
+/// A JSON IPC server process for a test: mpv (the reference) or kiosk (`kiosk play --input-ipc-server`). Started
 /// with `start`, which waits (bounded) until the server plays its first item; stopped with SIGTERM at the test's end if it is
 /// still running, so none outlives its test.
 final class IPCServer {
@@ -130,10 +130,7 @@ final class IPCServer {
 
     /// kiosk as the server: `kiosk play --output headless` of `files` with `--input-ipc-server SOCKET`, each
     /// still shown for an hour, the run bounded by `length` seconds (plus `extra` options).
-    ///
-    /// NOT USED YET: kiosk has no `--input-ipc-server` flag until its server lands. Then the tests of
-    /// IPCReferenceTests can run against kiosk by swapping `IPCServer.mpv` for this (compare_with_mpv.py with
-    /// mpv as --a and kiosk as --b; jsonipc_client.py --server kiosk; `kiosk ctl` against kiosk).
+
     static func kiosk(socket: String, files: [String], extra: [String] = [], length: Double = 30, test: XCTestCase,
                       file: StaticString = #filePath, line: UInt = #line) throws -> IPCServer {
         let args = ["play", "--output", "headless", "--size", "64x48", "--length", String(length), "--duration", "3600",
