@@ -201,6 +201,28 @@ final class MPVSessionTests: XCTestCase {
         XCTAssertEqual(context.take(a), [])
     }
 
+    func testNamedFormAndLogMessages() throws {
+        XCTAssertEqual(say(#"{"command":{"name":"playlist-play-index","index":1},"request_id":1}"#), [])
+        XCTAssertEqual(sink.commands, [.goTo(.position(1))])
+        sink.answer()
+        session.woken(context: context)
+        XCTAssertEqual(context.take(a), [#"{"data":null,"request_id":1,"error":"success"}"#])
+        XCTAssertEqual(say(#"{"command":{"name":"get_property","property":"pause"},"request_id":2}"#),
+                       [#"{"request_id":2,"error":"invalid parameter"}"#], "the IPC layer's own commands take arrays only")
+        // request_log_messages: the lines the log writes, at the asked level, as log-message events.
+        let log = Log(level: .info, sink: { _ in })
+        let gate = try MediaGate(root: nil, log: log) { _ in [] }
+        let s2 = MPVSession(board: board, sink: sink, gate: gate, log: log, keys: { _ in nil })
+        s2.attach(wake: {})
+        s2.accepted(a, context: context)
+        s2.received(Array(#"{"command":["request_log_messages","warn"],"request_id":3}"#.utf8), from: a, context: context)
+        log.info("not asked for")
+        log.warn("disk nearly full")
+        s2.woken(context: context)
+        XCTAssertEqual(context.take(a), [#"{"request_id":3,"error":"success"}"#,
+                                         #"{"event":"log-message","prefix":"kiosk","level":"warn","text":"disk nearly full\n"}"#])
+    }
+
     func testListsAreCompleteAndConsistent() throws {
         let reply = say(#"{"command":["get_property","property-list"]}"#)
         let names = try JSONValue.parse(Array(reply[0].utf8))["data"]
