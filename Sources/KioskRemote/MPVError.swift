@@ -1,3 +1,5 @@
+import KioskCore
+
 /// mpv's client API error codes, with the exact strings its IPC puts in a reply's `error` (mpv_error_string).
 public enum MPVError: String, Error, Sendable, Equatable {
     case invalidParameter = "invalid parameter"

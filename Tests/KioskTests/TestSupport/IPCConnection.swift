@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 @testable import KioskRemote
 
 /// A test's mpv-IPC client over `UnixSocketClient`: requests with ids, replies matched by id, events kept in

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A JSON value as mpv's IPC uses it: integers kept apart from floating-point numbers (mpv's INT64 and DOUBLE
+/// A JSON value as mpv's IPC uses it (and the one JSON string writer: `kiosk probe` quotes with it too): integers kept apart from floating-point numbers (mpv's INT64 and DOUBLE
 /// node formats), objects with their keys in order (replies are written `data`, `request_id`, `error`, as mpv
 /// writes them).
 public enum JSONValue: Sendable, Equatable {
@@ -259,6 +259,13 @@ extension JSONValue {
             }
             out += "}"
         }
+    }
+
+    /// `s` as a JSON string literal (quotes, backslashes and control characters escaped).
+    public static func quoted(_ s: String) -> String {
+        var out = ""
+        quote(s, into: &out)
+        return out
     }
 
     private static func quote(_ s: String, into out: inout String) {
