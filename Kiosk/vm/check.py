@@ -12,6 +12,7 @@ from collections import Counter
 import math
 import os
 import re
+import subprocess
 
 
 def read_ppm(path):
@@ -211,6 +212,18 @@ def main():
         p, upright = psnr(s, turned), psnr(s, ref('a'))
         c.check(f'{g} rotate-90', p >= 30 and upright < 30,
                 f'PSNR {p:.1f} dB vs the 480x640 snapshot turned 90 cw (>= 30), {upright:.1f} dB vs upright (< 30)')
+    # The IPC screenshot of that frame (kiosk ctl screenshot, PNG; ffmpeg on the host turns it into a PPM).
+    png = os.path.join(a.results, 'rot90-ipc.png')
+    ipc_log = read(os.path.join(a.results, 'rot-ipc.log')).strip()
+    if s is None or not os.path.exists(png):
+        c.check(f'{g} ipc-screenshot', False, f'no screendump or no screenshot; kiosk ctl: {ipc_log[-300:]!r}')
+    else:
+        ppm = png + '.ppm'
+        subprocess.run(['ffmpeg', '-v', 'error', '-y', '-nostdin', '-i', png, '-f', 'image2', '-c:v', 'ppm', ppm],
+                       timeout=60, check=False)
+        p = psnr(s, read_ppm(ppm)) if os.path.exists(ppm) else -1.0
+        c.check(f'{g} ipc-screenshot', p >= 40,
+                f'PSNR {p:.1f} dB screenshot-to-file vs the screendump of the rotated screen (>= 40); kiosk ctl: {ipc_log}')
     rot = read(os.path.join(a.results, 'rot.log'))
     c.check(f'{g} auto-picks-drm', '(auto: a connected display)' in rot and 'rotate 90' in rot,
             next((line for line in rot.splitlines() if 'output:' in line), 'no output line'))

@@ -87,9 +87,11 @@ waitlog \$R/play.log "showing \$F/b.png" 10 && sleep 1 && shot play-b
 t0=\$(now); kill -TERM \$pid; wait \$pid; rc=\$?; echo "\$rc \$(now) \$t0" > \$R/play.exit
 sleep 0.5
 shot console-after
-"$KIOSK" play --rotate 90 --transition none --log-level info \$F/a.png > \$R/rot.log 2>&1 &
+"$KIOSK" play --rotate 90 --transition none --log-level info --input-ipc-server /run/tmp/ipc.sock \$F/a.png > \$R/rot.log 2>&1 &
 pid=\$!
 waitlog \$R/rot.log "first frame presented" 90 && sleep 0.5 && shot rot90
+# The remote's screenshot is the frame as presented: the same pixels as the screendump, rotation included.
+"$KIOSK" ctl --socket /run/tmp/ipc.sock --timeout 30 screenshot \$R/rot90-ipc.png > \$R/rot-ipc.log 2>&1; echo "rc \$?" >> \$R/rot-ipc.log
 kill -TERM \$pid; wait \$pid; echo \$? > \$R/rot.exit
 cd "$ROOT"
 # Each XCTest run names one test and is judged by XCTest's counts too (1 executed, 0 skipped, 0 failures).
