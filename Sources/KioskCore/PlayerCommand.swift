@@ -128,6 +128,9 @@ public enum PlayerCommand: Sendable, Equatable {
     /// Writes the next frame, as presented (overlays and rotation included), to a PNG at this path; answered
     /// once written.
     case screenshot(path: String)
+    /// Turns the display on or off (a schedule's `off`). While off nothing is decoded or drawn (a recording
+    /// gets black frames) and the player sleeps until a command or a producer's deadline.
+    case screen(on: Bool)
     /// A key pressed and released (a remote's keypress): handled as the keyboard's key with this evdev code.
     case key(code: Int)
     /// Ends the run.

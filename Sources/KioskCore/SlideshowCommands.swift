@@ -72,7 +72,7 @@ extension Slideshow {
             }
             options.transition = spec
             return .done()
-        case .volume, .seek, .view, .effect, .overlay, .screenshot, .key, .quit:
+        case .volume, .seek, .view, .effect, .overlay, .screenshot, .key, .screen, .quit:
             return nil
         }
     }

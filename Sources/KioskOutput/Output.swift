@@ -38,6 +38,8 @@ public protocol Output: AnyObject {
     var generation: Int { get }
     /// A hotplug event says the display may have changed (a udev monitor): look now, not at the next poll.
     func displayChanged()
+    /// Powers the display down or up (DPMS); outputs without a display do nothing.
+    func setScreenPower(on: Bool) throws
 }
 
 /// What became of a presented frame.
@@ -64,4 +66,6 @@ extension Output {
     public var generation: Int { 0 }
     /// Nothing to look at.
     public func displayChanged() {}
+    /// No display to power.
+    public func setScreenPower(on: Bool) throws {}
 }

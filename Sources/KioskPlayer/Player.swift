@@ -61,6 +61,10 @@ public final class Player {
     var playing: PlayingClip?
     /// Set by a `quit` command.
     var quitRequested = false
+    /// The display is off (a schedule's `off`): the loop sleeps.
+    var screenOff = false
+    /// Asked once a turn for commands, and for when they next need a turn (schedules).
+    public var producers: [LoopProducer] = []
     /// Where the player posts its status and events for remote-control servers (one made before the player,
     /// so a server can bind first, may be set before `run`).
     public var board = PlayerBoard()
@@ -189,8 +193,15 @@ public final class Player {
                 standaloneView.canvas = output.size
                 for case .command(let c) in standaloneView.step(at: t) { inbox.queueFromLoop(c) }  // settles the view, holds `zoomed`
             }
+            turnProducers(at: t)
             runCommands(at: t)
             if quitRequested { break }
+            if screenOff {
+                try sleepTurn(at: t, output: output, renderer: renderer, presented: &presented, first: &firstFrameTime)
+                lastKey = nil
+                if let untimed = untimedClock { untimed.advance(by: 1.0 / 30) }
+                continue
+            }
             prepareDecodes()
             let retried = cache.retryChanged()
             if !retried.isEmpty { show.retry(retried) }
@@ -213,7 +224,7 @@ public final class Player {
                         lastGeneration = output.generation
                         if try presentFrame(output, presented: &presented, first: &firstFrameTime) { lastKey = frame.key }
                     }
-                    output.wait(until: t + 1, on: clock)  // a command ends the wait at once
+                    output.wait(until: wakeTime(t + 1), on: clock)  // a command ends the wait at once
                 } else if let u = show.upcoming {
                     postStatus(scene: nil, output: output)
                     cache.wait(for: u, limit: 0.02)  // the first picture is still decoding
@@ -262,7 +273,7 @@ public final class Player {
     }
 
     /// Presents the drawn frame; counts it and feeds the clock only when it reached the screen.
-    private func presentFrame(_ output: Output, presented: inout Int, first: inout Double?) throws -> Bool {
+    func presentFrame(_ output: Output, presented: inout Int, first: inout Double?) throws -> Bool {
         guard case .shown(let at) = try output.present() else { return false }
         if let flips = clock as? PresentationClock, let interval = output.refreshInterval {
             flips.flipped(at: at, interval: interval)

@@ -49,6 +49,8 @@ extension Player {
             return .done()
         case .key(let code):
             return press(code, at: t)
+        case .screen(let on):
+            return setScreen(on: on)
         case .quit:
             quitRequested = true
             return .done()

@@ -246,6 +246,37 @@ final class PlayerCommandTests: XCTestCase {
         XCTAssertLessThan(clock.now - third, 10, "a command sent from another thread ended a 20 s wait")
         XCTAssertEqual(inbox.drain().map(\.command), [.next])
     }
+    /// A loop producer with fixed commands at fixed player times (what a schedule is to the loop).
+    final class TimedProducer: LoopProducer {
+        var plan: [(Double, [PlayerCommand])]
+        init(_ plan: [(Double, [PlayerCommand])]) { self.plan = plan }
+        func turn(at t: Double) -> [PlayerCommand] {
+            guard let first = plan.first, t >= first.0 - 1e-9 else { return [] }
+            plan.removeFirst()
+            return first.1
+        }
+        var deadline: Double? { plan.first?.0 }
+    }
+
+    /// Screen off from a producer at 1 s, on at 2.5 s: a recording gets black frames exactly over that span,
+    /// the picture before and after, and nothing is decoded meanwhile.
+    func testScreenOffFromAProducerRecordsBlackAndWakesAtItsDeadline() throws {
+        let (dir, paths) = try pictures()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clock = VirtualClock()
+        var frames: [(Double, RGBAImage)] = []
+        let output = try VirtualTimeOutput(size: size, fps: 10, clock: clock, sink: { frames.append((clock.now, $0)) })
+        let player = try Player(items: [PlaylistItem(path: paths[0])], config: config(), output: output, clock: clock,
+                                log: Log(level: .error), waitForDecodes: true)
+        player.producers = [TimedProducer([(1.0, [.screen(on: false)]), (2.5, [.screen(on: true)])])]
+        _ = try player.run(length: 4)
+        let black = frames.filter { centre($0.1) == [0, 0, 0] }.map(\.0)
+        XCTAssertFalse(black.isEmpty, "no black frame")
+        XCTAssertEqual(black.first ?? -1, 1.0, accuracy: 1e-6, "off at 1 s exactly")
+        XCTAssertEqual(black.last ?? -1, 2.4, accuracy: 1e-6, "the frame at 2.5 s is the picture again")
+        for (t, f) in frames where t < 0.95 || t > 2.45 { XCTAssertTrue(near(centre(f), rgb(Self.red)), "at \(t): \(centre(f))") }
+        XCTAssertEqual(black.count, frames.filter { $0.0 >= 0.95 && $0.0 <= 2.45 }.count, "every frame in the span is black: \(black)")
+    }
 }
 
 /// An output that reports every other frame as still pending (a flip that did not complete).
@@ -281,4 +312,5 @@ final class LockedEvents: @unchecked Sendable {
     func reply(_ reply: CommandReply) { lock.lock(); r.append(reply); lock.unlock() }
     var events: [PlayerEvent] { lock.lock(); defer { lock.unlock() }; return e }
     var replies: [CommandReply] { lock.lock(); defer { lock.unlock() }; return r }
+
 }

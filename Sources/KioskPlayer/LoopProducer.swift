@@ -1,0 +1,57 @@
+import KioskCore
+import KioskOutput
+import KioskRender
+
+/// A producer the frame loop asks once a turn, on the player's thread, with the player's clock: a schedule
+/// (which must switch within a frame of a window's edge, on a virtual clock too), a watchdog. It answers with
+/// commands to run now, and says when it next needs a turn, so a sleeping player wakes exactly then.
+public protocol LoopProducer: AnyObject {
+    /// Commands to run at `t` (player-clock seconds), before the inbox's.
+    func turn(at t: Double) -> [PlayerCommand]
+    /// The player-clock time of its next change, if it has one.
+    var deadline: Double? { get }
+}
+
+extension Player {
+    /// The earliest producer deadline, capped at `limit`.
+    func wakeTime(_ limit: Double) -> Double {
+        producers.compactMap(\.deadline).reduce(limit) { min($0, $1) }
+    }
+
+    /// Runs the producers' turns at `t`: their commands join the inbox ahead of the next drain.
+    func turnProducers(at t: Double) {
+        for p in producers {
+            for c in p.turn(at: t) { inbox.queueFromLoop(c) }
+        }
+    }
+
+    /// A turn with the screen off: no clip, no sound, no decoded pictures; a recorder gets a black frame each
+    /// tick, a display is drawn nothing. Sleeps until the next second, a command or a producer's deadline.
+    func sleepTurn(at t: Double, output: Output, renderer: Renderer, presented: inout Int, first: inout Double?) throws {
+        leaveClip()
+        sound.stop()
+        cache.evict(keeping: [])
+        composer?.forget(keeping: [])
+        postStatus(scene: nil, output: output)
+        if output.needsEveryFrame || !pendingScreenshots.isEmpty {
+            try renderer.draw(RenderFrame(background: RGBColor(red: 0, green: 0, blue: 0), layers: []), into: output.target,
+                              rotation: output.rotation)
+            takeScreenshots(from: output.target)
+            _ = try presentFrame(output, presented: &presented, first: &first)
+        }
+        if !output.needsEveryFrame { output.wait(until: wakeTime(t + 1), on: clock) }
+    }
+
+    /// `.screen(on:)`: powers the display and sets whether the loop sleeps.
+    func setScreen(on: Bool) -> CommandReply {
+        guard screenOff == on else { return .done() }
+        do {
+            try attachedOutput?.setScreenPower(on: on)
+        } catch {
+            log.warn("screen power \(on ? "on" : "off"): \(error)")
+        }
+        screenOff = !on
+        log.info(on ? "screen on" : "screen off: sleeping until the next window")
+        return .done()
+    }
+}
