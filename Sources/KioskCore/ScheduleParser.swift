@@ -45,8 +45,7 @@ enum ScheduleParser {
     /// A rule line's fields read into a rule, or every problem with them.
     static func rule(_ fields: [Field], line: Int, base: String) -> (rule: ScheduleRule?, errors: [FieldError]) {
         let days = fields[0].text
-        guard fields.count >= 2, DailyWindow.minutes(fields[1].text.prefix { $0 != "-" }) != nil
-                || fields[1].text.contains(":") else {
+        guard fields.count >= 2, fields[1].text.first?.isNumber == true else {
             // No time in the second field: a misspelt keyword (`fallbak`), or a rule without its time.
             let word = !fields[0].quoted && days.allSatisfy { $0.isLetter } && WeekdaySet.names[days.lowercased()] == nil
             if word { return (nil, [FieldError("unknown keyword '\(days)' (a line is 'days time target [dates]' or 'fallback target')")]) }

@@ -66,12 +66,15 @@ final class ScheduleParseTests: XCTestCase {
             "s.txt:1: too many fields from '/b' on (fallback takes one target; quote a path with spaces: \"...\")",
             "s.txt:2: text right after a closing quote: '\"x\"y 07:00-08:00 /a'",
             "s.txt:3: unknown keyword 'default' (a line is 'days time target [dates]' or 'fallback target')",
-            "s.txt:4: bad time '7-8' (expected HH:MM-HH:MM)",
+            "s.txt:4: bad time '7-8' (expected HH:MM-HH:MM, 00:00 to 24:00)",
             "s.txt:5: empty target \"\"",
         ])
-        XCTAssertEqual(problems("mon-fri-sat 07:00-08:00 /a\nmon 07:00-08:00 /a 2026-1-01..2026-01-02"), [
+        XCTAssertEqual(problems("mon-fri-sat 07:00-08:00 /a\nmon 07:00-08:00 /a 2026-1-01..2026-01-02\nmon /a\nmun 7-8 /a"), [
             "s.txt:1: bad days 'mon-fri-sat' (expected names like mon, ranges like mon-fri, lists like sat,sun, or *)",
             "s.txt:2: bad date '2026-1-01' (expected a real day as YYYY-MM-DD)",
+            "s.txt:3: bad time '/a' (expected HH:MM-HH:MM)",
+            "s.txt:4: unknown day name 'mun'",
+            "s.txt:4: bad time '7-8' (expected HH:MM-HH:MM, 00:00 to 24:00)",
         ])
         let error = ScheduleError(problems: [.init(file: "f", line: 1, reason: "a"), .init(file: "f", line: 2, reason: "b")])
         XCTAssertEqual(error.description, "f:1: a\nf:2: b")
