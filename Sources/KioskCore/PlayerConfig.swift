@@ -85,7 +85,14 @@ public enum CommandSpecs {
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
-    ] + audio + view + input + remote
+    ] + audio + view + input + remote + scheduling
+
+    /// Schedule options of `kiosk play` and `kiosk record`.
+    public static let scheduling: [OptionSpec] = [
+        OptionSpec("schedule", .text, metavar: "FILE", "what plays when: 'DAYS HH:MM-HH:MM TARGET [DATES]' lines, 'off', 'fallback TARGET'"),
+        OptionSpec("timezone", .text, metavar: "AREA/CITY", "the schedule's local time (default: the system's time zone)"),
+        OptionSpec("start-time", .text, metavar: "YYYY-MM-DDTHH:MM[:SS]", "start the player's wall clock at this local time (previews, tests)"),
+    ]
 
     /// Remote-control options of `kiosk play` (mpv's JSON IPC).
     public static let remote: [OptionSpec] = [
@@ -109,7 +116,7 @@ public enum CommandSpecs {
         OptionSpec("size", .size, metavar: "WxH", "frame size (default 1920x1080)"),
         OptionSpec("fps", .integer(1...240), metavar: "N", "frames per second (default 30)"),
         OptionSpec("length", .number(0...1e6), metavar: "S", "stop after S seconds (default: the playlist once with --no-loop, else 60)"),
-    ] + view
+    ] + view + scheduling
 
     /// `kiosk snapshot` options.
     public static let snapshot: [OptionSpec] = [

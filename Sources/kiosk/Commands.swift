@@ -50,7 +50,10 @@ struct Commands {
         let remote = try RemoteControl.bind(o, log: log)
         defer { remote?.stop() }
         let stop = StopSignal.install(log: log)
-        let items = try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil)
+        let scheduled = o.string("schedule") != nil
+        var items = scheduled && o.positional.isEmpty ? [] : try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil || scheduled)
+        let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: true, log: log)
+        if let schedule { items = schedule.startingItems(at: 0) }
         let report = try PlayJob.play(items: items, config: config, output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
                                       input: input,
@@ -59,6 +62,7 @@ struct Commands {
                                       onFirstFrame: { [log] in log.info("first frame presented \(ProcessAge.millisecondsSinceStart()) ms after process start") },
                                       onStart: { player in
                                           if let remote { player.keepsRunningWhenEmpty = true; remote.serve(player) }
+                                          if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
                                           let inbox = player.inbox
                                           stop.onStop { inbox.send(.quit) }
                                       })
@@ -80,10 +84,14 @@ struct Commands {
         let config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
         let stop = StopSignal.install(log: log)
-        let items = try playlist(o.positional)
+        let scheduled = o.string("schedule") != nil
+        var items = scheduled && o.positional.isEmpty ? [] : try playlist(o.positional, allowEmpty: scheduled)
+        let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: false, log: log)
+        if let schedule { items = schedule.startingItems(at: 0) }
         let fps = o.integer("fps") ?? 30
         let report = try PlayJob.record(items: items, config: config, output: out, fps: fps, length: o.number("length"), log: log,
                                         shouldStop: { stop.requested }, onStart: { player in
+                                            if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
                                             let inbox = player.inbox
                                             stop.onStop { inbox.send(.quit) }
                                         })
