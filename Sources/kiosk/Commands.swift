@@ -38,7 +38,7 @@ struct Commands {
     func play(_ args: [String]) throws -> Int32 {
         guard let o = try parse(args, CommandSpecs.play, command: "play", usage: "kiosk play [OPTIONS] [PATH ...]",
                                 summary: "Plays files, folders (recursive, by name) and .m3u playlists full screen.\nWith no path it plays the built-in demo.") else { return 0 }
-        let config = try CommandSpecs.config(from: o)
+        var config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
         let request = try OutputRequest(output: o.string("output"), device: o.string("drm-device"),
                                         connector: o.string("drm-connector"), mode: o.string("drm-mode"),
@@ -49,6 +49,9 @@ struct Commands {
         let input = try CommandSpecs.inputOptions(from: o)
         let remote = try RemoteControl.bind(o, log: log)
         defer { remote?.stop() }
+        let state = try StateChoice.keeper(o, untimed: config.untimed, log: log)
+        defer { state?.finish() }  // the last save, after the run
+        config.restored = state?.restored
         let stop = StopSignal.install(log: log)
         let items = try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil)
         let report = try PlayJob.play(items: items, config: config, output: request,
@@ -59,6 +62,7 @@ struct Commands {
                                       onFirstFrame: { [log] in log.info("first frame presented \(ProcessAge.millisecondsSinceStart()) ms after process start") },
                                       onStart: { player in
                                           if let remote { player.keepsRunningWhenEmpty = true; remote.serve(player) }
+                                          state?.keep(player)  // after the server took the board
                                           let inbox = player.inbox
                                           stop.onStop { inbox.send(.quit) }
                                       })
