@@ -63,7 +63,8 @@ let package = Package(
         .target(name: "KioskOutput", dependencies: ["KioskCore", "KioskRender", "KioskSeat", "CDRM", "CGBM", "CUdev"]),
         // Input devices: libinput over the udev seat or explicit device nodes. The only place libinput is imported.
         .target(name: "KioskInput", dependencies: ["KioskCore", "KioskSeat", "CLibinput"]),
-        // The player: wires clock, slideshow, decoders, renderer, output, input, seat and sound.
+        // The player: wires clock, slideshow, decoders, renderer, output, input, seat and sound; keeps its state
+        // file (the item, position, volume and pause across restarts).
         .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskInput",
                                                     "KioskSeat", "KioskAudio"]),
         // Remote control: a Unix-socket line server (its own thread, many clients, bounded queues) and mpv's JSON

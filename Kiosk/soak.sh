@@ -29,7 +29,7 @@ ff -f lavfi -i testsrc2=size=1920x1080:rate=30 -f lavfi -i sine=frequency=440:sa
 ff -f lavfi -i sine=frequency=660:sample_rate=48000 -t 2 "$dir/g.wav"
 
 LIBGL_ALWAYS_SOFTWARE="${LIBGL_ALWAYS_SOFTWARE:-1}" "$kiosk" play --output headless --size 1920x1080 \
-    --duration 0.3 --transition-time 0.1 --length "$seconds" --log-level error \
+    --duration 0.3 --transition-time 0.1 --length "$seconds" --log-level error --state-dir "$dir/state" \
     "$dir"/a.png "$dir"/b.jpg "$dir"/c.gif "$dir"/d.webp "$dir"/e.apng "$dir"/f.mp4 "$dir"/g.wav &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$dir"' EXIT

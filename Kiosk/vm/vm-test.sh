@@ -68,6 +68,7 @@ JOB=$(mktemp)
 trap 'rm -f "$JOB"' EXIT
 cat > "$JOB" <<JOB
 export KIOSK_DRM_TEST=1 KIOSK_VM_RES=$RES LIBGL_ALWAYS_SOFTWARE=1
+# Each play below runs with --no-state: it starts at its own first item, unpaused, not where the one before ended.
 R=\$KIOSK_VM_IO/results; mkdir -p \$R
 F=$FIX
 shot() { echo "KIOSK-VM screendump \$1"; n=0; while [ ! -e "\$KIOSK_VM_IO/ack-\$1" ] && [ \$n -lt 1200 ]; do sleep 0.05; n=\$((n+1)); done; }
@@ -77,7 +78,7 @@ now() { date +%s.%N; }
 [ -e /dev/tty1 ] && printf '\033[?25l\033[2J\033[Hkiosk VM test: the console before and after\n' > /dev/tty1
 sleep 0.5   # fbcon and virtio-gpu's flush draw the text a little later
 shot console-before
-"$KIOSK" play --output drm --drm-device /dev/dri/card0 --duration $DURATION --transition none --log-level info \
+"$KIOSK" play --no-state --output drm --drm-device /dev/dri/card0 --duration $DURATION --transition none --log-level info \
   \$F/c.png \$F/a.png \$F/b.png > \$R/play.log 2>&1 &
 pid=\$!
 # c's slot covers the start-up (the first frame compiles shaders on llvmpipe under TCG: seconds); a and b are timed.
@@ -87,7 +88,7 @@ waitlog \$R/play.log "showing \$F/b.png" 10 && sleep 1 && shot play-b
 t0=\$(now); kill -TERM \$pid; wait \$pid; rc=\$?; echo "\$rc \$(now) \$t0" > \$R/play.exit
 sleep 0.5
 shot console-after
-"$KIOSK" play --rotate 90 --transition none --log-level info --input-ipc-server /run/tmp/ipc.sock \$F/a.png > \$R/rot.log 2>&1 &
+"$KIOSK" play --no-state --rotate 90 --transition none --log-level info --input-ipc-server /run/tmp/ipc.sock \$F/a.png > \$R/rot.log 2>&1 &
 pid=\$!
 waitlog \$R/rot.log "first frame presented" 90 && sleep 0.5 && shot rot90
 # The remote's screenshot is the frame as presented: the same pixels as the screendump, rotation included.
@@ -114,7 +115,7 @@ if [ "\$KIOSK_VM_GPU" = bochs ]; then
   send() { echo "\$1" > \$FIFO; sent=\$((sent+1)); waitlog \$N.done "done \$sent " 20; }
   showing() { grep -c "showing " \$R/input.log; }
   waitmore() { n=0; while [ "\$(showing)" -le \$1 ]; do sleep 0.1; n=\$((n+1)); [ \$n -gt 100 ] && return 1; done; return 0; }
-  "$KIOSK" play --output drm --drm-device /dev/dri/card0 --duration $DURATION --transition none --pan-speed 0 \
+  "$KIOSK" play --no-state --output drm --drm-device /dev/dri/card0 --duration $DURATION --transition none --pan-speed 0 \
     --log-level info --input-device \$TOUCH --input-device \$KEYS \$F/a.png \$F/b.png \$F/pano_360.png > \$R/input.log 2>&1 &
   pid=\$!
   waitlog \$R/input.log "first frame presented" 90
@@ -139,7 +140,7 @@ fi
 # while playing: the slideshow goes on with what is decoded, one line per missing file, no crash.
 if [ "\$KIOSK_VM_GPU" = virtio ]; then
   ls /proc/asound/ > \$R/alsa.cards 2>&1
-  "$KIOSK" play --output drm --transition none --log-level debug --audio-device plughw:Loopback,0,0 \$F/clip.mp4 \
+  "$KIOSK" play --no-state --output drm --transition none --log-level debug --audio-device plughw:Loopback,0,0 \$F/clip.mp4 \
     > \$R/alsa.log 2>&1 &
   pid=\$!
   waitlog \$R/alsa.log "first frame presented" 90 && sleep 3
@@ -157,7 +158,7 @@ if [ "\$KIOSK_VM_GPU" = virtio ]; then
   kill -0 \$pid 2>/dev/null && alive=1 || alive=0
   kill -TERM \$pid; wait \$pid; echo "\$? \$alive \$before \$after" > \$R/alsa.exit
   M=/run/tmp/media; mkdir -p \$M; cp \$F/a.png \$F/b.png \$F/c.png \$M/
-  "$KIOSK" play --output drm --duration 1 --transition none --log-level info \$M > \$R/folder.log 2>&1 &
+  "$KIOSK" play --no-state --output drm --duration 1 --transition none --log-level info \$M > \$R/folder.log 2>&1 &
   pid=\$!
   waitlog \$R/folder.log "first frame presented" 90 && waitlog \$R/folder.log "showing \$M/b.png" 20
   rm -rf \$M; echo "\$(grep -c 'showing ' \$R/folder.log)" > \$R/folder.removed
@@ -167,7 +168,7 @@ if [ "\$KIOSK_VM_GPU" = virtio ]; then
 fi
 # Last (it changes the preferred mode): virtio-gpu gets a new size from a VNC client, kiosk takes up the mode.
 if [ "\$KIOSK_VM_GPU" = virtio ]; then
-  "$KIOSK" play --output drm --transition none --log-level info \$F/a.png > \$R/resize.log 2>&1 &
+  "$KIOSK" play --no-state --output drm --transition none --log-level info \$F/a.png > \$R/resize.log 2>&1 &
   pid=\$!
   waitlog \$R/resize.log "first frame presented" 90
   echo "KIOSK-VM resize 800x600"

@@ -30,6 +30,10 @@ public struct PlayerConfig: Sendable {
     /// How large a picture may be (`--max-pixels`) and how much one animation may hold (`--animation-mb`).
     public var limits = DecodeLimits.standard
 
+    /// Where an earlier run left off (`kiosk play`'s state file), continued at start: its item, a long clip's
+    /// place, volume, mute and pause. Nil: start at the first item.
+    public var restored: PlayerState?
+
     /// Defaults.
     public init() {}
 }
@@ -85,13 +89,21 @@ public enum CommandSpecs {
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
-    ] + audio + view + input + remote + scheduling
+    ] + audio + view + input + remote + scheduling + state
 
     /// Schedule options of `kiosk play` and `kiosk record`.
     public static let scheduling: [OptionSpec] = [
         OptionSpec("schedule", .text, metavar: "FILE", "what plays when: 'DAYS HH:MM-HH:MM TARGET [DATES]' lines, 'off', 'fallback TARGET'"),
         OptionSpec("timezone", .text, metavar: "AREA/CITY", "the schedule's local time (default: the system's time zone)"),
         OptionSpec("start-time", .text, metavar: "YYYY-MM-DDTHH:MM[:SS]", "start the player's wall clock at this local time (previews, tests)"),
+    ]
+
+    /// State options of `kiosk play`: where it keeps the item, position, volume and pause across restarts.
+    public static let state: [OptionSpec] = [
+        OptionSpec("state-dir", .text, metavar: "DIR",
+                   "keep the state (item, position, volume, pause) in DIR/state.json (default: $STATE_DIRECTORY, "
+                   + "else /var/lib/kiosk if writable, else $XDG_STATE_HOME/kiosk)"),
+        OptionSpec("no-state", .flag, "neither continue from nor save the state"),
     ]
 
     /// Remote-control options of `kiosk play` (mpv's JSON IPC).

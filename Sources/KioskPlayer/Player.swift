@@ -122,6 +122,7 @@ public final class Player {
         sound = ItemSound(settings: config.audio, log: log)
         cache = DecodeCache(playlist: playlist, timeout: config.decodeTimeout, log: log,
                             decode: decode ?? Player.decoder(for: config, log: log, resume: book))
+        restore(config.restored)  // an earlier run's item, pause and resume places, before the first decode
         if let first = show.upcoming { cache.request(first) }
         observe { [log, clock] in PlayerLog.write($0, at: clock.now, log: log) }
     }

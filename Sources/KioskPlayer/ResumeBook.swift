@@ -7,7 +7,7 @@ public final class ResumeBook: @unchecked Sendable {
     public static let minimumLength = 420.0
 
     private let lock = NSLock()
-    private var positions: [String: Double] = [:]
+    private var places: [String: Double] = [:]
 
     /// An empty book.
     public init() {}
@@ -18,13 +18,27 @@ public final class ResumeBook: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard length >= Self.minimumLength else { return }
-        positions[path] = position < length - 1 ? max(0, position) : nil
+        places[path] = position < length - 1 ? max(0, position) : nil
+    }
+
+    /// Every long clip left and where, for the state file.
+    public var positions: [String: Double] {
+        lock.lock()
+        defer { lock.unlock() }
+        return places
+    }
+
+    /// Takes the places an earlier run kept (its state file); they were long clips when kept.
+    public func restore(_ kept: [String: Double]) {
+        lock.lock()
+        defer { lock.unlock() }
+        places.merge(kept.filter { $0.value.isFinite && $0.value >= 0 }) { _, old in old }
     }
 
     /// Where `path` starts next time (0 for a clip never left).
     public func start(for path: String) -> Double {
         lock.lock()
         defer { lock.unlock() }
-        return positions[path] ?? 0
+        return places[path] ?? 0
     }
 }

@@ -146,7 +146,7 @@ struct Bench {
         try run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1920x1080", "-frames:v", "1", still])
         var firsts: [Double] = [], walls: [Double] = []
         for _ in 0..<5 {
-            let r = try run(kioskExe, ["play", still, "--length", "0.2", "--log-level", "info"], env: soft)
+            let r = try run(kioskExe, ["play", still, "--length", "0.2", "--no-state", "--log-level", "info"], env: soft)
             if let line = r.err.split(separator: "\n").first(where: { $0.contains("first frame presented") }),
                let ms = line.split(separator: " ").first(where: { Double($0) != nil }).flatMap({ Double($0) }) {
                 firsts.append(ms)

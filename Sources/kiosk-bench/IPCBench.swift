@@ -22,7 +22,7 @@ struct IPCBench {
         }
         let kSock = dir.appendingPathComponent("kiosk-ipc.sock").path
         let k = try Self.start(kiosk, ["play", "--output", "headless", "--size", "640x360", "--duration", "30",
-                                       "--input-ipc-server", kSock] + files, env: ["LIBGL_ALWAYS_SOFTWARE": "1"])
+                                       "--input-ipc-server", kSock, "--no-state"] + files, env: ["LIBGL_ALWAYS_SOFTWARE": "1"])
         defer { k.terminate(); k.waitUntilExit() }
         let kiosk = try Self.measure(kSock, count: count)
         var peer: (get: [Double], next: [Double])?

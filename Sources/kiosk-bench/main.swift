@@ -29,6 +29,9 @@ do {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try IPCBench(kiosk: args[1], dir: dir).run(count: args.count >= 3 ? Int(args[2]) ?? 1000 : 1000)
+    case "state-saver":  // hidden: the state file's kill test (StateStoreTests) runs it
+        guard args.count >= 3, let first = Int(args[2]) else { throw BenchError("usage: kiosk-bench state-saver DIR FIRST [SECONDS]") }
+        try StateSaver.run(directory: args[1], first: first, seconds: args.count >= 4 ? Double(args[3]) ?? 20 : 20)
     case "video":  // only the video step: kiosk-bench video KIOSK
         guard args.count >= 2 else { throw BenchError("usage: kiosk-bench video KIOSK") }
         try bench.video(kiosk: args[1])

@@ -38,7 +38,7 @@ struct Commands {
     func play(_ args: [String]) throws -> Int32 {
         guard let o = try parse(args, CommandSpecs.play, command: "play", usage: "kiosk play [OPTIONS] [PATH ...]",
                                 summary: "Plays files, folders (recursive, by name) and .m3u playlists full screen.\nWith no path it plays the built-in demo.") else { return 0 }
-        let config = try CommandSpecs.config(from: o)
+        var config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
         let request = try OutputRequest(output: o.string("output"), device: o.string("drm-device"),
                                         connector: o.string("drm-connector"), mode: o.string("drm-mode"),
@@ -49,6 +49,9 @@ struct Commands {
         let input = try CommandSpecs.inputOptions(from: o)
         let remote = try RemoteControl.bind(o, log: log)
         defer { remote?.stop() }
+        let state = try StateChoice.keeper(o, untimed: config.untimed, log: log)
+        defer { state?.finish() }  // the last save, after the run
+        config.restored = state?.restored
         let stop = StopSignal.install(log: log)
         let scheduled = o.string("schedule") != nil
         var items = scheduled && o.positional.isEmpty ? [] : try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil || scheduled)
@@ -63,6 +66,7 @@ struct Commands {
                                       onStart: { player in
                                           if let remote { player.keepsRunningWhenEmpty = true; remote.serve(player) }
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
+                                          state?.keep(player)  // after the server took the board
                                           let inbox = player.inbox
                                           stop.onStop { inbox.send(.quit) }
                                       })

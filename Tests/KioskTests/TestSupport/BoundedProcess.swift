@@ -68,7 +68,9 @@ enum BoundedProcess {
         process.executableURL = URL(fileURLWithPath: executable)
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let isolated = IsolatedState.environment(ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        defer { IsolatedState.remove(isolated.folder) }
+        process.environment = isolated.environment
         process.standardInput = FileHandle.nullDevice
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

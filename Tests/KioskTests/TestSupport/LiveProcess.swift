@@ -11,6 +11,8 @@ final class LiveProcess: @unchecked Sendable {
     private var out = Data()
     private var openStreams = 2
     let started = Date()
+    /// The state folder made for it (`IsolatedState`), removed by `finish`.
+    private let stateFolder: String?
 
     /// Starts `executable` with `args` (software GL). With `closeStderrAfter`, the test's end of the stderr pipe is
     /// closed once that many bytes were read, so the process writes into a pipe nobody reads (EPIPE).
@@ -19,7 +21,9 @@ final class LiveProcess: @unchecked Sendable {
         process.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["LIBGL_ALWAYS_SOFTWARE"] = "1"
-        process.environment = env
+        let isolated = IsolatedState.environment(env)
+        stateFolder = isolated.folder
+        process.environment = isolated.environment
         let o = Pipe(), e = Pipe()
         process.standardOutput = o
         process.standardError = e
@@ -93,6 +97,7 @@ final class LiveProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
+        IsolatedState.remove(stateFolder)
         lock.lock()
         let streamsDeadline = Date(timeIntervalSinceNow: 5)
         while openStreams > 0 && lock.wait(until: streamsDeadline) {}

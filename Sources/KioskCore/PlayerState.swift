@@ -1,0 +1,122 @@
+import Foundation
+
+/// What `kiosk play` keeps across restarts and power cuts: the item on screen (by path) and a clip's position,
+/// volume and mute, whether someone paused it, and where long clips were left. Saved as a small JSON object
+/// whose `"kiosk-state"` member is both the marker (a file without it is not ours) and the format version.
+///
+/// `paused` covers the two pauses someone asked for: the user's (a key, a gesture) and a remote's (IPC
+/// `set_property pause true`). Either way a box paused before a power cut comes back paused; it is restored as
+/// the user's pause, which both the keyboard and the remote can lift. The other reasons (zoomed, a finger down,
+/// a schedule, the grid) belong to the moment and are not kept.
+public struct PlayerState: Codable, Equatable, Sendable {
+    /// The format this kiosk writes and reads.
+    public static let currentFormat = 1
+
+    /// The format version (the `"kiosk-state"` marker).
+    public var format: Int = PlayerState.currentFormat
+    /// The item on screen, as the playlist names it; nil when nothing has shown yet.
+    public var path: String?
+    /// Seconds into the item, when it is a clip (a video or a sound file).
+    public var position: Double?
+    /// The clip's length in seconds, when it is a clip (the 7-minute rule is decided from it at start).
+    public var duration: Double?
+    /// Sound volume 0...100.
+    public var volume: Int = 100
+    /// Sound muted.
+    public var muted: Bool = false
+    /// Paused by the user or a remote.
+    public var paused: Bool = false
+    /// Where long clips other than the one on screen were left: path → seconds (the resume book).
+    public var resume: [String: Double] = [:]
+    /// When it was saved: seconds since 1970 (wall clock; for people reading the file, never for decisions).
+    public var saved: Double = 0
+
+    /// A state with defaults: nothing shown, full volume, playing.
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case format = "kiosk-state"
+        case path, position, duration, volume, muted, paused, resume, saved
+    }
+}
+
+/// Why a state file's bytes were not taken: one line for the log.
+public struct PlayerStateError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The reason.
+    public var description: String
+    /// An error with `description`.
+    public init(_ description: String) { self.description = description }
+}
+
+extension PlayerState {
+    /// The JSON bytes of the state (one line, sorted keys).
+    public func encoded() throws(PlayerStateError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(self) + Data("\n".utf8)
+        } catch {
+            throw PlayerStateError("cannot be written as JSON: \(error)")
+        }
+    }
+
+    /// The state in `bytes`, or why they are not a state this kiosk takes: empty, not JSON (corrupt or cut
+    /// short), JSON without the `"kiosk-state"` marker (another program's file), a newer format, or a value
+    /// out of range.
+    public static func decode(_ bytes: Data) throws(PlayerStateError) -> PlayerState {
+        guard !bytes.isEmpty else { throw PlayerStateError("the file is empty") }
+        let marker: Marker
+        do {
+            marker = try JSONDecoder().decode(Marker.self, from: bytes)
+        } catch DecodingError.typeMismatch {
+            throw PlayerStateError("not a kiosk state file (not a JSON object)")
+        } catch {
+            throw PlayerStateError("not valid JSON (corrupt or cut short)")
+        }
+        guard marker.present else { throw PlayerStateError("not a kiosk state file (no \"kiosk-state\" marker)") }
+        guard let format = marker.format else { throw PlayerStateError("its \"kiosk-state\" marker is not a format number") }
+        guard format == currentFormat else {
+            throw PlayerStateError("state format \(format) is not this kiosk's (\(currentFormat))")
+        }
+        let state: PlayerState
+        do {
+            state = try JSONDecoder().decode(PlayerState.self, from: bytes)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw PlayerStateError("bad value at \(Self.describe(context.codingPath))")
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw PlayerStateError("missing \"\(key.stringValue)\"")
+        } catch {
+            throw PlayerStateError("not a kiosk state file (\(error))")
+        }
+        try state.validate()
+        return state
+    }
+
+    /// Checks the values a hand-edited or damaged file could get wrong.
+    func validate() throws(PlayerStateError) {
+        guard (0...100).contains(volume) else { throw PlayerStateError("volume \(volume) is not 0...100") }
+        for (name, value) in [("position", position), ("duration", duration)] {
+            if let v = value, !(v.isFinite && v >= 0) { throw PlayerStateError("\(name) \(v) is not a time") }
+        }
+        if let bad = resume.first(where: { !($0.value.isFinite && $0.value >= 0) }) {
+            throw PlayerStateError("resume position \(bad.value) of \(bad.key) is not a time")
+        }
+    }
+
+    /// Just the marker, read first so that another program's JSON is named as such.
+    private struct Marker: Decodable {
+        var present: Bool
+        var format: Int?
+        enum CodingKeys: String, CodingKey { case format = "kiosk-state" }
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)  // not an object: typeMismatch
+            present = c.contains(.format)
+            format = try? c.decodeIfPresent(Int.self, forKey: .format)
+        }
+    }
+
+    private static func describe(_ path: [CodingKey]) -> String {
+        path.isEmpty ? "the top" : "\"" + path.map(\.stringValue).joined(separator: ".") + "\""
+    }
+}
