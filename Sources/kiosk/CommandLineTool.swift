@@ -19,6 +19,7 @@ struct CommandLineTool {
       snapshot INPUT           render one frame of one item into a PNG
       probe FILE ...           describe files as JSON lines
       outputs                  list DRM/KMS cards, connectors, status and modes
+      check-config FILE        check a config, its schedule and playlists; print the next 7 days
       ctl COMMAND [ARG ...]    control a running player over its IPC socket (next, pause, get, observe, status…)
 
     Run 'kiosk COMMAND --help' for a command's options. '--config FILE' anywhere after the command reads
@@ -46,9 +47,10 @@ struct CommandLineTool {
             case "snapshot": return try Commands(log: log).snapshot(rest)
             case "probe": return try Commands(log: log).probe(rest)
             case "outputs": return try Commands(log: log).outputs(rest)
+            case "check-config": return try Commands(log: log).checkConfig(rest)
             case "ctl": return try ControlCommand(log: log).run(rest)
             default:
-                throw UsageError("unknown command '\(command)' (commands: play, record, snapshot, probe, outputs, ctl)")
+                throw UsageError("unknown command '\(command)' (commands: play, record, snapshot, probe, outputs, ctl, check-config)")
             }
         } catch let e as UsageError {
             let located = ConfigFile.locate(e, args: expanded.args, origins: expanded.origins)

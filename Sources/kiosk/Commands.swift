@@ -142,6 +142,29 @@ struct Commands {
         return failed ? 1 : 0
     }
 
+    func checkConfig(_ args: [String]) throws -> Int32 {
+        let specs = [OptionSpec("timezone", .text, metavar: "AREA/CITY", "the schedule's time zone (default: the system's)"),
+                     OptionSpec("start-time", .text, metavar: "YYYY-MM-DDTHH:MM[:SS]", "the table starts here (default: now)"),
+                     OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "default warn")]
+        guard let o = try parse(args, specs, command: "check-config", usage: "kiosk check-config FILE [--timezone AREA/CITY] [--start-time T]",
+                                summary: "Checks a config file, the schedule it names and the playlists and folders they name: each\nproblem as FILE:LINE: reason (exit 2); with none, the effective schedule for the next 7 days.") else { return 0 }
+        guard o.positional.count == 1, let file = o.positional.first else {
+            throw UsageError("check-config: give exactly one FILE (got \(o.positional.count))")
+        }
+        let zone = try o.string("timezone").map { text throws(UsageError) in try ClockOptions.timeZone(text) } ?? .current
+        let start = try o.string("start-time").map { text throws(UsageError) in try ClockOptions.startTime(text, timeZone: zone) } ?? Date()
+        var check = ConfigCheck(log: log)
+        let table = check.check(file, zone: zone, from: start)
+        for p in check.problems { Log.writeStandardError("kiosk: \(Log.escaped(p))\n") }
+        guard check.problems.isEmpty, let table else {
+            Log.writeStandardError("kiosk: \(file): \(check.problems.count) problem\(check.problems.count == 1 ? "" : "s")\n")
+            return 2
+        }
+        print("\(file): ok")
+        print(table, terminator: table.hasSuffix("\n") ? "" : "\n")
+        return 0
+    }
+
     /// This process's peak resident set in MiB (VmHWM), if /proc says.
     static func peakRSSMiB() -> Double? {
         guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),

@@ -1,0 +1,119 @@
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskPlayer
+
+/// `kiosk check-config FILE`: every problem in a config file, the schedule it names and the playlists and
+/// folders they name, one `FILE:LINE: reason` line each (exit 2); with none, the effective schedule for the
+/// next 7 days as a table (exit 0).
+struct ConfigCheck {
+    let log: Log
+
+    /// Problems found, each file's in line order.
+    var problems: [String] { found.enumerated().sorted { Self.order($0.element, $0.offset) < Self.order($1.element, $1.offset) }.map(\.element) }
+    private var found: [String] = []
+
+    /// Sort key: a problem's file, then its line (unlocated ones after the file's lines), then when it was found.
+    private static func order(_ problem: String, _ index: Int) -> (String, Int, Int) {
+        let parts = problem.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, let line = Int(parts[1]) else { return (String(parts.first ?? ""), Int.max, index) }
+        return (String(parts[0]), line, index)
+    }
+
+    init(log: Log) { self.log = log }
+
+    /// Checks `file`; returns the table to print when there were no problems.
+    mutating func check(_ file: String, zone: TimeZone, from start: Date) -> String? {
+        guard let data = FileAccess.contents(file), let text = String(data: data, encoding: .utf8) else {
+            found.append("\(file): cannot read it")
+            return nil
+        }
+        var good: [(argument: String, origin: String)] = []
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            // Each line on its own (at its own line number), so that every bad line is found, not just the first.
+            let alone = String(repeating: "\n", count: n) + line
+            do {
+                let located = try ConfigFile.located(from: alone, file: file)
+                let args = located.map(\.argument)
+                if let first = located.first, first.argument != "--config", !args.isEmpty, first.argument.hasPrefix("--") {
+                    _ = try ParsedOptions.parse(args, specs: CommandSpecs.play, command: "play")
+                }
+                good += located
+            } catch let e as UsageError {
+                found.append(e.message.hasPrefix(file + ":") ? e.message : "\(file):\(n + 1): \(e.message)")
+            } catch {
+                found.append("\(file):\(n + 1): \(error)")
+            }
+        }
+        let args = good.map(\.argument), origins: [String?] = good.map(\.origin)
+        guard let o = try? ParsedOptions.parse(args, specs: CommandSpecs.play, command: "play") else { return nil }
+        do {
+            let config = try CommandSpecs.config(from: o)
+            try RenderChoices.validate(config)
+        } catch let e as UsageError {
+            found.append(ConfigFile.locate(e, args: args, origins: origins).message)
+        } catch {
+            found.append("\(file): \(error)")
+        }
+        let base = (file as NSString).deletingLastPathComponent
+        for (i, path) in o.positional.enumerated() {
+            let origin = origins[args.lastIndex(of: path) ?? i] ?? file
+            checkTarget(resolve(path, base: base), at: origin)
+        }
+        guard let scheduleFile = o.string("schedule").map({ resolve($0, base: base) }) else {
+            return found.isEmpty ? "no schedule: \(o.positional.isEmpty ? "the demo" : o.positional.joined(separator: " ")) all day\n" : nil
+        }
+        guard let data = FileAccess.contents(scheduleFile), let text = String(data: data, encoding: .utf8) else {
+            found.append("\(origins[args.lastIndex(of: "--schedule") ?? 0] ?? file): schedule '\(scheduleFile)': cannot read it")
+            return nil
+        }
+        let schedule: Schedule
+        do {
+            schedule = try Schedule.parse(text: text, file: scheduleFile, base: (scheduleFile as NSString).deletingLastPathComponent)
+        } catch {
+            found += error.lines
+            return nil
+        }
+        for rule in schedule.rules {
+            if case .path(let p) = rule.target { checkTarget(p, at: "\(scheduleFile):\(rule.line)") }
+        }
+        if let f = schedule.fallback { checkTarget(f, at: "\(scheduleFile):\(schedule.fallbackLine ?? 0)") }
+        guard found.isEmpty else { return nil }
+        return Schedule.table(schedule.upcoming(from: start, days: 7, timeZone: zone), timeZone: zone)
+    }
+
+    /// A folder, a playlist (its entries must exist) or a media file must be there.
+    private mutating func checkTarget(_ path: String, at origin: String) {
+        guard M3U.localPath(path) != nil else {
+            found.append("\(origin): '\(path)' is a URL; kiosk plays local files only")
+            return
+        }
+        var isDir: ObjCBool = false
+        guard FileAccess.exists(path, isDirectory: &isDir) else {
+            found.append("\(origin): '\(path)': no such file or folder")
+            return
+        }
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard !isDir.boolValue, ext == "m3u" || ext == "m3u8" else { return }
+        let warnings = LineCollector()
+        let quiet = Log(level: .warn, sink: { warnings.add($0) })
+        for entry in PlaylistLoader(log: quiet).parsePlaylist(path) {
+            var entryIsDir: ObjCBool = false
+            if !FileAccess.exists(entry.path, isDirectory: &entryIsDir) {
+                found.append("\(path): entry '\(entry.path)': no such file or folder")
+            }
+        }
+        found += warnings.lines.map { $0.replacingOccurrences(of: "kiosk: warn: ", with: "") }
+    }
+
+    /// Paths in a config are taken as `kiosk play` takes them: relative to the current folder.
+    private func resolve(_ path: String, base: String) -> String { path }
+}
+
+/// Log lines kept for a check (thread-safe).
+private final class LineCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: [String] = []
+    func add(_ line: String) { lock.lock(); kept.append(line); lock.unlock() }
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return kept }
+}
