@@ -112,6 +112,23 @@ public final class LivePlaylist {
         return true
     }
 
+    /// Replaces everything with `items` (new ids), except that the first item with the path of `keep`'s entry
+    /// takes `keep`'s id (a reload keeps the item on screen when its file is still listed).
+    public func replace(with items: [PlaylistItem], keeping keep: ItemID) -> PlaylistEdit {
+        guard let old = item(keep), let at = items.firstIndex(where: { $0.path == old.path }) else {
+            return replace(with: items)
+        }
+        let removed = entries.enumerated().filter { $0.element.id != keep }.map { (id: $0.element.id, position: $0.offset) }
+        entries.removeAll()
+        var edit = append(Array(items[..<at]))
+        entries.append(PlaylistEntry(id: keep, item: items[at]))
+        let after = append(Array(items[(at + 1)...]))
+        edit.added += after.added
+        edit.removed = removed
+        version += 1
+        return edit
+    }
+
     /// Replaces everything with `items` (new ids).
     public func replace(with items: [PlaylistItem]) -> PlaylistEdit {
         let removed = entries.enumerated().map { (id: $0.element.id, position: $0.offset) }

@@ -39,6 +39,9 @@ public enum LoadMode: String, Sendable, Equatable, CaseIterable {
     case append
     /// Right after the current item, to play next.
     case insertNext = "insert-next"
+    /// Instead of everything, but the item on screen stays (no change, no transition) when its file is listed
+    /// again: a reload of the config.
+    case reload
 }
 
 /// A change to the current item's view. Zoom and centre apply to flat items, the angles to 360/180/fisheye items.

@@ -134,6 +134,8 @@ extension Slideshow {
         switch mode {
         case .replace:
             edit = playlist.replace(with: items)
+        case .reload:
+            edit = slot.map { playlist.replace(with: items, keeping: $0.id) } ?? playlist.replace(with: items)
         case .append:
             edit = playlist.append(items)
         case .insertNext:

@@ -42,7 +42,7 @@ struct CommandLineTool {
             case "--help", "-h", "help":
                 print(Self.summary)
                 return 0
-            case "play": return try Commands(log: log).play(rest)
+            case "play": return try Commands(log: log, raw: Array(args.dropFirst())).play(rest)
             case "record": return try Commands(log: log).record(rest)
             case "snapshot": return try Commands(log: log).snapshot(rest)
             case "probe": return try Commands(log: log).probe(rest)

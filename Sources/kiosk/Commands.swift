@@ -6,6 +6,8 @@ import KioskPlayer
 /// The five commands: each parses its table, builds the parts and runs them.
 struct Commands {
     let log: Log
+    /// The command's arguments as given, before `--config FILE` was expanded (a reload reads the file again).
+    var raw: [String] = []
 
     private func parse(_ args: [String], _ specs: [OptionSpec], command: String, usage: String, summary: String) throws -> ParsedOptions? {
         if args.contains("--help") || args.contains("-h") {
@@ -57,6 +59,8 @@ struct Commands {
         var items = scheduled && o.positional.isEmpty ? [] : try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil || scheduled)
         let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: true, log: log)
         if let schedule { items = schedule.startingItems(at: 0) }
+        let reload = ConfigReload(raw: raw, schedule: schedule, log: log)
+        stop.onReload { reload.reload() }
         let report = try PlayJob.play(items: items, config: config, output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
                                       input: input,
@@ -68,6 +72,7 @@ struct Commands {
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
                                           state?.keep(player)  // after the server took the board
                                           let inbox = player.inbox
+                                          reload.attach(inbox)
                                           stop.onStop { inbox.send(.quit) }
                                       })
         log.info("played \(report.slotsShown) items, \(report.framesPresented) frames"

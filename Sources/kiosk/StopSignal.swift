@@ -2,13 +2,14 @@ import Foundation
 import KioskCore
 
 /// The process's signals. SIGINT, SIGTERM and SIGQUIT ask for a clean stop (the display restored, a recording
-/// finalised): the player checks between frames, and `onStop` can wake its wait at once. SIGHUP is logged and
-/// otherwise ignored (reload is not implemented yet). SIGPIPE and SIGXFSZ are ignored, so a closed standard error
+/// finalised): the player checks between frames, and `onStop` can wake its wait at once. SIGHUP reloads the config
+/// where the command can (`onReload`: kiosk play). SIGPIPE and SIGXFSZ are ignored, so a closed standard error
 /// or a full disk is a failed write, not a dead process.
 final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var flag = false
     private var wake: (@Sendable () -> Void)?
+    private var reload: (@Sendable () -> Void)?
     private var sources: [DispatchSourceSignal] = []
 
     /// The signals that stop the process cleanly, with their names.
@@ -25,6 +26,13 @@ final class StopSignal: @unchecked Sendable {
         let already = flag
         lock.unlock()
         if already { wake() }
+    }
+
+    /// Calls `reload` on each SIGHUP from now on (on a background thread).
+    func onReload(_ reload: @escaping @Sendable () -> Void) {
+        lock.lock()
+        self.reload = reload
+        lock.unlock()
     }
 
     /// Ignores SIGPIPE and SIGXFSZ: writes to a closed pipe or past the file size limit then fail with EPIPE
@@ -51,7 +59,12 @@ final class StopSignal: @unchecked Sendable {
         }
         signal(SIGHUP, SIG_IGN)
         let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-        hup.setEventHandler { log.warn("SIGHUP: reload is not implemented yet; playing on") }
+        hup.setEventHandler { [weak s] in
+            guard let s else { return }
+            s.lock.lock(); let reload = s.reload; s.lock.unlock()
+            log.info("SIGHUP: reloading the config")
+            if let reload { reload() } else { log.warn("SIGHUP: this command has nothing to reload") }
+        }
         hup.resume()
         s.sources.append(hup)
         return s
