@@ -10,13 +10,17 @@ public struct PlaylistItem: Sendable, Equatable {
     public var override: ProjectionOverride?
     /// A title, from the `#EXTINF:SECONDS,TITLE` line before the entry.
     public var title: String?
+    /// When the item may play (`#EXTKIOSK:days=mon-fri,from=09:00,to=17:30,start=…,end=…`); always without one.
+    public var window: ItemWindow?
 
     /// Creates an item.
-    public init(path: String, duration: Double? = nil, override: ProjectionOverride? = nil, title: String? = nil) {
+    public init(path: String, duration: Double? = nil, override: ProjectionOverride? = nil, title: String? = nil,
+                window: ItemWindow? = nil) {
         self.path = path
         self.duration = duration
         self.override = override
         self.title = title
+        self.window = window
     }
 }
 
@@ -33,6 +37,7 @@ public enum M3U {
         var pendingDuration: Double?
         var pendingOverride: ProjectionOverride?
         var pendingTitle: String?
+        var pendingWindow: ItemWindow?
         for raw in text.split(whereSeparator: \.isNewline) {
             var line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("\u{FEFF}") { line.removeFirst() }
@@ -45,9 +50,13 @@ public enum M3U {
                     pendingTitle = title.isEmpty ? nil : title
                 } else if line.uppercased().hasPrefix(kioskTag) {
                     do {
-                        let o = try ProjectionOverride(parsing: String(line.dropFirst(kioskTag.count)))
-                        try o.validate()
-                        pendingOverride = (pendingOverride ?? ProjectionOverride()).merged(with: o)
+                        let (window, rest) = try ItemWindow.split(payload: String(line.dropFirst(kioskTag.count)))
+                        if let window { pendingWindow = window }
+                        if window == nil || !rest.isEmpty {
+                            let o = try ProjectionOverride(parsing: rest)
+                            try o.validate()
+                            pendingOverride = (pendingOverride ?? ProjectionOverride()).merged(with: o)
+                        }
                     } catch {
                         log.warn("\(source): \(line): ignored: \(error)")
                     }
@@ -59,13 +68,16 @@ public enum M3U {
                 pendingDuration = nil
                 pendingOverride = nil
                 pendingTitle = nil
+                pendingWindow = nil
                 continue
             }
             let full = local.hasPrefix("/") ? local : (base as NSString).appendingPathComponent(local)
-            items.append(PlaylistItem(path: full, duration: pendingDuration, override: pendingOverride, title: pendingTitle))
+            items.append(PlaylistItem(path: full, duration: pendingDuration, override: pendingOverride, title: pendingTitle,
+                                      window: pendingWindow))
             pendingDuration = nil
             pendingOverride = nil
             pendingTitle = nil
+            pendingWindow = nil
         }
         return items
     }

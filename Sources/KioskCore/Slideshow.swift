@@ -96,6 +96,8 @@ public final class Slideshow {
     var idleAnnounced = false
     /// Stopped by a command (the playlist stays): nothing shows until an item is asked for.
     var stopped = false
+    /// Items outside their time windows now.
+    var outside = Set<ItemID>()
     var events: [PlayerEvent] = []
 
     /// Creates a slideshow over `items` (a new playlist, ids 0, 1, 2… in order).
@@ -115,7 +117,21 @@ public final class Slideshow {
     public var isFinished: Bool { ended || isIdle }
 
     /// Nothing can be shown: the playlist is empty, or every item in it failed.
-    public var isIdle: Bool { stopped || playlist.isEmpty || failed.count >= playlist.count }
+    public var isIdle: Bool {
+        stopped || playlist.isEmpty || failed.count + outside.subtracting(failed).count >= playlist.count
+    }
+
+    /// Whether `id` is skipped: it failed, or it is outside its time window now.
+    func skipped(_ id: ItemID) -> Bool { failed.contains(id) || outside.contains(id) }
+
+    /// Sets the items outside their time windows (`#EXTKIOSK:days=…,from=…,to=…`): they are skipped until they
+    /// are back in; the item on screen moves on at once when its window closes.
+    public func setOutsideWindows(_ ids: Set<ItemID>) {
+        guard ids != outside else { return }
+        outside = ids
+        if let s = slot, ids.contains(s.id), target == nil, skip == 0 { endCurrent(.skipped) }
+        if let t = target, ids.contains(t) { target = nil }
+    }
 
     /// The item the slideshow wants next: the one to decode ahead of its slot.
     public var upcoming: ItemID? {
@@ -217,7 +233,7 @@ public final class Slideshow {
             }
             guard let next = found else {
                 if ended { finishSlot(s, reason: .eof); return nil }
-                if target.map({ playlist.position(of: $0) == nil || failed.contains($0) }) ?? false { target = nil; continue }
+                if target.map({ playlist.position(of: $0) == nil || skipped($0) }) ?? false { target = nil; continue }
                 held = true
                 break  // next item still decoding: hold the current one
             }
@@ -302,7 +318,7 @@ public final class Slideshow {
 
     /// The item `goTo` asked for, when it can show now.
     private func candidate(for id: ItemID, availability: (ItemID) -> Availability) -> Candidate? {
-        guard let pos = order.firstIndex(of: id), !failed.contains(id) else { return nil }
+        guard let pos = order.firstIndex(of: id), !skipped(id) else { return nil }
         switch availability(id) {
         case .ready(let timing): return (id, pos, timing, false)
         case .pending: return nil
@@ -329,7 +345,7 @@ public final class Slideshow {
             }
             guard order.indices.contains(pos) else { return nil }
             let id = idAt(pos, wrapped: wrapped)
-            if failed.contains(id) { continue }
+            if skipped(id) { continue }
             switch availability(id) {
             case .ready(let timing): return (id, pos, timing, wrapped)
             case .pending: return nil
@@ -362,7 +378,7 @@ public final class Slideshow {
                 pos = 0
                 wrapped = true
             }
-            if !failed.contains(idAt(pos, wrapped: wrapped)) { return (pos, wrapped) }
+            if !skipped(idAt(pos, wrapped: wrapped)) { return (pos, wrapped) }
             pos += direction
         }
         return nil

@@ -20,7 +20,7 @@ public struct PlaylistLoader {
     }
 
     private func expand(_ path: String, into out: inout [PlaylistItem], playlists: inout Set<String>,
-                        duration: Double? = nil, override: ProjectionOverride? = nil) {
+                        duration: Double? = nil, override: ProjectionOverride? = nil, entry: PlaylistItem? = nil) {
         guard let path = M3U.localPath(path) else {
             log.warn("\(path): skipped: a URL; kiosk is an offline player and plays local files only")
             return
@@ -31,7 +31,7 @@ public struct PlaylistLoader {
             return
         }
         if isDir.boolValue {
-            for f in folderFiles(path) { out.append(PlaylistItem(path: f, override: override)) }
+            for f in folderFiles(path) { out.append(PlaylistItem(path: f, override: override, window: entry?.window)) }
             return
         }
         let ext = MediaExtensions.of(path)
@@ -43,12 +43,13 @@ public struct PlaylistLoader {
             }
             playlists.insert(real)
             for entry in parsePlaylist(path) {
-                expand(entry.path, into: &out, playlists: &playlists, duration: entry.duration, override: entry.override)
+                expand(entry.path, into: &out, playlists: &playlists, duration: entry.duration, override: entry.override,
+                       entry: entry)
             }
             playlists.remove(real)
             return
         }
-        out.append(PlaylistItem(path: path, duration: duration, override: override))
+        out.append(PlaylistItem(path: path, duration: duration, override: override, title: entry?.title, window: entry?.window))
     }
 
     /// Media files under `folder`, recursively, sorted by path (name order, folders in place).

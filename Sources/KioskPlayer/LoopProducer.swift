@@ -15,7 +15,7 @@ public protocol LoopProducer: AnyObject {
 extension Player {
     /// The earliest producer deadline, capped at `limit`.
     func wakeTime(_ limit: Double) -> Double {
-        producers.compactMap(\.deadline).reduce(limit) { min($0, $1) }
+        producers.compactMap(\.deadline).reduce(min(limit, windowCheck.next)) { min($0, $1) }
     }
 
     /// Runs the producers' turns at `t`: their commands join the inbox ahead of the next drain.

@@ -65,6 +65,10 @@ public final class Player {
     var screenOff = false
     /// Asked once a turn for commands, and for when they next need a turn (schedules).
     public var producers: [LoopProducer] = []
+    /// The local wall clock item windows are judged by: the instant at a player time, and the time zone.
+    public var wallClock: (at: (Double) -> Date, zone: TimeZone) = ({ _ in Date() }, .current)
+    /// When item windows were last judged: the playlist's version, and the player time of the next edge.
+    var windowCheck: (version: Int, next: Double) = (-1, -.infinity)
     /// Where the player posts its status and events for remote-control servers (one made before the player,
     /// so a server can bind first, may be set before `run`).
     public var board = PlayerBoard()
@@ -197,6 +201,7 @@ public final class Player {
             turnProducers(at: t)
             runCommands(at: t)
             if quitRequested { break }
+            updateItemWindows(at: t)
             if screenOff {
                 try sleepTurn(at: t, output: output, renderer: renderer, presented: &presented, first: &firstFrameTime)
                 lastKey = nil

@@ -59,6 +59,7 @@ struct Commands {
         var items = scheduled && o.positional.isEmpty ? [] : try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil || scheduled)
         let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: true, log: log)
         if let schedule { items = schedule.startingItems(at: 0) }
+        let clock = try? ScheduleSetup.wallClock(o, realClock: true)
         let reload = ConfigReload(raw: raw, schedule: schedule, log: log)
         stop.onReload { reload.reload() }
         let report = try PlayJob.play(items: items, config: config, output: request,
@@ -70,6 +71,7 @@ struct Commands {
                                       onStart: { player in
                                           if let remote { player.keepsRunningWhenEmpty = true; remote.serve(player) }
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
+                                          if let clock { player.wallClock = clock }
                                           state?.keep(player)  // after the server took the board
                                           let inbox = player.inbox
                                           reload.attach(inbox)
@@ -97,10 +99,12 @@ struct Commands {
         var items = scheduled && o.positional.isEmpty ? [] : try playlist(o.positional, allowEmpty: scheduled)
         let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: false, log: log)
         if let schedule { items = schedule.startingItems(at: 0) }
+        let clock = try? ScheduleSetup.wallClock(o, realClock: false)
         let fps = o.integer("fps") ?? 30
         let report = try PlayJob.record(items: items, config: config, output: out, fps: fps, length: o.number("length"), log: log,
                                         shouldStop: { stop.requested }, onStart: { player in
                                             if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
+                                            if let clock { player.wallClock = clock }
                                             let inbox = player.inbox
                                             stop.onStop { inbox.send(.quit) }
                                         })

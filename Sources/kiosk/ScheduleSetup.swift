@@ -22,25 +22,22 @@ enum ScheduleSetup {
     /// The driver the options ask for, or nil without `--schedule`. `realClock`: the wall clock is the system's
     /// (play without `--start-time`, so NTP's corrections count); otherwise it runs from the start time (or now)
     /// with the player's clock (record's virtual clock).
-    static func driver(_ o: ParsedOptions, fallback: [PlaylistItem], realClock: Bool, log: Log) throws -> ScheduleDriver? {
-        guard let file = o.string("schedule") else {
-            for flag in ["timezone", "start-time"] where o.string(flag) != nil {
-                throw UsageError("--\(flag) needs --schedule")
-            }
-            return nil
-        }
+    /// The local wall clock at a player time, and its zone: `--start-time` (then the player's clock: record's
+    /// virtual one), else the system's clock (`realClock`: play, so NTP's corrections count) or now plus the
+    /// player's time (record).
+    static func wallClock(_ o: ParsedOptions, realClock: Bool) throws -> (at: @Sendable (Double) -> Date, zone: TimeZone) {
         let zone = try o.string("timezone").map { text throws(UsageError) in try ClockOptions.timeZone(text) } ?? .current
         let start = try o.string("start-time").map { text throws(UsageError) in try ClockOptions.startTime(text, timeZone: zone) }
+        if let start { return ({ start.addingTimeInterval($0) }, zone) }
+        if realClock { return ({ _ in Date() }, zone) }
+        let now = Date()
+        return ({ now.addingTimeInterval($0) }, zone)
+    }
+
+    static func driver(_ o: ParsedOptions, fallback: [PlaylistItem], realClock: Bool, log: Log) throws -> ScheduleDriver? {
+        let (wall, zone) = try wallClock(o, realClock: realClock)
+        guard let file = o.string("schedule") else { return nil }
         let schedule = try read(file)
-        let wall: (Double) -> Date
-        if let start {
-            wall = { start.addingTimeInterval($0) }
-        } else if realClock {
-            wall = { _ in Date() }
-        } else {
-            let now = Date()
-            wall = { now.addingTimeInterval($0) }
-        }
         return ScheduleDriver(schedule: schedule, timeZone: zone, wall: wall, fallbackItems: fallback, log: log) { path in
             PlaylistLoader(log: log).load([path])
         }

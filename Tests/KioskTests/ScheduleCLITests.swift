@@ -51,6 +51,30 @@ final class ScheduleCLITests: XCTestCase {
         // The window's edge to the frame: nothing but black before it, the folder from it on.
     }
 
+    /// `#EXTKIOSK:days=…,from=…,to=…` in a playlist: an item plays only inside its window; when its window
+    /// closes while it shows, the slideshow moves on at that frame.
+    func testItemWindowsInAPlaylist() throws {
+        let dir = try TempDir()
+        _ = try colour(dir, "morning.png", "red")
+        _ = try colour(dir, "always.png", "0x00ff00")
+        _ = try colour(dir, "weekend.png", "blue")
+        try "#EXTM3U\n#EXTKIOSK:from=06:00,to=09:00\nmorning.png\n#EXTKIOSK:days=sat,sun\nweekend.png\nalways.png\n"
+            .write(toFile: dir.file("list.m3u"), atomically: true, encoding: .utf8)
+        let out = dir.file("out.y4m")
+        // Thursday 08:59:58: the morning item shows until 09:00, then the one without a window; the weekend item
+        // never comes on a Thursday.
+        let r = try CLITests.run(["record", dir.file("list.m3u"), "--start-time", "2026-12-24T08:59:58", "--timezone", "UTC",
+                                  "--size", "64x48", "--fps", "10", "--length", "4", "--duration", "30", "--transition", "none",
+                                  "--output", out], timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let frames = try FFmpegCLI.referenceFrames(out, size: size)
+        XCTAssertEqual(frames.count, 40)
+        for (i, f) in frames.enumerated() {
+            let want = i < 20 ? [255, 0, 0] : [0, 255, 0]
+            XCTAssertTrue(near(centre(f), want), "frame \(i): \(centre(f)), want \(want)")
+        }
+    }
+
     func testFallbackPlaysOutsideWindowsAndWithoutAValidClock() throws {
         let dir = try TempDir()
         _ = try colour(dir, "fallback.png", "red")
@@ -77,7 +101,7 @@ final class ScheduleCLITests: XCTestCase {
         XCTAssertEqual(r.status, 2, r.stderr)
         for line in 1...3 { XCTAssertTrue(r.stderr.contains("\(bad):\(line): "), "line \(line): \(r.stderr)") }
         XCTAssertTrue(r.stderr.contains("--schedule: 3 problems in '\(bad)'"), r.stderr)
-        for (args, needle) in [(["--start-time", "2026-12-24T08:00"], "--start-time needs --schedule"),
+        for (args, needle) in [(["--start-time", "2026-12-24 8 o'clock"], "--start-time"),
                                (["--schedule", dir.file("missing")], "--schedule: cannot read"),
                                (["--schedule", bad, "--timezone", "Mars/Olympus"], "--timezone"),
                                (["--schedule", bad, "--start-time", "yesterday"], "--start-time")] {
