@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import KioskMedia
 import KioskPlayer
+import KioskSeat
 
 /// The five commands: each parses its table, builds the parts and runs them.
 struct Commands {
@@ -50,17 +51,23 @@ struct Commands {
         let remote = try RemoteControl.bind(o, log: log)
         defer { remote?.stop() }
         let stop = StopSignal.install(log: log)
+        let service = SystemdNotifier()  // Type=notify units: ready, watchdog, status; nothing elsewhere
+        defer { service.stopping() }
         let items = try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil)
         let report = try PlayJob.play(items: items, config: config, output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
                                       input: input,
                                       length: o.number("length"), log: log,
                                       shouldStop: { stop.requested },
-                                      onFirstFrame: { [log] in log.info("first frame presented \(ProcessAge.millisecondsSinceStart()) ms after process start") },
+                                      onFirstFrame: { [log] in
+                                          log.info("first frame presented \(ProcessAge.millisecondsSinceStart()) ms after process start")
+                                          service.ready()
+                                      },
                                       onStart: { player in
                                           if let remote { player.keepsRunningWhenEmpty = true; remote.serve(player) }
+                                          service.follow(player)
                                           let inbox = player.inbox
-                                          stop.onStop { inbox.send(.quit) }
+                                          stop.onStop { service.stopping(); inbox.send(.quit) }
                                       })
         log.info("played \(report.slotsShown) items, \(report.framesPresented) frames"
                  + (report.presentedFPS.map { String(format: ", %.2f frames/s after the first", $0) } ?? "")
