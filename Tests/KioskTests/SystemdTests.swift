@@ -57,6 +57,23 @@ final class SystemdTests: XCTestCase {
         XCTAssertLessThanOrEqual(gaps.max() ?? 1, 1.5, "the frame loop missed a ping: \(gaps)")
     }
 
+    /// An idle player (nothing to play, waiting for items over IPC) is ready, says so in STATUS, and keeps pinging:
+    /// its waits between loop turns last at most a second.
+    func testIdlePlayerIsReadyAndKeepsPinging() throws {
+        let dir = try TempDir()
+        try FileManager.default.createDirectory(atPath: dir.file("empty"), withIntermediateDirectories: true)
+        let socket = try NotifySocket(dir.file("notify"))
+        let run = try SupervisedRun.run(CLITests.kiosk, ["play", dir.file("empty"), "--input-ipc-server", dir.file("ipc.sock"),
+                                                         "--length", "3"] + Self.headless,
+                                        environment: ["WATCHDOG_USEC": "2000000"], notify: socket, timeout: 60)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.texts.contains("STATUS=idle: nothing to play"), "\(run.texts)")
+        XCTAssertTrue(run.texts.contains("READY=1"), "\(run.texts)")
+        let pings = run.messages.filter { $0.text == "WATCHDOG=1" }.map(\.seconds)
+        XCTAssertGreaterThanOrEqual(pings.count, 2, "\(run.texts)")
+        XCTAssertLessThanOrEqual(zip(pings.dropFirst(), pings).map { $0 - $1 }.max() ?? 0, 1.5, "\(pings)")
+    }
+
     /// An abstract notification socket (`@name`) works, and a `WATCHDOG_PID` naming another process means the
     /// watchdog is not this process's: no WATCHDOG=1 (sd_watchdog_enabled's rule), while READY=1 still comes.
     func testAbstractSocketAndAWatchdogForAnotherPidSendsNoPings() throws {
