@@ -56,7 +56,8 @@ let package = Package(
         // Sound: ALSA playback and the audio clock. The only place ALSA is imported.
         .target(name: "KioskAudio", dependencies: ["KioskCore", "CALSA", "CKioskALSAShim"]),
         // The seat: how device nodes are opened (`DeviceOpener`: open(2) directly, or a logind session's
-        // TakeDevice). Outputs and input open their devices through it. The only place libsystemd is imported.
+        // TakeDevice), and the service manager (sd_notify: ready, watchdog, status; whether stderr is the journal).
+        // Outputs and input open their devices through it. The only place libsystemd is imported.
         .target(name: "KioskSeat", dependencies: ["KioskCore", "CSystemd"]),
         // Outputs: headless (FBO read-back), virtual time and DRM/KMS, and the display hotplug monitor. The only
         // place libdrm, GBM and CUdev are imported.
@@ -70,7 +71,7 @@ let package = Package(
         // Remote control: a Unix-socket line server (its own thread, many clients, bounded queues) and mpv's JSON
         // IPC over it. Speaks to the player only through commands and the player's board. Foundation and libc only.
         .target(name: "KioskRemote", dependencies: ["KioskCore"]),
-        .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer", "KioskRemote"]),
+        .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer", "KioskRemote", "KioskSeat"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput",
                                                              "KioskPlayer"]),

@@ -11,6 +11,9 @@ packages=(
   # the IPC tests: mpv is the reference server; the venv holds python-mpv-jsonipc (Kiosk/ipc-venv.sh)
   mpv python3-venv python3-pip
   lomiri-wallpapers-16.04
+  # systemd-analyze checks Kiosk/kiosk.service (verify, security --offline=yes, syscall-filter; no running systemd
+  # is needed); strace shows a run stays inside the unit's system call filter (SystemdTests)
+  systemd strace
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -21,6 +21,10 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     }
 
     public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+
+    /// The syslog priority journald files a line of this level under (sd-daemon.h's `SD_ERR`, `SD_WARNING`,
+    /// `SD_INFO`, `SD_DEBUG`), so `journalctl -p warning` shows errors and warnings.
+    public var syslogPriority: Int { [3, 4, 6, 7][rawValue] }
 }
 
 /// One-line log messages to standard error, `kiosk: level: message`. Thread-safe.
@@ -29,6 +33,7 @@ public final class Log: @unchecked Sendable {
     private var _level: LogLevel
     private var sink: (String) -> Void
     private var taps: [@Sendable (LogLevel, String) -> Void] = []
+    private var _syslogPrefixes = false
 
     /// The process-wide log the CLI configures. Parts take a `Log` to write to; tests may pass their own.
     public static let shared = Log(level: .warn)
@@ -44,6 +49,22 @@ public final class Log: @unchecked Sendable {
         get { lock.lock(); defer { lock.unlock() }; return _level }
         set { lock.lock(); _level = newValue; lock.unlock() }
     }
+
+    /// Whether each line starts with its syslog priority, `<4>kiosk: warn: …` (sd-daemon(3)'s prefixes), which
+    /// journald reads as the line's priority and strips. On when standard error is the journal; the CLI decides.
+    public var useSyslogPrefixes: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _syslogPrefixes }
+        set { lock.lock(); _syslogPrefixes = newValue; lock.unlock() }
+    }
+
+    /// `<N>` for `level` when `useSyslogPrefixes` is on, else nothing: for a line written to standard error
+    /// outside `write`.
+    public func syslogPrefix(_ level: LogLevel) -> String {
+        lock.lock(); defer { lock.unlock() }
+        return prefix(level)
+    }
+
+    private func prefix(_ level: LogLevel) -> String { _syslogPrefixes ? "<\(level.syslogPriority)>" : "" }
 
     /// Replaces where lines go (for tests).
     public func redirect(_ to: @escaping @Sendable (String) -> Void) {
@@ -61,7 +82,7 @@ public final class Log: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         guard level <= _level else { return }
         let text = Self.escaped(message())
-        sink("kiosk: \(level.name): \(text)")
+        sink(prefix(level) + "kiosk: \(level.name): \(text)")
         for t in taps { t(level, text) }
     }
 

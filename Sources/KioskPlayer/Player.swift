@@ -95,6 +95,10 @@ public final class Player {
     /// Called once, right after the first frame has been presented.
     public var onFirstFrame: (() -> Void)?
 
+    /// Called at the top of every turn of the frame loop (waits between turns last at most a second), e.g. to
+    /// ping a watchdog that restarts a player whose loop hangs.
+    public var onLoopTurn: (() -> Void)?
+
     /// Display hotplug events (a udev monitor on the drm subsystem), checked once a frame.
     public var hotplug: DisplayHotplugMonitor?
 
@@ -189,6 +193,7 @@ public final class Player {
             board.post([.shutdown])
         }
         while !shouldStop() && !quitRequested {
+            onLoopTurn?()
             let t = clock.now
             if let length, t >= length { break }
             if let input = interaction {

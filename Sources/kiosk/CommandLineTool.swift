@@ -54,7 +54,7 @@ struct CommandLineTool {
             }
         } catch let e as UsageError {
             let located = ConfigFile.locate(e, args: expanded.args, origins: expanded.origins)
-            Log.writeStandardError("kiosk: \(Log.escaped(located.message))\n")
+            Log.writeStandardError(log.syslogPrefix(.error) + "kiosk: \(Log.escaped(located.message))\n")
             return 2
         } catch {
             log.error("\(error)")

@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import KioskMedia
 import KioskPlayer
+import KioskSeat
 
 /// The five commands: each parses its table, builds the parts and runs them.
 struct Commands {
@@ -62,20 +63,26 @@ struct Commands {
         let clock = try? ScheduleSetup.wallClock(o, realClock: true)
         let reload = ConfigReload(raw: raw, schedule: schedule, log: log)
         stop.onReload { reload.reload() }
+        let service = SystemdNotifier()  // Type=notify units: ready, watchdog, status; nothing elsewhere
+        defer { service.stopping() }
         let report = try PlayJob.play(items: items, config: config, output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
                                       input: input,
                                       length: o.number("length"), log: log,
                                       shouldStop: { stop.requested },
-                                      onFirstFrame: { [log] in log.info("first frame presented \(ProcessAge.millisecondsSinceStart()) ms after process start") },
+                                      onFirstFrame: { [log] in
+                                          log.info("first frame presented \(ProcessAge.millisecondsSinceStart()) ms after process start")
+                                          service.ready()
+                                      },
                                       onStart: { player in
                                           if let remote { player.keepsRunningWhenEmpty = true; remote.serve(player) }
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
                                           if let clock { player.wallClock = clock }
                                           state?.keep(player)  // after the server took the board
+                                          service.follow(player)
                                           let inbox = player.inbox
                                           reload.attach(inbox)
-                                          stop.onStop { inbox.send(.quit) }
+                                          stop.onStop { service.stopping(); inbox.send(.quit) }
                                       })
         log.info("played \(report.slotsShown) items, \(report.framesPresented) frames"
                  + (report.presentedFPS.map { String(format: ", %.2f frames/s after the first", $0) } ?? "")

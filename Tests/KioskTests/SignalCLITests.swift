@@ -88,7 +88,8 @@ final class SignalCLITests: XCTestCase {
         }
     }
 
-    /// SIGHUP is logged as a no-op and play goes on to its --length with status 0. Before: killed by SIGHUP.
+    /// SIGHUP reloads what the command line named and play goes on to its --length with status 0. Before: killed
+    /// by SIGHUP.
     func testSIGHUPIsLoggedAndPlayGoesOn() throws {
         let dir = try TempDir()
         let a = try picture(dir)
@@ -99,7 +100,8 @@ final class SignalCLITests: XCTestCase {
         let end = p.finish(timeout: 60, from: sent)
         XCTAssertFalse(end.killedBySignal, p.stderr)
         XCTAssertEqual(end.status, 0, p.stderr)
-        XCTAssertEqual(p.stderr.components(separatedBy: "SIGHUP: reload is not implemented yet").count - 1, 1, p.stderr)
+        XCTAssertEqual(p.stderr.components(separatedBy: "SIGHUP: reloading the config").count - 1, 1, p.stderr)
+        XCTAssertTrue(p.stderr.contains("SIGHUP: reloaded: 1 item"), p.stderr)
         XCTAssertTrue(p.stderr.contains("played "), p.stderr)
     }
 
