@@ -303,6 +303,9 @@ final class SystemdTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: root.file("usr/lib/systemd"), withIntermediateDirectories: true)
         let copy = try BoundedProcess.run("/bin/cp", ["-a", "/usr/lib/systemd/system", root.file("usr/lib/systemd/")], timeout: 60)
         XCTAssertEqual(copy.status, 0, String(decoding: copy.stderr, as: UTF8.self))
+        // ExecReload= runs the system's kill(1), which a real root has: the install tree gets it too.
+        try FileManager.default.createDirectory(atPath: root.file("bin"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/bin/kill", toPath: root.file("bin/kill"))
         let r = try BoundedProcess.run(tool, ["verify", "--man=no", "--root=\(root.path)", "kiosk.service"], timeout: 60)
         let said = String(decoding: r.stdout + r.stderr, as: UTF8.self)
         XCTAssertEqual(r.status, 0, said)
