@@ -85,7 +85,14 @@ public enum CommandSpecs {
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
-    ] + audio + view + input + remote
+    ] + audio + view + input + remote + watch
+
+    /// Folder-watching options of `kiosk play`.
+    public static let watch: [OptionSpec] = [
+        OptionSpec("no-watch", .flag, "do not watch the folders given for files that arrive and leave"),
+        OptionSpec("settle", .number(0...3600), metavar: "S",
+                   "a new file never closed after writing (a network share) plays once its size and time held S seconds (default 2)"),
+    ]
 
     /// Remote-control options of `kiosk play` (mpv's JSON IPC).
     public static let remote: [OptionSpec] = [

@@ -17,9 +17,9 @@ struct Commands {
         return o
     }
 
-    /// The items `paths` name (the demo with none). Nothing playable is an error unless `allowEmpty` (kiosk then
-    /// idles, waiting for items from a command).
-    private func playlist(_ paths: [String], allowEmpty: Bool = false) throws -> [PlaylistItem] {
+    /// The items `paths` name (the demo with none), or those `loaded` for them. Nothing playable is an error unless
+    /// `allowEmpty` (kiosk then idles, waiting for items from a command or a watched folder).
+    private func playlist(_ paths: [String], allowEmpty: Bool = false, loaded: [PlaylistItem]? = nil) throws -> [PlaylistItem] {
         var paths = paths
         if paths.isEmpty {
             guard let demo = DemoPlaylist.locate() else {
@@ -28,7 +28,7 @@ struct Commands {
             log.info("no path given: playing the built-in demo \(demo)")
             paths = [demo]
         }
-        let items = PlaylistLoader(log: log).load(paths)
+        let items = loaded ?? PlaylistLoader(log: log).load(paths)
         guard !items.isEmpty || allowEmpty else {
             throw PlayerError("nothing to play: no media files in \(paths.joined(separator: " "))")
         }
@@ -37,7 +37,7 @@ struct Commands {
 
     func play(_ args: [String]) throws -> Int32 {
         guard let o = try parse(args, CommandSpecs.play, command: "play", usage: "kiosk play [OPTIONS] [PATH ...]",
-                                summary: "Plays files, folders (recursive, by name) and .m3u playlists full screen.\nWith no path it plays the built-in demo.") else { return 0 }
+                                summary: "Plays files, folders (recursive, by name; watched for files that arrive and leave) and .m3u\nplaylists full screen. With no path it plays the built-in demo.") else { return 0 }
         let config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
         let request = try OutputRequest(output: o.string("output"), device: o.string("drm-device"),
@@ -50,7 +50,10 @@ struct Commands {
         let remote = try RemoteControl.bind(o, log: log)
         defer { remote?.stop() }
         let stop = StopSignal.install(log: log)
-        let items = try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil)
+        let folders = WatchedFolders(paths: o.positional, watch: !o.has("no-watch"), settle: o.number("settle") ?? 2, log: log)
+        defer { folders.stop() }
+        let items = try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil || !folders.isEmpty,
+                                 loaded: o.positional.isEmpty ? nil : folders.items)
         let report = try PlayJob.play(items: items, config: config, output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
                                       input: input,
@@ -59,6 +62,7 @@ struct Commands {
                                       onFirstFrame: { [log] in log.info("first frame presented \(ProcessAge.millisecondsSinceStart()) ms after process start") },
                                       onStart: { player in
                                           if let remote { player.keepsRunningWhenEmpty = true; remote.serve(player) }
+                                          if !folders.isEmpty { player.keepsRunningWhenEmpty = true; folders.start(sending: player.inbox) }
                                           let inbox = player.inbox
                                           stop.onStop { inbox.send(.quit) }
                                       })
