@@ -17,32 +17,49 @@ public enum PathOrder {
         return fast ?? a.localizedStandardCompare(b)
     }
 
-    /// `items` sorted by the path each has, stably; each path's weights are worked out once.
+    /// `items` sorted by the path each has, stably. Each path's weights are worked out once, into one buffer,
+    /// leaving out the folder all of them share (identical bytes up to a `/` weigh the same in every comparison).
     public static func sorted<T>(_ items: [T], by path: (T) -> String) -> [T] {
-        let paths = items.map(path)
-        let keys = paths.map(key)
-        let order = paths.indices.sorted { l, r in
-            let result: ComparisonResult
-            if let ka = keys[l], let kb = keys[r], let byKey = compareBytes(ka, kb) {
-                result = byKey
+        var shared = items.first.map { Array(path($0).utf8) } ?? []
+        var total = 0
+        for item in items {
+            let p = path(item).utf8
+            total += p.count
+            shared.removeLast(shared.count - zip(shared, p).prefix { $0 == $1 }.count)
+        }
+        let skip = (shared.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1
+        var weights: [UInt8] = []
+        weights.reserveCapacity(total - skip * items.count + 4 * items.count)
+        var spans: [(start: Int, count: Int)] = []  // count -1: not printable ASCII, left to ICU
+        spans.reserveCapacity(items.count)
+        for item in items {
+            let start = weights.count
+            if appendKey(path(item), dropping: skip, to: &weights) {
+                spans.append((start, weights.count - start))
             } else {
-                result = paths[l].localizedStandardCompare(paths[r])
+                weights.removeSubrange(start...)
+                spans.append((start, -1))
             }
-            return result == .orderedSame ? l < r : result == .orderedAscending
+        }
+        let order = weights.withUnsafeBufferPointer { w in
+            items.indices.sorted { l, r in
+                let a = spans[l], b = spans[r]
+                let byKey = a.count < 0 || b.count < 0 ? nil
+                    : compareBytes(UnsafeBufferPointer(rebasing: w[a.start..<(a.start + a.count)]),
+                                   UnsafeBufferPointer(rebasing: w[b.start..<(b.start + b.count)]))
+                let result = byKey ?? path(items[l]).localizedStandardCompare(path(items[r]))
+                return result == .orderedSame ? l < r : result == .orderedAscending
+            }
         }
         return order.map { items[$0] }
     }
 
     /// Byte order of two keys; nil when equal.
-    private static func compareBytes(_ a: [UInt8], _ b: [UInt8]) -> ComparisonResult? {
-        a.withUnsafeBufferPointer { x in
-            b.withUnsafeBufferPointer { y -> ComparisonResult? in
-                for k in 0..<min(x.count, y.count) where x[k] != y[k] {
-                    return x[k] < y[k] ? .orderedAscending : .orderedDescending
-                }
-                return x.count == y.count ? nil : x.count < y.count ? .orderedAscending : .orderedDescending
-            }
+    private static func compareBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> ComparisonResult? {
+        for k in 0..<min(x.count, y.count) where x[k] != y[k] {
+            return x[k] < y[k] ? .orderedAscending : .orderedDescending
         }
+        return x.count == y.count ? nil : x.count < y.count ? .orderedAscending : .orderedDescending
     }
 
     /// `paths` sorted.
@@ -87,13 +104,13 @@ public enum PathOrder {
         return i == a.count ? .orderedAscending : .orderedDescending
     }
 
-    /// The weights of a printable-ASCII name, which compare as bytes in ICU's primary order (a number is its mark,
-    /// its count of significant digits, then the digits); nil for other names.
-    static func key(_ s: String) -> [UInt8]? {
-        s.utf8.withContiguousStorageIfAvailable { u -> [UInt8]? in
-            guard isSimple(u) else { return nil }
-            var out: [UInt8] = []
-            out.reserveCapacity(u.count + 4)
+    /// Appends the weights of a printable-ASCII name to `out`; they compare as bytes in ICU's primary order (a
+    /// number is its mark, its count of significant digits, then the digits). False for other names (`out` may
+    /// then hold a part of them).
+    static func appendKey(_ s: String, dropping skip: Int = 0, to out: inout [UInt8]) -> Bool {
+        s.utf8.withContiguousStorageIfAvailable { whole -> Bool in
+            let u = UnsafeBufferPointer(rebasing: whole[min(skip, whole.count)...])
+            guard isSimple(u) else { return false }
             var i = 0
             while i < u.count {
                 let w = weights[Int(u[i])]
@@ -103,14 +120,14 @@ public enum PathOrder {
                     continue
                 }
                 let n = number(u, from: i)
-                guard n.digits.count <= longestNumber else { return nil }
+                guard n.digits.count <= longestNumber else { return false }
                 out.append(numberMark)
                 out.append(UInt8(n.digits.count))
                 out.append(contentsOf: n.digits)
                 i = n.end
             }
-            return out
-        } ?? nil
+            return true
+        } ?? false
     }
 
     /// The digit run starting at `start`: its significant digits (leading zeros dropped) and where it ends.

@@ -50,6 +50,10 @@ final class PathOrderTests: XCTestCase {
         names += ["é.jpg", "e.jpg", "f.jpg", "Photo 2.png", "photo 10.png", "photo 02.png", "photo2.png", "_x.jpg"]
         let expected = names.sorted { icu($0, $1) == .orderedAscending }
         XCTAssertEqual(PathOrder.sorted(names), expected)
+        for folder in ["/media/Fotos 2024/", "/média/été 2/", "/x1/"] {  // the shared folder is left out of the weights
+            let full = names.map { folder + $0 }
+            XCTAssertEqual(PathOrder.sorted(full), full.sorted { icu($0, $1) == .orderedAscending }, folder)
+        }
         let pairs = [("b", 1), ("a", 2), ("b", 3), ("a", 4)]
         XCTAssertEqual(PathOrder.sorted(pairs, by: \.0).map(\.1), [2, 4, 1, 3], "equal paths keep their order")
     }
