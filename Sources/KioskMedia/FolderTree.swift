@@ -22,11 +22,15 @@ final class FolderTree {
     /// How many ready files the tree holds.
     private(set) var fileCount = 0
 
+    /// What the playlist's paths of files here start with: `FolderMedia.path(root, rel)` is this and `rel`.
+    private let prefix: String
+
     /// An empty tree for `root`, watching through `inotify`.
     init(root: String, inotify: Inotify, log: Log) {
         self.root = root
         self.inotify = inotify
         self.log = log
+        prefix = String(FolderMedia.path(root, "x").dropLast())
     }
 
     /// Whether the root itself is in the tree (watched and listed).
@@ -35,8 +39,25 @@ final class FolderTree {
     /// The path on disk of `rel`.
     func diskPath(_ rel: String) -> String { rel.isEmpty ? root : root + "/" + rel }
 
-    /// The path the playlist holds for the file `rel`.
-    func itemPath(_ rel: String) -> String { FolderMedia.path(root, rel) }
+    /// The path the playlist holds for the file `rel` (as `FolderMedia.path`, without its cost for every file).
+    func itemPath(_ rel: String) -> String { prefix + rel }
+
+    /// The path the playlist holds for the file `name` in the folder `dir`, in a string of exactly its size (a large
+    /// folder's paths are most of a scan's memory).
+    func itemPath(_ dir: String, _ name: String) -> String {
+        let parts = dir.isEmpty ? [prefix, name] : [prefix, dir, "/", name]
+        let count = parts.reduce(0) { $0 + $1.utf8.count }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var at = 0
+            for part in parts {
+                for byte in part.utf8 {
+                    buffer[at] = byte
+                    at += 1
+                }
+            }
+            return at
+        }
+    }
 
     /// `name` inside the folder `dir`.
     static func join(_ dir: String, _ name: String) -> String { dir.isEmpty ? name : dir + "/" + name }
@@ -78,12 +99,22 @@ final class FolderTree {
     /// Every ready file.
     var files: [String] { folders.flatMap { dir, f in f.files.map { Self.join(dir, $0) } } }
 
+    /// Media files found in one folder: the folder (relative) and their names.
+    struct Found {
+        var folder: String
+        var names: [String]
+
+        /// Their relative paths.
+        var paths: [String] { names.map { FolderTree.join(folder, $0) } }
+    }
+
     /// Watches the folder `rel` and every folder under it, each before it is listed so that nothing landing
-    /// meanwhile is missed, and adds them to the tree. Returns the media files found there (relative paths); they
-    /// are not ready yet: the caller makes them ready, or waits for them to settle. Folders that cannot be
-    /// listed (gone meanwhile) are left out; symlinked folders are not entered (as the playlist loader does).
-    func add(_ rel: String) -> [String] {
-        var found: [String] = []
+    /// meanwhile is missed, and adds them to the tree. Returns the media files found there; with `ready` they are
+    /// in the tree's ready files, without it the caller makes them ready or waits for them to settle. Folders that
+    /// cannot be listed (gone meanwhile) are left out; symlinked folders are not entered (as the playlist loader
+    /// does).
+    func add(_ rel: String, ready: Bool) -> [Found] {
+        var found: [Found] = []
         var stack = [rel]
         while let dir = stack.popLast() {
             let watched = Result { () throws(FolderWatchError) in try inotify.watch(diskPath(dir)) }
@@ -93,17 +124,20 @@ final class FolderTree {
             }
             let wd = unwrap(watched)
             var folder = Folder(wd: wd)
+            var media: [String] = []
             for entry in names {
-                let path = Self.join(dir, entry.name)
                 if entry.isFolder {
                     folder.subfolders.insert(entry.name)
-                    stack.append(path)
+                    stack.append(Self.join(dir, entry.name))
                 } else if FolderMedia.counts(entry.name) {
-                    found.append(path)
+                    media.append(entry.name)
                 }
             }
+            if ready { folder.files = Set(media) }
             if let old = folders[dir] { fileCount -= old.files.count }
+            fileCount += folder.files.count
             folders[dir] = folder
+            if !media.isEmpty { found.append(Found(folder: dir, names: media)) }
             if let wd { byWatch[wd] = dir }
             if !dir.isEmpty {
                 let (parent, name) = Self.split(dir)

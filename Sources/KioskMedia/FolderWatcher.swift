@@ -159,7 +159,7 @@ public final class FolderWatcher: @unchecked Sendable {
 
     /// Watches and lists everything; reports what differs from `known` (or everything, without it).
     private func initialScan() {
-        let found = tree.add("")
+        let found = tree.add("", ready: known == nil)
         guard tree.hasRoot else {
             folderWent(reason: "cannot be watched")
             report(FolderChanges(removed: PathOrder.sorted(Array(known ?? []))))
@@ -167,13 +167,11 @@ public final class FolderWatcher: @unchecked Sendable {
         }
         let now = MonotonicClock.seconds()
         guard let known else {
-            for rel in found { _ = tree.insert(rel) }
-            let all = PathOrder.sorted(found).map(tree.itemPath)
-            report(FolderChanges(added: all))
+            report(FolderChanges(added: PathOrder.sorted(found.flatMap { f in f.names.map { tree.itemPath(f.folder, $0) } })))
             return
         }
         var seen = Set<String>()
-        for rel in found {
+        for rel in found.flatMap(\.paths) {
             let path = tree.itemPath(rel)
             seen.insert(path)
             if known.contains(path) {
@@ -202,11 +200,11 @@ public final class FolderWatcher: @unchecked Sendable {
         if e.has(IN_ISDIR) {
             if e.has(IN_DELETE | IN_MOVED_FROM) {
                 folderLeft(rel)
-            } else if e.has(IN_MOVED_TO) {
-                for f in tree.add(rel) { ready(f) }  // moved in whole: its files are complete
-            } else if e.has(IN_CREATE) {
+            } else if e.has(IN_MOVED_TO) {  // moved in whole: its files are complete
+                for f in tree.add(rel, ready: true).flatMap(\.paths) { touch(f, wasReady: false) }
+            } else if e.has(IN_CREATE) {  // made here: it may still be filling
                 let now = MonotonicClock.seconds()
-                for f in tree.add(rel) { settling.add(f, look: look(f), now: now) }  // may still be filling
+                for f in tree.add(rel, ready: false).flatMap(\.paths) { settling.add(f, look: look(f), now: now) }
             }
             return
         }
@@ -256,7 +254,7 @@ public final class FolderWatcher: @unchecked Sendable {
         gone?.nextLook = MonotonicClock.seconds() + Self.lookForGoneFolder
         guard let st = FileAccess.status(folder), st.st_mode & S_IFMT == S_IFDIR else { return }
         if let left = g.left, left.dev == UInt64(st.st_dev), left.ino == UInt64(st.st_ino) { return }
-        let found = tree.add("")
+        let found = tree.add("", ready: false).flatMap(\.paths)
         guard tree.hasRoot else { return }
         gone = nil
         let now = MonotonicClock.seconds()
@@ -269,7 +267,7 @@ public final class FolderWatcher: @unchecked Sendable {
         guard gone == nil else { return }
         log.info("\(folder): the kernel's event queue overflowed; rescanning the folder")
         let before = Set(tree.forgetAll())
-        let found = tree.add("")
+        let found = tree.add("", ready: false).flatMap(\.paths)
         guard tree.hasRoot else {
             for rel in before { touch(rel, wasReady: true) }
             return folderWent(reason: "deleted")

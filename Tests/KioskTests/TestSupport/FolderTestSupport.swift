@@ -34,13 +34,15 @@ final class WatchReports: @unchecked Sendable {
     func added(from: Int = 0) -> [String] { all.dropFirst(from).flatMap(\.added) }
     func removed(from: Int = 0) -> [String] { all.dropFirst(from).flatMap(\.removed) }
 
-    /// Waits up to `timeout` seconds for `done` to hold of the reports; whether it did.
+    /// Waits up to `timeout` seconds for `done` to hold of the reports (asked again at each report, and every
+    /// 50 ms for what else it looks at); whether it did.
     func wait(_ timeout: Double, until done: ([FolderChanges]) -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
         while !done(reports) {
-            if !condition.wait(until: deadline) { return done(reports) }
+            if Date() >= deadline { return false }
+            _ = condition.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.05)))
         }
         return true
     }
