@@ -29,6 +29,11 @@ do {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try IPCBench(kiosk: args[1], dir: dir).run(count: args.count >= 3 ? Int(args[2]) ?? 1000 : 1000)
+    case "folder":  // kiosk-bench folder [COUNT]: a watched folder's initial scan (child process) and one change
+        try FolderBench.run(count: args.count >= 2 ? Int(args[1]) ?? 100_000 : 100_000)
+    case "folder-child":  // child process: kiosk-bench folder-child DIR COUNT
+        guard args.count >= 3, let n = Int(args[2]) else { throw BenchError("usage: kiosk-bench folder-child DIR COUNT") }
+        try FolderBench.child(args[1], count: n)
     case "video":  // only the video step: kiosk-bench video KIOSK
         guard args.count >= 2 else { throw BenchError("usage: kiosk-bench video KIOSK") }
         try bench.video(kiosk: args[1])
