@@ -95,6 +95,39 @@ public final class LivePlaylist {
         return PlaylistEdit(added: made.map(\.id))
     }
 
+    /// Adds each item before the entry at its position (in the playlist before the edit, clamped), in one edit;
+    /// items with the same position keep their order.
+    @discardableResult
+    public func insert(_ placed: [(item: PlaylistItem, before: Int)]) -> PlaylistEdit {
+        guard !placed.isEmpty else { return PlaylistEdit() }
+        let queue = placed.indices.sorted { (placed[$0].before, $0) < (placed[$1].before, $1) }.map { placed[$0] }
+        var out: [PlaylistEntry] = []
+        out.reserveCapacity(entries.count + queue.count)
+        var added: [ItemID] = []
+        var k = 0
+        for position in 0...entries.count {
+            while k < queue.count, queue[k].before <= position || position == entries.count {
+                added.append(ItemID(nextID))
+                out.append(PlaylistEntry(id: ItemID(nextID), item: queue[k].item))
+                nextID += 1
+                k += 1
+            }
+            if position < entries.count { out.append(entries[position]) }
+        }
+        entries = out
+        version += 1
+        return PlaylistEdit(added: added)
+    }
+
+    /// Removes every one of `ids` in the playlist, in one edit.
+    public func remove(_ ids: Set<ItemID>) -> PlaylistEdit {
+        let removed = entries.enumerated().filter { ids.contains($0.element.id) }.map { (id: $0.element.id, position: $0.offset) }
+        guard !removed.isEmpty else { return PlaylistEdit() }
+        entries.removeAll { ids.contains($0.id) }
+        version += 1
+        return PlaylistEdit(removed: removed)
+    }
+
     /// Removes `id`; nil when it is not in the playlist.
     public func remove(_ id: ItemID) -> PlaylistEdit? {
         guard let p = position(of: id) else { return nil }

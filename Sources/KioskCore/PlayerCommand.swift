@@ -29,6 +29,8 @@ public enum ItemRef: Sendable, Equatable {
     case id(ItemID)
     /// By position, 0-based.
     case position(Int)
+    /// The first entry with this path, as the playlist holds it (a folder watcher names files so).
+    case path(String)
 }
 
 /// How loaded items join the playlist.
@@ -42,6 +44,9 @@ public enum LoadMode: String, Sendable, Equatable, CaseIterable {
     /// Instead of everything, but the item on screen stays (no change, no transition) when its file is listed
     /// again: a reload of the config.
     case reload
+    /// In path order (`PathOrder`, a folder's order): sorted among themselves, each before the first entry whose
+    /// path sorts after it (at the end when none does). While shuffling they are shuffled into the pass.
+    case sorted
 }
 
 /// A change to the current item's view. Zoom and centre apply to flat items, the angles to 360/180/fisheye items.
@@ -106,6 +111,9 @@ public enum PlayerCommand: Sendable, Equatable {
     case load([PlaylistItem], LoadMode)
     /// Removes an item (the current one moves on at once, with the transition).
     case remove(ItemRef)
+    /// Removes every item named, in one edit (a cost in proportion to the playlist, not to the count; refs that
+    /// name nothing are skipped, and each `.path` names the first entry with it not already named).
+    case removeMany([ItemRef])
     /// Moves an item to a position.
     case move(ItemRef, to: Int)
     /// Changes the current item's view.

@@ -89,7 +89,7 @@ public enum CommandSpecs {
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
-    ] + audio + view + input + remote + scheduling + state
+    ] + audio + view + input + remote + scheduling + state + watch
 
     /// Schedule options of `kiosk play` and `kiosk record`.
     public static let scheduling: [OptionSpec] = [
@@ -104,6 +104,13 @@ public enum CommandSpecs {
                    "keep the state (item, position, volume, pause) in DIR/state.json (default: $STATE_DIRECTORY, "
                    + "else /var/lib/kiosk if writable, else $XDG_STATE_HOME/kiosk)"),
         OptionSpec("no-state", .flag, "neither continue from nor save the state"),
+    ]
+
+    /// Folder-watching options of `kiosk play`.
+    public static let watch: [OptionSpec] = [
+        OptionSpec("no-watch", .flag, "do not watch the folders given for files that arrive and leave"),
+        OptionSpec("settle", .number(0...3600), metavar: "S",
+                   "a new file never closed after writing (a network share) plays once its size and time held S seconds (default 2)"),
     ]
 
     /// Remote-control options of `kiosk play` (mpv's JSON IPC).

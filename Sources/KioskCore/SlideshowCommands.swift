@@ -36,6 +36,10 @@ extension Slideshow {
             guard let id = resolve(ref), let edit = playlist.remove(id) else { return .failed("no such item: \(Self.describe(ref))") }
             follow(edit)
             return .done(ids: [id])
+        case .removeMany(let refs):
+            let edit = playlist.remove(Set(resolveAll(refs)))
+            if !edit.removed.isEmpty { follow(edit) }
+            return .done(ids: edit.removed.map(\.id))
         case .move(let ref, let to):
             guard let id = resolve(ref), playlist.move(id, to: to) else { return .failed("no such item: \(Self.describe(ref))") }
             follow(PlaylistEdit())
@@ -119,6 +123,7 @@ extension Slideshow {
         switch ref {
         case .id(let id): return playlist.position(of: id) == nil ? nil : id
         case .position(let p): return playlist.id(at: p)
+        case .path(let p): return firstID(withPath: p)
         }
     }
 
@@ -126,6 +131,7 @@ extension Slideshow {
         switch ref {
         case .id(let id): return "id \(id)"
         case .position(let p): return "position \(p)"
+        case .path(let p): return "path \(p)"
         }
     }
 
@@ -145,6 +151,8 @@ extension Slideshow {
             var e = playlist.insert(items, at: after)
             e.playNext = e.added
             edit = e
+        case .sorted:
+            edit = loadSorted(items)
         }
         follow(edit)
         return .done(ids: edit.added)

@@ -39,27 +39,28 @@ public enum FileAccess {
     }
 
     /// Every entry under `folder`, recursively, as paths relative to it (as `FileManager.enumerator(atPath:)`:
-    /// symlinked folders are not entered); names keep their bytes. Nil when the folder cannot be read.
-    public static func entries(under folder: String) -> [String]? {
-        guard let top = names(in: folder) else { return nil }
+    /// symlinked folders are not entered); names keep their bytes. Nil when the folder cannot be read. With
+    /// `limit`, the listing stops once it holds that many.
+    public static func entries(under folder: String, limit: Int = .max) -> [String]? {
+        guard let top = names(in: folder, limit: limit) else { return nil }
         var out: [String] = []
-        var pending = top.map { ($0.name, $0.isFolder) }
-        while !pending.isEmpty {
-            let (rel, isFolder) = pending.removeFirst()
+        var pending = top.reversed().map { ($0.name, $0.isFolder) }  // a stack: the next entry is the last
+        while out.count < limit, let (rel, isFolder) = pending.popLast() {
             out.append(rel)
-            if isFolder, let inner = names(in: folder + "/" + rel) {
-                pending.insert(contentsOf: inner.map { (rel + "/" + $0.name, $0.isFolder) }, at: 0)
+            if isFolder, let inner = names(in: folder + "/" + rel, limit: limit) {
+                pending.append(contentsOf: inner.reversed().map { (rel + "/" + $0.name, $0.isFolder) })
             }
         }
         return out
     }
 
-    /// The names in one folder (no `.` and `..`), and which are folders (not following symlinks).
-    private static func names(in folder: String) -> [(name: String, isFolder: Bool)]? {
+    /// The names in one folder (no `.` and `..`), and which are folders (not following symlinks); nil when it
+    /// cannot be read. At most `limit` of them.
+    static func names(in folder: String, limit: Int = .max) -> [(name: String, isFolder: Bool)]? {
         guard let dir = FileName.withCString(folder, { opendir($0) }) else { return nil }
         defer { closedir(dir) }
         var out: [(name: String, isFolder: Bool)] = []
-        while let entry = readdir(dir) {
+        while out.count < limit, let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 FileName.decode(raw.prefix { $0 != 0 })
             }

@@ -52,18 +52,11 @@ public struct PlaylistLoader {
         out.append(PlaylistItem(path: path, duration: duration, override: override, title: entry?.title, window: entry?.window))
     }
 
-    /// Media files under `folder`, recursively, sorted by path (name order, folders in place).
+    /// Media files under `folder`, recursively, sorted by path (`PathOrder`: name order, folders in place).
     public func folderFiles(_ folder: String) -> [String] {
         guard let entries = FileAccess.entries(under: folder) else { return [] }
-        var files: [String] = []
-        for rel in entries {
-            let name = (rel as NSString).lastPathComponent
-            if name.hasPrefix(".") { continue }
-            guard MediaExtensions.isMedia(rel) else { continue }
-            files.append(rel)
-        }
-        return files.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
-            .map { (folder as NSString).appendingPathComponent($0) }
+        let files = entries.filter { FolderMedia.counts(($0 as NSString).lastPathComponent) }
+        return PathOrder.sorted(files).map { FolderMedia.path(folder, $0) }
     }
 
     /// The entries of the M3U playlist file at `path`, resolved against its folder.

@@ -32,6 +32,11 @@ do {
     case "state-saver":  // hidden: the state file's kill test (StateStoreTests) runs it
         guard args.count >= 3, let first = Int(args[2]) else { throw BenchError("usage: kiosk-bench state-saver DIR FIRST [SECONDS]") }
         try StateSaver.run(directory: args[1], first: first, seconds: args.count >= 4 ? Double(args[3]) ?? 20 : 20)
+    case "folder":  // kiosk-bench folder [COUNT]: a watched folder's initial scan (child process) and one change
+        try FolderBench.run(count: args.count >= 2 ? Int(args[1]) ?? 100_000 : 100_000)
+    case "folder-child":  // child process: kiosk-bench folder-child DIR COUNT
+        guard args.count >= 3, let n = Int(args[2]) else { throw BenchError("usage: kiosk-bench folder-child DIR COUNT") }
+        try FolderBench.child(args[1], count: n)
     case "video":  // only the video step: kiosk-bench video KIOSK
         guard args.count >= 2 else { throw BenchError("usage: kiosk-bench video KIOSK") }
         try bench.video(kiosk: args[1])

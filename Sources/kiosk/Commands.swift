@@ -20,9 +20,9 @@ struct Commands {
         return o
     }
 
-    /// The items `paths` name (the demo with none). Nothing playable is an error unless `allowEmpty` (kiosk then
-    /// idles, waiting for items from a command).
-    private func playlist(_ paths: [String], allowEmpty: Bool = false) throws -> [PlaylistItem] {
+    /// The items `paths` name (the demo with none), or those `loaded` for them. Nothing playable is an error unless
+    /// `allowEmpty` (kiosk then idles, waiting for items from a command or a watched folder).
+    private func playlist(_ paths: [String], allowEmpty: Bool = false, loaded: [PlaylistItem]? = nil) throws -> [PlaylistItem] {
         var paths = paths
         if paths.isEmpty {
             guard let demo = DemoPlaylist.locate() else {
@@ -31,7 +31,7 @@ struct Commands {
             log.info("no path given: playing the built-in demo \(demo)")
             paths = [demo]
         }
-        let items = PlaylistLoader(log: log).load(paths)
+        let items = loaded ?? PlaylistLoader(log: log).load(paths)
         guard !items.isEmpty || allowEmpty else {
             throw PlayerError("nothing to play: no media files in \(paths.joined(separator: " "))")
         }
@@ -40,7 +40,7 @@ struct Commands {
 
     func play(_ args: [String]) throws -> Int32 {
         guard let o = try parse(args, CommandSpecs.play, command: "play", usage: "kiosk play [OPTIONS] [PATH ...]",
-                                summary: "Plays files, folders (recursive, by name) and .m3u playlists full screen.\nWith no path it plays the built-in demo.") else { return 0 }
+                                summary: "Plays files, folders (recursive, by name; watched for files that arrive and leave) and .m3u\nplaylists full screen. With no path it plays the built-in demo.") else { return 0 }
         var config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
         let request = try OutputRequest(output: o.string("output"), device: o.string("drm-device"),
@@ -57,7 +57,13 @@ struct Commands {
         config.restored = state?.restored
         let stop = StopSignal.install(log: log)
         let scheduled = o.string("schedule") != nil
-        var items = scheduled && o.positional.isEmpty ? [] : try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil || scheduled)
+        // A schedule loads its windows' folders at each edge; the command line's folders are watched without one.
+        let folders = WatchedFolders(paths: o.positional, watch: !o.has("no-watch") && !scheduled, settle: o.number("settle") ?? 2,
+                                     log: log)
+        defer { folders.stop() }
+        var items = scheduled && o.positional.isEmpty ? []
+            : try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil || scheduled || !folders.isEmpty,
+                           loaded: o.positional.isEmpty ? nil : folders.items)
         let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: true, log: log)
         if let schedule { items = schedule.startingItems(at: 0) }
         let clock = try? ScheduleSetup.wallClock(o, realClock: true)
@@ -80,6 +86,7 @@ struct Commands {
                                           if let clock { player.wallClock = clock }
                                           state?.keep(player)  // after the server took the board
                                           service.follow(player)
+                                          if !folders.isEmpty { player.keepsRunningWhenEmpty = true; folders.start(sending: player.inbox) }
                                           let inbox = player.inbox
                                           reload.attach(inbox)
                                           stop.onStop { service.stopping(); inbox.send(.quit) }

@@ -220,7 +220,7 @@ final class CLITests: XCTestCase {
         let dir = try TempDir()
         try Data().write(to: URL(fileURLWithPath: dir.file("empty.png")))
         try "x".write(toFile: dir.file("bad.jpg"), atomically: true, encoding: .utf8)
-        let r = try kiosk(["play", dir.path, "--size", "64x48"])
+        let r = try kiosk(["play", dir.path, "--size", "64x48", "--no-watch"])  // a watched folder waits for more
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.contains("nothing playable"), r.stderr)
         let none = try kiosk(["play", dir.file("missing-folder")])
@@ -292,7 +292,7 @@ final class CLITests: XCTestCase {
         let removal = Removal()
         let r = try BoundedProcess.run(CLITests.kiosk, ["play", media, "--output", "headless", "--size", "64x48",
                                                         "--duration", "0.5", "--transition", "none", "--length", "6",
-                                                        "--log-level", "info"],
+                                                        "--log-level", "info", "--no-watch"],  // watched, its items leave
                                        environment: ["LIBGL_ALWAYS_SOFTWARE": "1"], timeout: 60) { text in
             guard String(decoding: text, as: UTF8.self).contains("showing \(media)/b.png") else { return }
             removal.lock.lock(); defer { removal.lock.unlock() }
