@@ -16,6 +16,8 @@ public final class MPVSession: LineSessionHandler {
         var observed: [Observation] = []
         var disabled = Set<String>()
         var logLevel: LogLevel?
+        /// Closed for flooding; what it still sends is dropped.
+        var closing = false
         init(name: String) { self.name = name }
     }
 
@@ -72,8 +74,20 @@ public final class MPVSession: LineSessionHandler {
         named += 1
     }
 
+    /// Requests a client may have waiting behind one the player is running; a client past it is closed, so a
+    /// flood of requests cannot grow the server without bound (lines are at most 1 MiB each).
+    static let maxWaitingRequests = 1024
+
     public func received(_ line: [UInt8], from client: ClientID, context: LineServerContext) {
         guard let c = clients[client] else { return }
+        guard c.queue.count < Self.maxWaitingRequests else {
+            if !c.closing {
+                c.closing = true
+                log.warn("ipc: \(c.name) sent over \(Self.maxWaitingRequests) requests without waiting for replies: closing it")
+                context.close(client, flush: true)
+            }
+            return
+        }
         c.queue.append(line)
         pump(client, context)
     }

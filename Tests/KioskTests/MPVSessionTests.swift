@@ -121,6 +121,23 @@ final class MPVSessionTests: XCTestCase {
         XCTAssertEqual(sink.commands.last, .seek(1, relative: true))
     }
 
+    /// A client that floods requests while one waits for the player is closed (bounded), with one log line.
+    func testAFloodBehindAWaitingRequestClosesTheClient() {
+        final class Closing: LineServerContext {
+            var closed: [ClientID] = []
+            var clients: [ClientID] = []
+            func send(_ bytes: [UInt8], to client: ClientID) -> Bool { true }
+            func close(_ client: ClientID, flush: Bool) { closed.append(client) }
+        }
+        let ctx = Closing()
+        session.received(Array(#"{"command":["playlist-next"],"request_id":1}"#.utf8), from: a, context: ctx)
+        for i in 0..<(MPVSession.maxWaitingRequests + 10) {
+            session.received(Array(#"{"command":["get_property","pause"],"request_id":\#(i)}"#.utf8), from: a, context: ctx)
+        }
+        XCTAssertEqual(ctx.closed, [a], "closed once")
+        XCTAssertEqual(sink.commands, [.next], "nothing else ran")
+    }
+
     func testTextCommandsRunWithoutAReply() {
         XCTAssertEqual(say("set pause yes"), [])
         XCTAssertEqual(say("no-osd cycle mute"), [])  // waits behind the first
