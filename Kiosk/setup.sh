@@ -14,6 +14,11 @@ packages=(
   # systemd-analyze checks Kiosk/kiosk.service (verify, security --offline=yes, syscall-filter; no running systemd
   # is needed); strace shows a run stays inside the unit's system call filter (SystemdTests)
   systemd strace
+  # text on screen: FreeType, HarfBuzz and fontconfig with DejaVu as the default font; hb-view (HarfBuzz's own
+  # renderer) and tesseract (OCR) are the references the text tests compare with; exiftool writes the EXIF, IPTC
+  # and XMP captions the caption tests read back
+  libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-dejavu-core
+  libharfbuzz-bin tesseract-ocr tesseract-ocr-eng libimage-exiftool-perl
 )
 missing=()
 for p in "${packages[@]}"; do
