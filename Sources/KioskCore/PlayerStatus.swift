@@ -43,7 +43,7 @@ public struct PlayerStatus: Sendable, Equatable {
     }
 
     /// The playlist, in order.
-    public var playlist: [Entry] = []
+    public var playlist = StatusPlaylist()
     /// The item on screen (nil when idle or before the first item is shown).
     public var currentID: ItemID?
     /// Why it is paused (empty: playing).
@@ -92,7 +92,7 @@ public struct PlayerStatus: Sendable, Equatable {
     /// Position of the current item in the playlist, if any.
     public var currentPosition: Int? {
         guard let id = currentID else { return nil }
-        return playlist.firstIndex { $0.id == id }
+        return playlist.position(of: id)
     }
 
     /// The current entry, if any.

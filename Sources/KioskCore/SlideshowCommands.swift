@@ -162,13 +162,20 @@ extension Slideshow {
     /// When the item on screen was removed the slideshow moves on at once, with the transition, to the item that
     /// followed it; removing the last item leaves the slideshow idle.
     public func follow(_ edit: PlaylistEdit) {
-        let alive = Set(playlist.ids)
-        failed.formIntersection(alive)
-        if let t = target, !alive.contains(t) { target = nil }
+        let playlist = self.playlist
+        failed = failed.filter { playlist.contains($0) }
+        outside = outside.filter { playlist.contains($0) }
+        if let t = target, !playlist.contains(t) { target = nil }
         let old = order
         var fresh: [ItemID]
         if options.shuffle {
-            fresh = old.filter { alive.contains($0) }
+            fresh = old
+            if edit.removed.count <= 32 {
+                for r in edit.removed { if let i = fresh.firstIndex(of: r.id) { fresh.remove(at: i) } }
+            } else {
+                let gone = Set(edit.removed.map(\.id))
+                fresh.removeAll { gone.contains($0) }
+            }
             let anchor = slot.flatMap { s in fresh.firstIndex(of: s.id) }
             for id in edit.added where !edit.playNext.contains(id) {
                 let lo = (anchor ?? -1) + 1
@@ -177,8 +184,12 @@ extension Slideshow {
             }
             let at = anchor.map { $0 + 1 } ?? 0
             fresh.insert(contentsOf: edit.playNext, at: min(at, fresh.count))
-            let placed = Set(fresh)
-            fresh += playlist.ids.filter { !placed.contains($0) }  // keep every item in the pass
+            if fresh.count != playlist.count {
+                // Out of step (an edit not followed): every item in the playlist, once, in the pass.
+                let placed = Set(fresh)
+                fresh.removeAll { !playlist.contains($0) }
+                fresh += playlist.ids.filter { !placed.contains($0) }
+            }
         } else {
             fresh = playlist.ids
         }
@@ -195,7 +206,7 @@ extension Slideshow {
         }
         // The item on screen is gone: the next one is the first survivor after it in the old order.
         let oldPosition = old.firstIndex(of: s.id) ?? position
-        let follower = old[min(oldPosition + 1, old.count)...].first { alive.contains($0) }
+        let follower = old[min(oldPosition + 1, old.count)...].first { playlist.contains($0) }
         position = (follower.flatMap { fresh.firstIndex(of: $0) } ?? fresh.count) - 1
         skip = 1
         target = nil

@@ -1,17 +1,23 @@
 /// Edits by path, for producers that know files rather than ids (a folder watcher): items put into place by
-/// path order, and many items removed in one edit. Each costs one pass over the playlist however many items it
-/// names, so a folder's thousands of changes do not cost thousands of passes.
+/// path order, and many items removed in one edit. Each costs in proportion to the items it names (a binary
+/// search or a table look-up each), so a change to a folder of 100,000 files costs what the change is.
 extension Slideshow {
     /// Adds `items` in path order (`LoadMode.sorted`): sorted among themselves, each before the first entry whose
     /// path sorts after it. One pass: the place for each next (larger) item can only be further on.
     func loadSorted(_ items: [PlaylistItem]) -> PlaylistEdit {
-        let entries = playlist.entries
+        let sorted = PathOrder.sorted(items, by: \.path)
         var placed: [(item: PlaylistItem, before: Int)] = []
-        placed.reserveCapacity(items.count)
-        var at = 0
-        for item in PathOrder.sorted(items, by: \.path) {
-            while at < entries.count, !PathOrder.precedes(item.path, entries[at].item.path) { at += 1 }
-            placed.append((item, at))
+        placed.reserveCapacity(sorted.count)
+        if playlist.isPathSorted || sorted.count <= 4 {
+            // A binary search each (a scan each for a few items into a playlist out of path order).
+            for item in sorted { placed.append((item, playlist.pathOrderPosition(of: item.path))) }
+        } else {
+            let ids = playlist.ids
+            var at = 0
+            for item in sorted {
+                while at < ids.count, !PathOrder.precedes(item.path, playlist.item(ids[at])?.path ?? "") { at += 1 }
+                placed.append((item, at))
+            }
         }
         return playlist.insert(placed)
     }
@@ -19,12 +25,8 @@ extension Slideshow {
     /// The ids `refs` name, each once, in order: refs that name nothing are skipped, and a `.path` names the first
     /// entry with that path that no ref before it named.
     func resolveAll(_ refs: [ItemRef]) -> [ItemID] {
-        var wanted = Set<String>()
-        for case .path(let p) in refs { wanted.insert(p) }
         var byPath: [String: [ItemID]] = [:]
-        if !wanted.isEmpty {
-            for e in playlist.entries where wanted.contains(e.item.path) { byPath[e.item.path, default: []].append(e.id) }
-        }
+        for case .path(let p) in refs where byPath[p] == nil { byPath[p] = playlist.ids(withPath: p) }
         var taken = Set<ItemID>()
         var out: [ItemID] = []
         for ref in refs {
@@ -37,6 +39,6 @@ extension Slideshow {
 
     /// The id of the first entry with `path`.
     func firstID(withPath path: String) -> ItemID? {
-        playlist.entries.first { $0.item.path == path }?.id
+        playlist.ids(withPath: path).first
     }
 }

@@ -12,9 +12,9 @@ extension Player {
         let now = wallClock.at(t)
         var outside = Set<ItemID>()
         var next: Date?
-        for entry in show.playlist.entries {
-            guard let window = entry.item.window else { continue }
-            if !window.contains(now, timeZone: wallClock.zone) { outside.insert(entry.id) }
+        for id in show.playlist.windowed {
+            guard let window = show.playlist.item(id)?.window else { continue }
+            if !window.contains(now, timeZone: wallClock.zone) { outside.insert(id) }
             if let change = window.nextChange(after: now, timeZone: wallClock.zone) { next = min(next ?? change, change) }
         }
         show.setOutsideWindows(outside)

@@ -75,8 +75,6 @@ public final class Player {
     /// Answers to this frame's commands, given once the status they changed has been posted, so that a remote
     /// client reading a property right after its command sees the change.
     var answers: [(CommandInbox.Reply, CommandReply)] = []
-    /// The playlist as last posted, rebuilt only when the playlist's version moves.
-    var statusPlaylist: (version: Int, entries: [PlayerStatus.Entry]) = (-1, [])
     /// Screenshots asked for, taken from the next frame drawn.
     var pendingScreenshots: [PendingScreenshot] = []
 

@@ -17,12 +17,7 @@ extension Player {
     /// Posts the status as of this frame (`scene`: what is on screen, if anything) to the board.
     func postStatus(scene: Scene?, output: Output) {
         var s = PlayerStatus()
-        if statusPlaylist.version != show.playlist.version {
-            statusPlaylist = (show.playlist.version, show.playlist.entries.map {
-                PlayerStatus.Entry(id: $0.id, path: $0.item.path, title: $0.item.title)
-            })
-        }
-        s.playlist = statusPlaylist.entries
+        s.playlist = show.playlist.snapshot
         s.currentID = show.currentID
         s.pauseReasons = show.pauseReasons
         (s.volume, s.mute) = sound.level

@@ -18,11 +18,11 @@ extension Player {
         if sound.level.muted != state.muted { sound.apply(.mute(state.muted)) }
         if state.paused { show.pause(.user, at: clock.now) }
         guard let path = state.path else { return }
-        guard let index = show.playlist.entries.firstIndex(where: { $0.item.path == path }) else {
+        guard let id = show.playlist.ids(withPath: path).first else {
             log.info("state: \(path) is not in the playlist; starting at its first item")
             return
         }
-        _ = show.apply(.goTo(.position(index)), at: clock.now)
+        _ = show.apply(.goTo(.id(id)), at: clock.now)
         let at = resume.start(for: path)
         log.info("state: continuing at \(path)" + (at > 0 ? String(format: " from %.1f s", at) : "")
                  + (state.paused ? ", paused" : ""))
