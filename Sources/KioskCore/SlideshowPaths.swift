@@ -8,8 +8,11 @@ extension Slideshow {
         let sorted = PathOrder.sorted(items, by: \.path)
         var placed: [(item: PlaylistItem, before: Int)] = []
         placed.reserveCapacity(sorted.count)
-        if playlist.isPathSorted || sorted.count <= 4 {
-            // A binary search each (a scan each for a few items into a playlist out of path order).
+        let n = playlist.count
+        let searches = sorted.count * (Int.bitWidth - n.leadingZeroBitCount + 1)
+        if (playlist.isPathSorted && searches < n) || sorted.count <= 4 {
+            // A binary search each, for a few items among many (a scan each for a very few into a playlist out of
+            // path order); otherwise one merge pass over the playlist.
             for item in sorted { placed.append((item, playlist.pathOrderPosition(of: item.path))) }
         } else {
             let ids = playlist.ids

@@ -11,24 +11,34 @@ public final class ScheduleDriver: LoopProducer {
     private let wall: (Double) -> Date
     private let load: (String) -> [PlaylistItem]
     private var fallbackItems: [PlaylistItem]
+    /// The command line's paths, loaded again each time the fallback starts (empty: `fallbackItems` as given).
+    private var fallbackPaths: [String]
+    /// Told what plays each time a target starts: its paths and the items loaded for them (folders to watch).
+    private let onPlay: ([String], [PlaylistItem]) -> Void
     private let log: Log
     /// What plays now: the target (nil: the command line's paths); unset before the first turn.
     private var playing: ScheduleTarget??
     private var next: Double? = -.infinity
     /// A reload's new schedule and fallback (from another thread), taken at the next turn.
     private let lock = NSLock()
-    private var pending: (Schedule, [PlaylistItem])?
+    private var pending: (Schedule, [PlaylistItem], [String])?
     /// The next load is a reload: the item on screen stays when it is listed again.
     private var reloading = false
 
     /// A driver for `schedule` in `timeZone`; `wall` gives the local wall-clock instant at a player-clock time;
-    /// `load` expands a folder or playlist into items; `fallbackItems` play when the schedule names no fallback.
+    /// `load` expands a folder or playlist into items; `fallbackItems` play when the schedule names no fallback
+    /// (loaded from `fallbackPaths`, which are loaded again each time the fallback comes back); `onPlay` hears
+    /// of each target that starts (its paths and items), and of none while the screen is off.
     public init(schedule: Schedule, timeZone: TimeZone, wall: @escaping (Double) -> Date,
-                fallbackItems: [PlaylistItem], log: Log, load: @escaping (String) -> [PlaylistItem]) {
+                fallbackItems: [PlaylistItem], fallbackPaths: [String] = [], log: Log,
+                onPlay: @escaping ([String], [PlaylistItem]) -> Void = { _, _ in },
+                load: @escaping (String) -> [PlaylistItem]) {
         self.schedule = schedule
         self.timeZone = timeZone
         self.wall = wall
         self.fallbackItems = fallbackItems
+        self.fallbackPaths = fallbackPaths
+        self.onPlay = onPlay
         self.log = log
         self.load = load
     }
@@ -41,30 +51,37 @@ public final class ScheduleDriver: LoopProducer {
         switch d.target {
         case .path(let p)?:
             playing = .some(.path(p))
-            return load(p)
+            return started([p], load(p))
         case nil:
             playing = .some(nil)
-            return fallbackItems
+            return started(fallbackPaths, fallbackItems)
         case .off?:
             return fallbackItems
         }
+    }
+
+    /// Tells `onPlay` what starts; returns its items.
+    private func started(_ paths: [String], _ items: [PlaylistItem]) -> [PlaylistItem] {
+        onPlay(paths, items)
+        return items
     }
 
     public var deadline: Double? { next }
 
     /// A reloaded config's schedule and fallback items (SIGHUP; any thread): they apply at the next turn, and
     /// what plays is loaded again keeping the item on screen when it is still listed.
-    public func reload(_ schedule: Schedule, fallback: [PlaylistItem]) {
+    public func reload(_ schedule: Schedule, fallback: [PlaylistItem], paths: [String]) {
         lock.lock()
-        pending = (schedule, fallback)
+        pending = (schedule, fallback, paths)
         lock.unlock()
     }
 
     public func turn(at t: Double) -> [PlayerCommand] {
         lock.lock()
-        if let (s, f) = pending {
+        if let (s, f, p) = pending {
             schedule = s
             fallbackItems = f
+            fallbackPaths = p
             playing = nil
             next = t
             reloading = true
@@ -82,13 +99,15 @@ public final class ScheduleDriver: LoopProducer {
         switch d.action {
         case .off(let line):
             log.info("schedule: line \(line): screen off\(until)")
+            onPlay([], [])
             return [.screen(on: false)]
         case .play(let path, let line):
-            let items = load(path)
+            let items = started([path], load(path))
             log.info("schedule: line \(line): playing \(path) (\(items.count) item\(items.count == 1 ? "" : "s"))\(until)")
             return [.screen(on: true), .load(items, loadMode())]
         case .fallback(let path):
-            let items = path.map(load) ?? fallbackItems
+            let items = path.map { started([$0], load($0)) }
+                ?? started(fallbackPaths, fallbackPaths.isEmpty ? fallbackItems : fallbackPaths.flatMap(load))
             log.info("schedule: \(d.clockValid ? "no rule applies" : "the clock is not set yet"): playing "
                      + "\(path ?? "the command line's paths")\(until)")
             return [.screen(on: true), .load(items, loadMode())]

@@ -58,7 +58,7 @@ public final class WatchedFolders {
     }
 
     /// The local folder `path` names (a `file://` URI too), if it is one.
-    private static func folder(_ path: String) -> String? {
+    static func folder(_ path: String) -> String? {
         guard let local = M3U.localPath(path) else { return nil }
         var isFolder: ObjCBool = false
         return FileAccess.exists(local, isDirectory: &isFolder) && isFolder.boolValue ? local : nil

@@ -57,14 +57,17 @@ struct Commands {
         config.restored = state?.restored
         let stop = StopSignal.install(log: log)
         let scheduled = o.string("schedule") != nil
-        // A schedule loads its windows' folders at each edge; the command line's folders are watched without one.
+        // Without a schedule the command line's folders are watched here; with one, ScheduledFolders below.
         let folders = WatchedFolders(paths: o.positional, watch: !o.has("no-watch") && !scheduled, settle: o.number("settle") ?? 2,
                                      log: log)
         defer { folders.stop() }
         var items = scheduled && o.positional.isEmpty ? []
             : try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil || scheduled || !folders.isEmpty,
                            loaded: o.positional.isEmpty ? nil : folders.items)
-        let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: true, log: log)
+        // With a schedule, the folders of whatever plays are watched (its windows' and the fallback's).
+        let scheduledFolders = scheduled ? ScheduledFolders(watch: !o.has("no-watch"), settle: o.number("settle") ?? 2, log: log) : nil
+        defer { scheduledFolders?.stop() }
+        let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: true, folders: scheduledFolders, log: log)
         if let schedule { items = schedule.startingItems(at: 0) }
         let clock = try? ScheduleSetup.wallClock(o, realClock: true)
         let reload = ConfigReload(raw: raw, schedule: schedule, log: log)
@@ -87,6 +90,7 @@ struct Commands {
                                           state?.keep(player)  // after the server took the board
                                           service.follow(player)
                                           if !folders.isEmpty { player.keepsRunningWhenEmpty = true; folders.start(sending: player.inbox) }
+                                          scheduledFolders?.start(sending: player.inbox)
                                           let inbox = player.inbox
                                           reload.attach(inbox)
                                           stop.onStop { service.stopping(); inbox.send(.quit) }

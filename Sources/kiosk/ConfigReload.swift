@@ -47,7 +47,7 @@ final class ConfigReload: @unchecked Sendable {
             }
             let items = PlaylistLoader(log: log).load(o.positional)
             if let schedule, let file = o.string("schedule") {
-                schedule.reload(try ScheduleSetup.read(file), fallback: items)
+                schedule.reload(try ScheduleSetup.read(file), fallback: items, paths: o.positional)
             } else {
                 inbox.send(.load(items, .reload))
             }

@@ -34,11 +34,16 @@ enum ScheduleSetup {
         return ({ now.addingTimeInterval($0) }, zone)
     }
 
-    static func driver(_ o: ParsedOptions, fallback: [PlaylistItem], realClock: Bool, log: Log) throws -> ScheduleDriver? {
+    /// The schedule's driver: the command line's paths are the fallback (loaded again each time it comes back),
+    /// and `folders` watches the folders of whatever plays.
+    static func driver(_ o: ParsedOptions, fallback: [PlaylistItem], realClock: Bool, folders: ScheduledFolders? = nil,
+                       log: Log) throws -> ScheduleDriver? {
         let (wall, zone) = try wallClock(o, realClock: realClock)
         guard let file = o.string("schedule") else { return nil }
         let schedule = try read(file)
-        return ScheduleDriver(schedule: schedule, timeZone: zone, wall: wall, fallbackItems: fallback, log: log) { path in
+        return ScheduleDriver(schedule: schedule, timeZone: zone, wall: wall, fallbackItems: fallback,
+                              fallbackPaths: o.positional, log: log,
+                              onPlay: { paths, items in folders?.play(paths: paths, items: items) }) { path in
             PlaylistLoader(log: log).load([path])
         }
     }
