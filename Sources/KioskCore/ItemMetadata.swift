@@ -97,7 +97,7 @@ public struct ItemMetadata: Sendable, Equatable {
     }
 
     /// The most characters one field keeps: a caption is a line or a few, not a document.
-    public static let maxFieldLength = 2000
+    public static let maxFieldLength = 4096
 
     /// `text` trimmed, with CR LF and CR made LF, other control characters made spaces, and cut to
     /// `maxFieldLength` characters.
