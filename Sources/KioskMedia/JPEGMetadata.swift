@@ -3,7 +3,7 @@ import KioskCore
 /// The metadata segments of a JPEG, found by walking its markers from the start to the first start-of-scan:
 /// APP1 `Exif` (EXIF), APP1 XMP and APP13 `Photoshop 3.0` (IPTC). Only segment headers and the bodies of
 /// the first of each of those are read (each at most 64 KiB by the format), and the walk stops after
-/// `maxSegments` or when the reader's byte budget is spent.
+/// `maxMarkers` or when the reader's byte budget is spent.
 struct JPEGMetadata {
     /// The TIFF bytes of the first EXIF segment.
     var exif: [UInt8]?
@@ -12,21 +12,19 @@ struct JPEGMetadata {
     /// The image resources of the first Photoshop segment.
     var photoshop: [UInt8]?
 
-    /// The most segments walked before giving up: real files have a handful.
-    static let maxSegments = 256
+    /// The most markers (fill bytes included) walked before giving up: real files have a handful.
+    static let maxMarkers = 1024
 
     /// Walks `file`, which starts with a JPEG's SOI marker. A segment cut short by the end of the file ends the
     /// walk; what was found before it is kept.
     init(_ file: BoundedFileReads) {
         let exifHeader = Array("Exif\0\0".utf8)
         var offset = 2
-        var walked = 0
-        while walked < Self.maxSegments {
+        for _ in 0..<Self.maxMarkers {
             let head = file.read(at: offset, count: 4)
             guard head.count >= 2, head[0] == 0xFF else { return }
             let marker = head[1]
             if marker == 0xFF { offset += 1; continue }  // fill byte
-            walked += 1
             if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }
             if marker == 0xDA || marker == 0xD9 { return }  // start of scan or end of image: no metadata after it
             guard head.count == 4 else { return }

@@ -55,8 +55,8 @@ struct XMPText {
         var from = xml.startIndex
         while let open = xml.range(of: "<" + name, range: from..<xml.endIndex) {
             from = open.upperBound
-            guard let next = xml[open.upperBound...].first, next == ">" || next == "/" || next.isWhitespace,
-                  let tagEnd = xml[open.upperBound...].firstIndex(of: ">") else { continue }
+            guard let next = xml[open.upperBound...].first, next == ">" || next == "/" || next.isWhitespace else { continue }
+            guard let tagEnd = xml[open.upperBound...].firstIndex(of: ">") else { break }  // no later tag ends either
             if xml[xml.index(before: tagEnd)] == "/" { continue }  // <dc:description/>: empty
             let bodyStart = xml.index(after: tagEnd)
             guard let close = xml.range(of: "</" + name + ">", range: bodyStart..<xml.endIndex) else { break }
@@ -75,8 +75,8 @@ struct XMPText {
         var from = body.startIndex
         while let open = body.range(of: "<rdf:li", range: from..<body.endIndex) {
             from = open.upperBound
-            guard let next = body[open.upperBound...].first, next == ">" || next == "/" || next.isWhitespace,
-                  let tagEnd = body[open.upperBound...].firstIndex(of: ">") else { continue }
+            guard let next = body[open.upperBound...].first, next == ">" || next == "/" || next.isWhitespace else { continue }
+            guard let tagEnd = body[open.upperBound...].firstIndex(of: ">") else { break }
             let attributes = body[open.upperBound..<tagEnd]
             if attributes.hasSuffix("/") { continue }
             let textStart = body.index(after: tagEnd)

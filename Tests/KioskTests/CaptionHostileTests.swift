@@ -89,6 +89,23 @@ final class CaptionHostileTests: XCTestCase {
         XCTAssertLessThan(MonotonicClock.seconds() - start, 5)
     }
 
+    /// Packets built to make a naive scan quadratic, and a JPEG of fill bytes: each read stays quick.
+    func testPathologicalXMPAndFillBytesStayQuick() throws {
+        let unit = ["<dc:description ", "<dc:description><rdf:li ", " dc:description=", "<dc:description>&#x41"]
+        for piece in unit {
+            let packet = Array(String(repeating: piece, count: 64 * 1024 / piece.utf8.count).utf8)
+            let start = MonotonicClock.seconds()
+            _ = XMPText(packet: packet)
+            XCTAssertLessThan(MonotonicClock.seconds() - start, 2, "'\(piece)' repeated")
+        }
+        let dir = try TempDir()
+        let fill = [0xFF, 0xD8] + [UInt8](repeating: 0xFF, count: 3_000_000) + [0xE1, 0x00, 0x10] + [UInt8](repeating: 0, count: 14)
+        try CaptionFixtures.write(fill, to: dir.file("fill.jpg"))
+        let before = try bytesRead()
+        XCTAssertNil(CaptionFixtures.read(PlaylistItem(path: dir.file("fill.jpg")), timeout: 5).metadata?.caption)
+        XCTAssertLessThan(try bytesRead() - before, 256 * 1024, "the walk gives up on endless fill bytes")
+    }
+
     /// Bytes this process has read through read(2)/pread(2) so far (/proc/self/io `rchar`).
     private func bytesRead() throws -> Int {
         let io = try String(contentsOfFile: "/proc/self/io", encoding: .utf8)
