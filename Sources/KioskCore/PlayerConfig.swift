@@ -26,6 +26,8 @@ public struct PlayerConfig: Sendable {
     public var untimed = false
     /// The picture shown while there is nothing to play (`--idle-image`); the background colour without one.
     public var idleImage: String?
+    /// Captions (`--captions`, `--caption FORMAT`, `--caption-position`, `--caption-time`); nil when off.
+    public var captions: CaptionSettings?
 
     /// How large a picture may be (`--max-pixels`) and how much one animation may hold (`--animation-mb`).
     public var limits = DecodeLimits.standard
@@ -89,7 +91,7 @@ public enum CommandSpecs {
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
-    ] + audio + view + input + remote + scheduling + state + watch
+    ] + audio + view + captions + input + remote + scheduling + state + watch
 
     /// Schedule options of `kiosk play` and `kiosk record`.
     public static let scheduling: [OptionSpec] = [
@@ -135,7 +137,7 @@ public enum CommandSpecs {
         OptionSpec("size", .size, metavar: "WxH", "frame size (default 1920x1080)"),
         OptionSpec("fps", .integer(1...240), metavar: "N", "frames per second (default 30)"),
         OptionSpec("length", .number(0...1e6), metavar: "S", "stop after S seconds (default: the playlist once with --no-loop, else 60)"),
-    ] + view + scheduling
+    ] + view + captions + scheduling
 
     /// `kiosk snapshot` options.
     public static let snapshot: [OptionSpec] = [
@@ -187,6 +189,7 @@ public enum CommandSpecs {
         if let m = o.integer("animation-mb") { c.limits.animationBytes = m << 20 }
         c.untimed = o.has("untimed")
         try applyView(o, to: &c)
+        c.captions = try captionSettings(o)
         return c
     }
 }

@@ -12,21 +12,25 @@ public struct PlaylistItem: Sendable, Equatable {
     public var title: String?
     /// When the item may play (`#EXTKIOSK:days=mon-fri,from=09:00,to=17:30,start=…,end=…`); always without one.
     public var window: ItemWindow?
+    /// Its caption from `#EXTKIOSK:caption=…` (see `M3U.splitCaption`); "" says it has none.
+    public var caption: String?
 
     /// Creates an item.
     public init(path: String, duration: Double? = nil, override: ProjectionOverride? = nil, title: String? = nil,
-                window: ItemWindow? = nil) {
+                window: ItemWindow? = nil, caption: String? = nil) {
         self.path = path
         self.duration = duration
         self.override = override
         self.title = title
         self.window = window
+        self.caption = caption
     }
 }
 
 /// The text of an M3U playlist, read into items without touching the file system: relative entries are taken
 /// against the playlist's folder; `#EXTINF:SECONDS,TITLE` sets the next entry's duration and title; `#EXTKIOSK:key=value,...`
-/// sets the next entry's projection and start view (see `ProjectionOverride`).
+/// sets the next entry's projection and start view (see `ProjectionOverride`), play window (`ItemWindow`) and
+/// caption (`caption=` takes the rest of the line, see `splitCaption`).
 public enum M3U {
     /// The tag of a playlist line setting the next entry's projection and view.
     public static let kioskTag = "#EXTKIOSK:"
@@ -38,6 +42,7 @@ public enum M3U {
         var pendingOverride: ProjectionOverride?
         var pendingTitle: String?
         var pendingWindow: ItemWindow?
+        var pendingCaption: String?
         for raw in text.split(whereSeparator: \.isNewline) {
             var line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("\u{FEFF}") { line.removeFirst() }
@@ -49,8 +54,11 @@ public enum M3U {
                     let title = line.dropFirst(8).drop { $0 != "," }.dropFirst().trimmingCharacters(in: .whitespaces)
                     pendingTitle = title.isEmpty ? nil : title
                 } else if line.uppercased().hasPrefix(kioskTag) {
+                    let (payload, caption) = splitCaption(payload: String(line.dropFirst(kioskTag.count)))
+                    if let caption { pendingCaption = caption }
+                    if caption != nil && payload.isEmpty { continue }
                     do {
-                        let (window, rest) = try ItemWindow.split(payload: String(line.dropFirst(kioskTag.count)))
+                        let (window, rest) = try ItemWindow.split(payload: payload)
                         if let window { pendingWindow = window }
                         if window == nil || !rest.isEmpty {
                             let o = try ProjectionOverride(parsing: rest)
@@ -69,15 +77,17 @@ public enum M3U {
                 pendingOverride = nil
                 pendingTitle = nil
                 pendingWindow = nil
+                pendingCaption = nil
                 continue
             }
             let full = local.hasPrefix("/") ? local : (base as NSString).appendingPathComponent(local)
             items.append(PlaylistItem(path: full, duration: pendingDuration, override: pendingOverride, title: pendingTitle,
-                                      window: pendingWindow))
+                                      window: pendingWindow, caption: pendingCaption))
             pendingDuration = nil
             pendingOverride = nil
             pendingTitle = nil
             pendingWindow = nil
+            pendingCaption = nil
         }
         return items
     }

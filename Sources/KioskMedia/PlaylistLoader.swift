@@ -49,7 +49,8 @@ public struct PlaylistLoader {
             playlists.remove(real)
             return
         }
-        out.append(PlaylistItem(path: path, duration: duration, override: override, title: entry?.title, window: entry?.window))
+        out.append(PlaylistItem(path: path, duration: duration, override: override, title: entry?.title, window: entry?.window,
+                                caption: entry?.caption))
     }
 
     /// Media files under `folder`, recursively, sorted by path (`PathOrder`: name order, folders in place).
