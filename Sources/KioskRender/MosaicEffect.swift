@@ -55,7 +55,7 @@ public struct MosaicEffect: SplitEffect {
     public init(options: [String]) throws(UsageError) {
         var m = MosaicSettings()
         var range: (from: Double, to: Double)?
-        var period: Double?
+        var period: (value: Double, option: String)?
         for (key, text) in try PieceSpec(name: Self.name, options: options).keyValues() {
             let option = "\(key)=\(text)"
             switch key {
@@ -73,7 +73,7 @@ public struct MosaicEffect: SplitEffect {
             case "period":
                 let v = try Self.number(text, option)
                 guard v > 0 else { throw UsageError("\(option) is not a number of seconds above 0") }
-                period = v
+                period = (v, option)
             case "bar":
                 let v = try Self.number(text, option)
                 guard MosaicSettings.barRange.contains(v), v == v.rounded() else {
@@ -87,8 +87,8 @@ public struct MosaicEffect: SplitEffect {
                 throw UsageError("unknown option '\(key)' (tile, split, period, bar, bar-color)")
             }
         }
-        if let period, range == nil { throw UsageError("period=\(period) needs a sweep: split=A..B") }
-        if let range { m.sweep = SplitSweep(from: range.from, to: range.to, period: period ?? SplitSweep.defaultPeriod) }
+        if let period, range == nil { throw UsageError("\(period.option) needs a sweep: split=A..B") }
+        if let range { m.sweep = SplitSweep(from: range.from, to: range.to, period: period?.value ?? SplitSweep.defaultPeriod) }
         settings = m
     }
 
