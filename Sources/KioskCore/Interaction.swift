@@ -1,7 +1,8 @@
 import Foundation
 
 /// The whole of input's effect on the player, pure: input events in, commands out (next, previous, its own
-/// pause reasons, timer restarts, volume, overlay, quit), and the current item's view overridden. It never
+/// pause reasons, timer restarts, volume, overlay, the effect and its split, quit), and the current item's view
+/// overridden. It never
 /// touches the slideshow: it is one producer of commands among others.
 
 /// What input asks of the player: commands (the same as any other producer's), and what only the device side
