@@ -1,7 +1,8 @@
 #version 300 es
 // Common head of every layer shader. A layer shader is composed of pieces, in this order:
 //   prelude.frag + one sampling stage (defines vec4 kiosk_sample(vec2 uv): premultiplied RGBA at texture uv;
-//   sample_rgba.frag, or yuv.frag + a video layout's piece) + one effect (defines vec2 kiosk_effect(vec2 canvasUV)) +
+//   sample_rgba.frag, or yuv.frag + a video layout's piece) + one effect (defines vec2 kiosk_effect(vec2 canvasUV) and
+//   vec3 kiosk_effect_paint(vec2 canvasUV, vec3 rgb), what it paints over the finished colour) +
 //   one transition (defines vec3 kiosk_transition(vec2 canvasUV): xy the canvas point of the layer's own picture shown
 //   here, z the layer's coverage 0..1) + the projection's helpers +
 //   one projection (defines vec2 kiosk_source(vec2 canvasUV): texture uv, or negative outside the source) + main.frag

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The whole of input's effect on the player, pure: input events in, commands out (next, previous, its own
-/// pause reasons, timer restarts, volume, overlay, quit), and the current item's view overridden. It never
+/// pause reasons, timer restarts, volume, overlay, the effect and its split, quit), and the current item's view
+/// overridden. It never
 /// touches the slideshow: it is one producer of commands among others.
 
 /// What input asks of the player: commands (the same as any other producer's), and what only the device side
@@ -52,6 +53,7 @@ public final class Interaction {
     private var pointer: CanvasPoint
     private var mouseDown = false
     private var padSwipe = (dx: 0.0, dy: 0.0)
+    private var splitDrag = SplitDrag()
 
     /// The canvas points are on.
     public var canvas: PixelSize {
@@ -67,6 +69,13 @@ public final class Interaction {
         keys = settings.keys
         touchIdle = settings.touchIdle
         pointer = CanvasPoint(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
+    }
+
+    /// The split bar as last drawn (a fraction of the canvas width), nil while none is drawn: a drag starting
+    /// within `SplitDrag.reach` pixels of it moves the split. The player sets it once a frame, before `handle`.
+    public var splitBar: Double? {
+        get { splitDrag.bar }
+        set { splitDrag.bar = newValue }
     }
 
     /// Whether the user paused the slideshow (two-finger tap, pause key).
@@ -85,18 +94,31 @@ public final class Interaction {
         switch event {
         case .touch(let phase, let slot, let p, _):
             lastInput = t
-            for g in recognizer.touch(phase, slot: slot, at: p, time: t) { out += apply(g, at: t) }
+            let first = phase == .down && !recognizer.isTouching
+            if first { _ = splitDrag.press(at: p, canvas: canvas) }
+            for g in recognizer.touch(phase, slot: slot, at: p, time: t) {
+                out += splitDrag.isGrabbing ? grabbed(g, at: p, time: t) : apply(g, at: t)
+            }
+            // A second finger (a pinch) or the last one lifting ends the grab.
+            if (phase == .down && !first) || !recognizer.isTouching { splitDrag.release() }
         case .key(let code, let pressed, _):
             let outcome = keys.handle(code: code, pressed: pressed)
             if pressed { lastInput = t }
             out += apply(outcome, code: code, at: t)
         case .pointerMove(let p, _):
-            if mouseDown { out += apply(.drag(dx: p.x - pointer.x, dy: p.y - pointer.y), at: t) }
+            if mouseDown {
+                let drag = Gesture.drag(dx: p.x - pointer.x, dy: p.y - pointer.y)
+                out += splitDrag.isGrabbing ? grabbed(drag, at: p, time: t) : apply(drag, at: t)
+            }
             pointer = p
         case .pointerButton(let pressed, let p, _):
             lastInput = t
             pointer = p
-            if !pressed && mouseDown, geometry?.spherical == true { view.release(vx: 0, vy: 0, t: t, base: baseSphere, canvas: canvas) }
+            if !pressed && mouseDown, !splitDrag.isGrabbing, geometry?.spherical == true {
+                view.release(vx: 0, vy: 0, t: t, base: baseSphere, canvas: canvas)
+            }
+            if pressed && !mouseDown { _ = splitDrag.press(at: p, canvas: canvas) }
+            if !pressed { splitDrag.release() }
             mouseDown = pressed
         case .wheel(let steps, let p, _):
             lastInput = t
@@ -263,6 +285,20 @@ public final class Interaction {
         }
     }
 
+    /// A gesture while the split bar is grabbed: a drag moves the split to where the finger is now (`p`); the
+    /// drag's end and a swipe do nothing (the drag was the split's); taps and presses act as always.
+    private func grabbed(_ g: Gesture, at p: CanvasPoint, time t: Double) -> [InteractionRequest] {
+        switch g {
+        case .drag:
+            guard let split = splitDrag.split(at: p, canvas: canvas) else { return [] }
+            return [Self.restart, .command(.effectSplit(split))]
+        case .dragEnded, .swipe:
+            return []
+        default:
+            return apply(g, at: t)
+        }
+    }
+
     private func apply(_ outcome: KeyOutcome, code: Int, at t: Double) -> [InteractionRequest] {
         switch outcome {
         case .ignored: return []
@@ -281,6 +317,7 @@ public final class Interaction {
                 view.reset(at: t, base: fitted)
                 userPaused = false
                 return [Self.restart, .note("key \(code): back to the slideshow")]
+            case .effect: return [.command(.toggleEffect), .note("key \(code): effect on or off")]
             case .quit: return [.command(.quit)]
             case .none: return []
             }

@@ -26,6 +26,8 @@ public enum KeyAction: String, Sendable, CaseIterable {
     case overlay
     /// Back: zoom out and return to the running slideshow.
     case back
+    /// Turn the picture effect off and on again (no key has it by default: `--key KEY_F=effect`).
+    case effect
     /// Quit (only with `--allow-quit`).
     case quit
     /// Nothing: the key is swallowed.
@@ -44,7 +46,7 @@ public enum KeyCode {
         "KEY_EXIT": 174, "KEY_NEXTSONG": 163, "KEY_PLAYPAUSE": 164, "KEY_PREVIOUSSONG": 165, "KEY_REWIND": 168,
         "KEY_PLAYCD": 200, "KEY_PAUSECD": 201, "KEY_PLAY": 207, "KEY_FASTFORWARD": 208, "KEY_OK": 0x160,
         "KEY_SELECT": 0x161, "KEY_INFO": 0x166, "KEY_NEXT": 0x197, "KEY_PREVIOUS": 0x19c, "KEY_ZOOMIN": 0x1a2,
-        "KEY_ZOOMOUT": 0x1a3, "KEY_I": 23, "KEY_P": 25, "KEY_N": 49, "KEY_B": 48,
+        "KEY_ZOOMOUT": 0x1a3, "KEY_I": 23, "KEY_P": 25, "KEY_N": 49, "KEY_B": 48, "KEY_E": 18, "KEY_F": 33, "KEY_M": 50,
         "KEY_F1": 59, "KEY_F2": 60, "KEY_F3": 61, "KEY_F4": 62, "KEY_F5": 63, "KEY_F6": 64, "KEY_F7": 65,
         "KEY_F8": 66, "KEY_F9": 67, "KEY_F10": 68, "KEY_F11": 87, "KEY_F12": 88,
     ]

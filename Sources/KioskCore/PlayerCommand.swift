@@ -120,6 +120,11 @@ public enum PlayerCommand: Sendable, Equatable {
     case view(ViewChange)
     /// Sets (or clears) the picture effect.
     case effect(EffectSpec?)
+    /// Turns the picture effect off, or back on: the last one set (the plain `mosaic` when none was).
+    case toggleEffect
+    /// Moves the split of the effect on screen (the mosaic's) to this fraction of the canvas width, clamped to
+    /// 0...1; a sweep (`split=A..B`) stops there. Fails when the effect has no split.
+    case effectSplit(Double)
     /// Changes an overlay.
     case overlay(OverlayChange)
     /// Empties the playlist; with `keepCurrent` the item on screen stays (mpv's `playlist-clear`), without it

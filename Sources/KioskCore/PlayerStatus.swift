@@ -82,6 +82,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var projection = "flat"
     /// The picture effect (`mosaic:tile=8:split=0.25`), if any.
     public var effect: String?
+    /// Where the effect's split is this frame (the mosaic's; a fraction of the canvas width, 0...1), if it has one.
+    public var effectSplit: Double?
     /// The output's name for logs (`headless`, `drm card0 HDMI-A-1 1920x1080@60`) and its rotation in degrees.
     public var output = ""
     public var rotation = 0

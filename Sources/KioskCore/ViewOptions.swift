@@ -16,7 +16,7 @@ extension CommandSpecs {
         OptionSpec("roll", .number(-180...180), metavar: "DEG", "start view: roll (v360's roll, default 0)"),
         OptionSpec("fov", .text, metavar: "H|HxV", "view field of view in degrees, 20..120 (default 90, vertical from the aspect)"),
         OptionSpec("pan-speed", .number(-90...90), metavar: "DEG_PER_S", "slideshow pan of 360/180 items, yaw degrees per second (default 3, 0 = still)"),
-        OptionSpec("effect", .text, metavar: "mosaic[:tile=N][:split=R]", "picture effect: mosaic tiles of N px (default 16) left of R (0..1, default 0.5)"),
+        OptionSpec("effect", .text, metavar: "mosaic[:tile=N][:split=R]", "picture effect: mosaic tiles of N px (default 16) left of R (0..1, default 0.5; A..B sweeps it every period S s) with a W px bar on it (default 2, #FF0000; 0: none) that a drag moves"),
     ]
 
     /// Reads the view options into `config`; the error names the flag.

@@ -53,9 +53,11 @@ public final class InteractionController {
     /// The devices' descriptor, readable when events wait (the output's wait watches it), if there is one.
     public var fileDescriptor: Int32? { source.fileDescriptor }
 
-    /// Reads what is waiting and lets time pass in the interaction; `t` is the player's clock. Returns the
-    /// commands input sends.
-    public func frame(at t: Double) -> [PlayerCommand] {
+    /// Reads what is waiting and lets time pass in the interaction; `t` is the player's clock, `splitBar` the
+    /// effect's split bar as drawn (a fraction of the canvas width; nil when none is). Returns the commands input
+    /// sends.
+    public func frame(at t: Double, splitBar: Double? = nil) -> [PlayerCommand] {
+        interaction.splitBar = splitBar
         for line in source.takeOpenFailures() { log.warn(line) }
         let seen = t - source.now()
         let offset = min(self.offset ?? seen, seen)

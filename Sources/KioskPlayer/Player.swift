@@ -77,6 +77,10 @@ public final class Player {
     var answers: [(CommandInbox.Reply, CommandReply)] = []
     /// Screenshots asked for, taken from the next frame drawn.
     var pendingScreenshots: [PendingScreenshot] = []
+    /// The picture effect and its split (commands change it; the composer draws it).
+    var effects: PictureEffect
+    /// The clock's time at the top of this frame (the effect's split is read at it).
+    var frameTime = 0.0
 
     /// With `--untimed`: the clock the player moves itself, to each next video frame's time as soon as it is
     /// decoded (no pacing, no sound).
@@ -119,6 +123,7 @@ public final class Player {
         self.clock = clock
         self.log = log
         self.waitForDecodes = waitForDecodes
+        effects = PictureEffect(config.effect)
         keepsRunningWhenEmpty = config.idleImage != nil
         LocalMediaPolicy.readTimeout = config.decodeTimeout  // no open or read of a media file blocks longer
         let playlist = LivePlaylist(items)
@@ -193,10 +198,11 @@ public final class Player {
         while !shouldStop() && !quitRequested {
             onLoopTurn?()
             let t = clock.now
+            frameTime = t
             if let length, t >= length { break }
             if let input = interaction {
                 input.canvas = output.size
-                for c in input.frame(at: t) { inbox.queueFromLoop(c) }
+                for c in input.frame(at: t, splitBar: effects.bar(at: t)) { inbox.queueFromLoop(c) }
             } else {
                 standaloneView.canvas = output.size
                 for case .command(let c) in standaloneView.step(at: t) { inbox.queueFromLoop(c) }  // settles the view, holds `zoomed`
@@ -257,6 +263,7 @@ public final class Player {
             cache.evict(keeping: keep)
             composer.forget(keeping: keep)
             composer.canvas = output.size   // a display's mode can change while playing
+            composer.effect = effects.effect(at: t)
             let built = try composer.frame(for: scene, cache: cache)
             postStatus(scene: scene, output: output)
             guard let (frame, key) = built, output.isAvailable,

@@ -31,7 +31,8 @@ extension Player {
         s.displayWidth = output.target.size.width
         s.displayHeight = output.target.size.height
         s.displayFPS = output.refreshInterval.map { 1 / $0 }
-        s.effect = config.effect?.description
+        s.effect = effects.spec?.description
+        s.effectSplit = effects.split(at: frameTime)
         s.output = output.name
         s.rotation = output.rotation.rawValue
         if let scene {

@@ -3,8 +3,8 @@ import KioskOutput
 import KioskRender
 
 /// The player's side of the commands: each is run on the player's thread at the top of a frame, by the part
-/// that owns what it changes (the slideshow: items and pause; the sound; the current item's view; the composer:
-/// the effect), and answered in order.
+/// that owns what it changes (the slideshow: items and pause; the sound; the current item's view; the picture
+/// effect and its split), and answered in order.
 extension Player {
     /// Runs every queued command at time `t` and answers each, then tells observers what changed.
     func runCommands(at t: Double) {
@@ -38,12 +38,14 @@ extension Player {
         case .view(let change):
             return viewControl.apply(change, at: t)
         case .effect(let spec):
-            if let spec {
-                do { _ = try PassRegistry.effect(spec) } catch { return .failed("\(error)") }
-            }
-            config.effect = spec
-            composer?.effect = spec
+            do { try effects.set(spec, at: t) } catch { return .failed("\(error)") }
             return .done()
+        case .toggleEffect:
+            effects.toggle(at: t)
+            log.info("effect: \(effects.spec?.description ?? "none")")
+            return .done()
+        case .effectSplit(let x):
+            return effects.setSplit(x, at: t)
         case .overlay(let change):
             log.info("overlay: \(change) (no overlay is drawn yet)")
             return .done()

@@ -23,6 +23,7 @@ final class SceneComposer {
         var progress: Double
         var motion: Double  // Ken Burns progress, or 0
         var view: [Double] = []  // the user's zoom, pan and turn, when input changed them
+        var effect = ""  // the effect drawn, with its split
     }
 
     private var config: PlayerConfig
@@ -65,7 +66,7 @@ final class SceneComposer {
     func frame(for scene: Scene, cache: DecodeCache) throws -> (RenderFrame, VisualKey)? {
         var layers: [RenderLayer] = []
         currentSequence = scene.current.sequence
-        var key = VisualKey(layers: [], progress: scene.progress, motion: 0)
+        var key = VisualKey(layers: [], progress: scene.progress, motion: 0, effect: String(describing: effect))
         var visible = Set<Int>()
         var slots: [(Slot, Double, Double)] = []
         if let out = scene.outgoing { slots.append((out, scene.outgoingTime, 1)) }
@@ -204,7 +205,7 @@ final class SceneComposer {
             key.view += [flat.zoom, flat.center.x, flat.center.y, sphere.yaw, sphere.pitch, sphere.hFOV]
         }
         let pass = entry.view.pass(texture: texture.size, canvas: canvas, view: sphere, flat: flat)
-        return RenderLayer(texture: texture, pass: pass, opacity: opacity, effect: ItemView.effect(config))
+        return RenderLayer(texture: texture, pass: pass, opacity: opacity, effect: effect)
     }
 
     /// The picture to show for an item at a frame index.
@@ -219,11 +220,8 @@ final class SceneComposer {
         }
     }
 
-    /// The picture effect (a command can change it while playing).
-    var effect: EffectSpec? {
-        get { config.effect }
-        set { config.effect = newValue }
-    }
+    /// The picture effect drawn over every layer, its split where it is now (the player sets it each frame).
+    var effect: any ShaderEffect = NoEffect()
 
     /// The picture shown while the playlist is empty (`--idle-image`), decoded at start.
     var idlePicture: RGBAImage?

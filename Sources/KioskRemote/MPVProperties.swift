@@ -15,13 +15,16 @@ struct MPVProperty: Sendable {
     let get: @Sendable (PlayerStatus) -> JSONValue?
     /// The commands that give it `value`; nil for a read-only property.
     let set: (@Sendable (JSONValue, PlayerStatus) throws(MPVError) -> [PlayerCommand])?
+    /// The commands `cycle` sends, for a property whose cycle is its own (not a flag's flip or a number's step).
+    let cycle: [PlayerCommand]?
 
     init(_ name: String, _ kind: Kind, get: @escaping @Sendable (PlayerStatus) -> JSONValue?,
-         set: (@Sendable (JSONValue, PlayerStatus) throws(MPVError) -> [PlayerCommand])? = nil) {
+         set: (@Sendable (JSONValue, PlayerStatus) throws(MPVError) -> [PlayerCommand])? = nil, cycle: [PlayerCommand]? = nil) {
         self.name = name
         self.kind = kind
         self.get = get
         self.set = set
+        self.cycle = cycle
     }
 }
 
@@ -193,28 +196,29 @@ enum MPVPropertyTable {
         view("kiosk-fov", \.fov) { .fov($0) },
     ]
 
+    /// The effect's split (the mosaic's), 0...1 of the canvas width; unavailable while the effect has none. A
+    /// value outside 0...1 is refused as mpv refuses one outside an option's range ("unsupported format for
+    /// accessing property", as for `volume`). Setting it stops a sweep.
+    private static func split(_ name: String) -> MPVProperty {
+        MPVProperty(name, .number, get: { MPVValue.double($0.effectSplit) }, set: { v, s throws(MPVError) in
+            guard s.effectSplit != nil else { throw .propertyUnavailable }
+            let x = try MPVValue.number(v)
+            guard (0...1).contains(x) else { throw .propertyFormat }
+            return [.effectSplit(x)]
+        })
+    }
+
     private static let kioskOther: [MPVProperty] = [
         MPVProperty("kiosk-projection", .text, get: { s in s.currentID == nil ? nil : .string(s.projection) }),
+        // `cycle kiosk-effect` turns the effect off and back on, as the `effect` key does.
         MPVProperty("kiosk-effect", .text, get: { .string($0.effect ?? "none") }, set: { v, _ throws(MPVError) in
             let text = try MPVValue.text(v)
             if text == "none" || text.isEmpty { return [.effect(nil)] }
             guard let spec = try? PieceSpec.split(text, flag: "kiosk-effect") else { throw .propertyFormat }
             return [.effect(spec)]
-        }),
-        MPVProperty("kiosk-mosaic-split", .number, get: { s in
-            guard let e = s.effect, let spec = try? PieceSpec.split(e, flag: "effect"), spec.name == "mosaic" else {
-                return nil
-            }
-            let split = spec.options.first { $0.hasPrefix("split=") }.flatMap { Double($0.dropFirst(6)) }
-            return .double(split ?? 0)
-        }, set: { v, s throws(MPVError) in
-            guard let e = s.effect, var spec = try? PieceSpec.split(e, flag: "effect"), spec.name == "mosaic" else {
-                throw .propertyUnavailable
-            }
-            let split = try MPVValue.number(v)
-            spec.options = spec.options.filter { !$0.hasPrefix("split=") } + [String(format: "split=%g", split)]
-            return [.effect(spec)]
-        }),
+        }, cycle: [.toggleEffect]),
+        split("kiosk-split"),
+        split("kiosk-mosaic-split"),  // the name the README gave first
         MPVProperty("kiosk-transition", .text, get: { .string($0.transition) }, set: { v, _ throws(MPVError) in
             guard let spec = try? TransitionSpec.parse(try MPVValue.text(v)) else { throw .propertyFormat }
             return [.transition(spec, seconds: nil)]

@@ -31,6 +31,7 @@ enum MPVPropertyCommands {
                                          MPVCommandTable.arg("value", "Choice", optional: true)], vararg: false) { a, c throws(MPVError) in
             let down = try a.text(1) == "down"
             return try commands(try a.required(0), c.status) { p, now throws(MPVError) in
+                if let own = p.cycle { return own }
                 switch (p.kind, now) {
                 case (.flag, .bool(let b)): return try p.set?(.bool(!b), c.status) ?? []
                 case (.text, _) where p.name == "loop-playlist":

@@ -47,7 +47,8 @@ extension ShaderEffect {
 }
 
 /// An effect applied on the canvas before projection: its shader piece defines `vec2 kiosk_effect(vec2 canvasUV)`,
-/// the canvas point whose projected picture shows at `canvasUV`. The descriptor owns its `--effect` name and parses
+/// the canvas point whose projected picture shows at `canvasUV`, and `vec3 kiosk_effect_paint(vec2 canvasUV,
+/// vec3 rgb)`, the colour shown there once the picture is drawn (`rgb` unless it paints something over it). The descriptor owns its `--effect` name and parses
 /// its options.
 public protocol ShaderEffect: Sendable {
     /// The name on the command line, e.g. `mosaic`.

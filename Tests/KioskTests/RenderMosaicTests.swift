@@ -45,7 +45,7 @@ final class RenderMosaicTests: RenderTestCase {
         let noise = RenderTestSupport.noisePicture(size: size)
         for picture in [smooth, noise] {
             for (tile, split) in [(8.0, 0.5), (5, 0.3), (16, 1), (3, 0.75)] {
-                let m = MosaicSettings(tile: tile, split: split)
+                let m = MosaicSettings(tile: tile, split: split, bar: 0)  // the bar is RenderMosaicBarTests'
                 let out = try render(picture, effect: MosaicEffect(settings: m))
                 let ref = reference(picture, tile: tile, split: split)
                 let db = RenderTestSupport.psnr(out, ref)
@@ -62,7 +62,7 @@ final class RenderMosaicTests: RenderTestCase {
 
     func testSplitZeroLeavesThePictureAndTileChangesNeedNoNewProgram() throws {
         let picture = RenderTestSupport.noisePicture(size: PixelSize(width: 40, height: 30))
-        XCTAssertEqual(try render(picture, effect: MosaicEffect(settings: MosaicSettings(tile: 8, split: 0))), picture)
+        XCTAssertEqual(try render(picture, effect: MosaicEffect(settings: MosaicSettings(tile: 8, split: 0, bar: 0))), picture)
         // Animated values are uniforms: drawing with other values reuses the program.
         let a = try render(picture, effect: MosaicEffect(settings: MosaicSettings(tile: 4, split: 1)))
         let b = try render(picture, effect: MosaicEffect(settings: MosaicSettings(tile: 10, split: 0.6)))
@@ -78,7 +78,7 @@ final class RenderMosaicTests: RenderTestCase {
                                       projection: ItemProjection(kind: .equirect))
         let plain = try render([(eq, pass, 1)], screen: canvas)
         let tile = 5.0  // odd: tile centres are pixel centres, so the reference is the plain view's pixel there
-        let mosaic = try render(eq, pass: pass, canvas: canvas, effect: MosaicEffect(settings: MosaicSettings(tile: tile, split: 1)))
+        let mosaic = try render(eq, pass: pass, canvas: canvas, effect: MosaicEffect(settings: MosaicSettings(tile: tile, split: 1, bar: 0)))
         var expected = plain.pixels
         for y in 0..<canvas.height {
             for x in 0..<canvas.width {
