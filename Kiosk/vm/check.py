@@ -10,6 +10,7 @@ Exit status: 0 when every check passed.
 import argparse
 from collections import Counter
 import math
+import json
 import os
 import re
 import subprocess
@@ -157,6 +158,28 @@ def check_faults(c, g, a, shot):
             f'{removed_at} items shown before the removal, {shown} in all')
     ex = res('folder.exit').split()
     c.check(f'{g} folder-exit', ex == ['0', '1'], f'alive 8 s after the removal and exit 0 on SIGTERM: {ex or "no record"}')
+
+    # The state file's disk read-only, then full: one line each, the slideshow goes on, saving comes back.
+    for case in ('ro', 'full'):
+        slog = res(f'state-{case}.log')
+        stail = slog[-300:].replace('\n', ' | ')
+        lines = [x for x in slog.splitlines() if x.startswith('kiosk: warn: state:')]
+        c.check(f'{g} state-{case}-logged', len(lines) == 1,
+                (lines[0] if len(lines) == 1 else f'{len(lines)} state warn lines (1)') + ('' if lines else f'; {stail}'))
+        later = slog[slog.find('kiosk: warn: state:'):] if lines else ''
+        shown = len(re.findall(r'showing ', later))
+        ex = res(f'state-{case}.exit').split()
+        c.check(f'{g} state-{case}-goes-on', shown >= 2 and ex == ['0', '1'],
+                f'{shown} items shown after the line, alive and exit 0 on SIGTERM: {ex or "no record"}')
+    slog = res('state-full.log')
+    back = next((x for x in slog.splitlines() if 'state: saving works again' in x), None)
+    saved = res('state-full.json')
+    try:
+        state = json.loads(saved) if saved else None
+    except ValueError:
+        state = None
+    c.check(f'{g} state-full-recovers', back is not None and isinstance(state, dict) and 'path' in state,
+            f"{back or 'no recovery line'}; state.json after: {saved.strip()[:120] or 'none'}")
 
 
 def main():

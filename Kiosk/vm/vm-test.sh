@@ -167,6 +167,29 @@ if [ "\$KIOSK_VM_GPU" = virtio ]; then
   sleep 8
   kill -0 \$pid 2>/dev/null && alive=1 || alive=0
   kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/folder.exit
+  # The state file on a read-only disk, then on a full one (tiny tmpfs): one line each, the slideshow goes on,
+  # and once space is freed the next save works again and leaves a whole state file.
+  S=/run/tmp/state-ro; mkdir -p \$S; mount -t tmpfs -o ro,size=64k tmpfs \$S
+  "$KIOSK" play --state-dir \$S --output drm --duration 1 --transition none --log-level info \$F/a.png \$F/b.png \$F/c.png \
+    > \$R/state-ro.log 2>&1 &
+  pid=\$!
+  waitlog \$R/state-ro.log "first frame presented" 90 && waitlog \$R/state-ro.log "showing \$F/c.png" 30 && sleep 2
+  kill -0 \$pid 2>/dev/null && alive=1 || alive=0
+  kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/state-ro.exit
+  umount \$S
+  S=/run/tmp/state-full; mkdir -p \$S; mount -t tmpfs -o size=64k tmpfs \$S
+  dd if=/dev/zero of=\$S/filler bs=4k 2>/dev/null; df -k \$S > \$R/state-full.df 2>&1
+  "$KIOSK" play --state-dir \$S --output drm --duration 1 --transition none --log-level info \$F/a.png \$F/b.png \$F/c.png \
+    > \$R/state-full.log 2>&1 &
+  pid=\$!
+  waitlog \$R/state-full.log "first frame presented" 90 && waitlog \$R/state-full.log "state: not saved" 30 \
+    && waitlog \$R/state-full.log "showing \$F/c.png" 30
+  rm -f \$S/filler
+  waitlog \$R/state-full.log "state: saving works again" 30 && sleep 1
+  kill -0 \$pid 2>/dev/null && alive=1 || alive=0
+  kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/state-full.exit
+  cp \$S/state.json \$R/state-full.json 2>/dev/null
+  umount \$S
 fi
 # Last (it changes the preferred mode): virtio-gpu gets a new size from a VNC client, kiosk takes up the mode.
 if [ "\$KIOSK_VM_GPU" = virtio ]; then

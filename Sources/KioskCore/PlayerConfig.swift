@@ -150,7 +150,7 @@ public enum CommandSpecs {
         OptionSpec("center", .point, metavar: "X,Y", "picture point at the centre, 0..1 each (default 0.5,0.5)"),
         OptionSpec("duration", .number(0.05...86_400), metavar: "S", "slot length used to time animations (default 5)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
-    ] + view
+    ] + view + scheduling
 
     /// `kiosk outputs` options.
     public static let outputs: [OptionSpec] = [

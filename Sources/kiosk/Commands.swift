@@ -132,18 +132,32 @@ struct Commands {
 
     func snapshot(_ args: [String]) throws -> Int32 {
         guard let o = try parse(args, CommandSpecs.snapshot, command: "snapshot",
-                                usage: "kiosk snapshot INPUT --output OUT.png --size WxH [--at S] [--fit MODE] [--zoom Z] [--center X,Y]",
-                                summary: "Renders one frame of one item through the same GL pipeline as play, into a PNG of exactly WxH.") else { return 0 }
-        guard o.positional.count == 1, let input = o.positional.first else {
-            throw UsageError("snapshot: give exactly one INPUT file (got \(o.positional.count))")
-        }
+                                usage: "kiosk snapshot INPUT --output OUT.png --size WxH [--at S] [--fit MODE] [--zoom Z] [--center X,Y]\n"
+                                    + "       kiosk snapshot --schedule FILE [--start-time T] [--timezone Z] [FALLBACK ...] --output OUT.png",
+                                summary: "Renders one frame of one item through the same GL pipeline as play, into a PNG of exactly WxH.\n"
+                                    + "With --schedule: the frame play shows at --start-time (black while the screen is off).") else { return 0 }
+        let scheduled = o.string("schedule") != nil
         guard let out = o.string("output") else { throw UsageError("snapshot: --output OUT.png is required") }
+        if !scheduled, o.string("start-time") != nil || o.string("timezone") != nil {
+            throw UsageError("snapshot: --start-time and --timezone go with --schedule")
+        }
         var config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
         config.slideshow.transition = .none
-        try PlayJob.snapshot(input: input, output: out, config: config, at: o.number("at") ?? 0,
-                             view: FlatView(fit: config.fit, zoom: o.number("zoom") ?? 1, center: o.point("center") ?? .center),
-                             log: log)
+        let view = FlatView(fit: config.fit, zoom: o.number("zoom") ?? 1, center: o.point("center") ?? .center)
+        guard scheduled else {
+            guard o.positional.count == 1, let input = o.positional.first else {
+                throw UsageError("snapshot: give exactly one INPUT file (got \(o.positional.count))")
+            }
+            try PlayJob.snapshot(input: input, output: out, config: config, at: o.number("at") ?? 0, view: view, log: log)
+            return 0
+        }
+        let fallback = o.positional.isEmpty ? [] : PlaylistLoader(log: log).load(o.positional)
+        guard let (item, _) = try ScheduledSnapshot.pick(o, fallback: fallback, log: log) else {
+            try PNGWriter.write(ScheduledSnapshot.black(config.size), to: out)
+            return 0
+        }
+        try PlayJob.snapshot(input: item.path, output: out, config: config, at: o.number("at") ?? 0, view: view, log: log)
         return 0
     }
 
