@@ -73,6 +73,9 @@ R=\$KIOSK_VM_IO/results; mkdir -p \$R
 F=$FIX
 shot() { echo "KIOSK-VM screendump \$1"; n=0; while [ ! -e "\$KIOSK_VM_IO/ack-\$1" ] && [ \$n -lt 1200 ]; do sleep 0.05; n=\$((n+1)); done; }
 waitlog() { n=0; while ! grep -q "\$2" "\$1" 2>/dev/null; do sleep 0.05; n=\$((n+1)); [ \$n -gt \$((\$3 * 20)) ] && return 1; done; return 0; }
+# waitcount FILE PATTERN N SECONDS: until FILE has N lines with PATTERN, for up to SECONDS of wall-clock time
+waitcount() { end=\$((\$(date +%s) + \$4)); while [ "\$(grep -c "\$2" "\$1" 2>/dev/null)" -lt "\$3" ]; do
+  [ \$(date +%s) -ge \$end ] && return 1; sleep 0.2; done; return 0; }
 now() { date +%s.%N; }
 # Text on the console (cursor hidden), so that restoring it shows in the screendumps.
 [ -e /dev/tty1 ] && printf '\033[?25l\033[2J\033[Hkiosk VM test: the console before and after\n' > /dev/tty1
@@ -170,22 +173,22 @@ if [ "\$KIOSK_VM_GPU" = virtio ]; then
   # The state file on a read-only disk, then on a full one (tiny tmpfs): one line each, the slideshow goes on,
   # and once space is freed the next save works again and leaves a whole state file.
   S=/run/tmp/state-ro; mkdir -p \$S; mount -t tmpfs -o ro,size=64k tmpfs \$S
-  "$KIOSK" play --state-dir \$S --output drm --duration 1 --transition none --log-level info \$F/a.png \$F/b.png \$F/c.png \
+  "$KIOSK" play --state-dir \$S --output drm --duration 1 --transition none --log-level info \$F/a.png \$F/b.png \
     > \$R/state-ro.log 2>&1 &
   pid=\$!
-  waitlog \$R/state-ro.log "first frame presented" 90 && waitlog \$R/state-ro.log "showing \$F/c.png" 30 && sleep 2
+  waitlog \$R/state-ro.log "first frame presented" 90 && waitcount \$R/state-ro.log "showing " 4 40
   kill -0 \$pid 2>/dev/null && alive=1 || alive=0
   kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/state-ro.exit
   umount \$S
   S=/run/tmp/state-full; mkdir -p \$S; mount -t tmpfs -o size=64k tmpfs \$S
   dd if=/dev/zero of=\$S/filler bs=4k 2>/dev/null; df -k \$S > \$R/state-full.df 2>&1
-  "$KIOSK" play --state-dir \$S --output drm --duration 1 --transition none --log-level info \$F/a.png \$F/b.png \$F/c.png \
+  "$KIOSK" play --state-dir \$S --output drm --duration 1 --transition none --log-level info \$F/a.png \$F/b.png \
     > \$R/state-full.log 2>&1 &
   pid=\$!
   waitlog \$R/state-full.log "first frame presented" 90 && waitlog \$R/state-full.log "state: not saved" 30 \
-    && waitlog \$R/state-full.log "showing \$F/c.png" 30
+    && waitcount \$R/state-full.log "showing " 4 40
   rm -f \$S/filler
-  waitlog \$R/state-full.log "state: saving works again" 30 && sleep 1
+  waitlog \$R/state-full.log "state: saving works again" 30
   kill -0 \$pid 2>/dev/null && alive=1 || alive=0
   kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/state-full.exit
   cp \$S/state.json \$R/state-full.json 2>/dev/null
@@ -207,7 +210,7 @@ mkdir -p "$OUT"
 passed=0; failed=0
 for gpu in $GPUS; do
   rm -rf "$IO/results"
-  python3 "$HERE/vm.py" --gpu "$gpu" --res "$RES" --job "$JOB" --out "$OUT/$gpu" --timeout 360 \
+  python3 "$HERE/vm.py" --gpu "$gpu" --res "$RES" --job "$JOB" --out "$OUT/$gpu" --timeout 480 \
     > "$OUT/$gpu.log" 2>&1 || true
   rm -rf "$OUT/$gpu/results"; cp -r "$IO/results" "$OUT/$gpu/results" 2>/dev/null || mkdir -p "$OUT/$gpu/results"
   python3 "$HERE/check.py" --gpu "$gpu" --shots "$OUT/$gpu" --results "$OUT/$gpu/results" --fixtures "$FIX" \

@@ -120,7 +120,8 @@ public final class ScheduleDriver: LoopProducer {
         return reloading ? .reload : .replace
     }
 
-    static func format(_ date: Date, _ zone: TimeZone) -> String {
+    /// `date` as the schedule's log lines show it ("Thu 2026-12-24 09:00:00").
+    public static func format(_ date: Date, _ zone: TimeZone) -> String {
         let f = DateFormatter()
         f.timeZone = zone
         f.locale = Locale(identifier: "en_US_POSIX")
