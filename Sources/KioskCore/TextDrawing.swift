@@ -24,6 +24,8 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
     public var maxX: Int { x + width }
     /// Bottom edge (exclusive).
     public var maxY: Int { y + height }
+    /// Its size.
+    public var size: PixelSize { PixelSize(width: width, height: height) }
     /// Whether it covers no pixel.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
