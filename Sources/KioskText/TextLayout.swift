@@ -50,7 +50,7 @@ public struct TextLayout {
     public init(_ text: String, font: Font, maxWidth: Double? = nil, maxLines: Int? = nil,
                 alignment: TextAlignment = .left, features: [String] = []) throws {
         let measure = Measure(font: font, features: features, maxWidth: maxWidth.map { max($0, 1) } ?? .infinity)
-        let limit = max(maxLines ?? .max, 1)
+        let limit = min(max(maxLines ?? 100_000, 1), 100_000)
         var texts: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             try texts += measure.wrap(String(paragraph), stopAfter: limit + 1 - texts.count)
