@@ -66,9 +66,19 @@ enum TextTestSupport {
         return (either == 0 ? 0 : Double(both) / Double(either), ba, bb)
     }
 
-    /// `image` cropped to `rect`; parts of `rect` outside the picture are opaque black.
-    static func crop(_ image: RGBAImage, _ rect: PixelRect) -> RGBAImage {
-        var out = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
+    /// Black where every colour channel of `image` is at least `minimum` (the white fill of text), white elsewhere.
+    static func keyed(_ image: RGBAImage, minimum: UInt8) -> RGBAImage {
+        var out = image.pixels
+        for i in stride(from: 0, to: out.count, by: 4) {
+            let v: UInt8 = min(out[i], out[i + 1], out[i + 2]) >= minimum ? 0 : 255
+            out[i] = v; out[i + 1] = v; out[i + 2] = v; out[i + 3] = 255
+        }
+        return RGBAImage(size: image.size, pixels: out)
+    }
+
+    /// `image` cropped to `rect`; parts of `rect` outside the picture are opaque `fill` (black by default).
+    static func crop(_ image: RGBAImage, _ rect: PixelRect, fill: UInt8 = 0) -> RGBAImage {
+        var out = [UInt8](repeating: fill, count: rect.width * rect.height * 4)
         for y in 0..<rect.height {
             for x in 0..<rect.width {
                 let sx = rect.x + x, sy = rect.y + y, i = (y * rect.width + x) * 4
