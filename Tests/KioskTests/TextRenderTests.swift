@@ -114,6 +114,25 @@ final class TextRenderTests: RenderTestCase {
         XCTAssertLessThan(added, 100, "only the changed rows of a \(more.atlas.size) atlas")
     }
 
+    func testTextFromAFullAtlasDrawsTheSameAsFromAnEmptyOne() throws {
+        let canvas = PixelSize(width: 500, height: 80)
+        let file = FontFile(path: TextTestSupport.dejaVuSans)
+        let small = TextBlockBuilder(atlas: GlyphAtlas(size: PixelSize(width: 64, height: 64), maximumSize: PixelSize(width: 128, height: 128)))
+        let smallFont = try small.font(file, pixelSize: 28)
+        // Fill it past its largest size, drawing each time, so the atlas grows and resets under the texture's feet.
+        for text in ["ABCDEFGHIJKLM", "NOPQRSTUVWXYZ", "abcdefghijklm", "nopqrstuvwxyz", "0123456789!?&"] {
+            _ = try drawText([try small.build(text, font: smallFont, canvas: canvas)], canvas: canvas)
+        }
+        XCTAssertGreaterThan(small.atlas.resets, 0)
+        let fresh = TextBlockBuilder()
+        let freshFont = try fresh.font(file, pixelSize: 28)
+        for text in ["Harbour at dawn", "QUAY 7 & 12:45"] {
+            let a = try drawText([try small.build(text, font: smallFont, canvas: canvas)], canvas: canvas)
+            let b = try drawText([try fresh.build(text, font: freshFont, canvas: canvas)], canvas: canvas)
+            XCTAssertEqual(a, b, text)
+        }
+    }
+
     func testTextGivesItsGLObjectsBack() throws {
         let before = GLObjectCount.now
         do {
