@@ -4,6 +4,7 @@ import KioskCore
 
 /// Where on the canvas a block of text goes.
 public enum TextAnchor: String, Sendable, CaseIterable {
+    /// A corner, an edge's middle, or the centre of the safe area (row by row, top first).
     case topLeft, top, topRight, left, center, right, bottomLeft, bottom, bottomRight
 
     /// 0 (left), 0.5 or 1 (right).
