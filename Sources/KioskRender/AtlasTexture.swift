@@ -14,21 +14,10 @@ final class CoverageTexture {
 
     /// Uninitialised storage of `size` with min/mag `filter` (GL_LINEAR or GL_NEAREST).
     init(context: GLContext, size: PixelSize, filter: Int32) throws {
-        guard size.width > 0, size.height > 0 else {
-            throw RenderError(call: "glTexImage2D(R8)", reason: "empty texture size \(size)")
-        }
-        var name: GLuint = 0
-        glGenTextures(1, &name)
-        guard name != 0 else { throw RenderError(call: "glGenTextures", reason: "no texture name returned") }
-        GLObjectCount.add(.texture)
+        let name = try Texture.makeName(size: size, filter: filter, what: "glTexImage2D(R8)")
         self.context = context
         self.name = name
         self.size = size
-        glBindTexture(GLenum(GL_TEXTURE_2D), name)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filter)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filter)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
         glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R8, GLsizei(size.width), GLsizei(size.height), 0,
                      GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), nil)
         if let error = context.glErrorCheck("glTexImage2D(R8 \(size))") { throw error }

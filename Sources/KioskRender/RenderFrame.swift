@@ -10,33 +10,8 @@ public enum LayerBlend: Sendable, Equatable {
     case premultipliedOver
 }
 
-/// A rectangle in canvas pixels, (0,0) the top-left corner.
-public struct CanvasRect: Sendable, Equatable {
-    /// Left edge.
-    public var x: Int
-    /// Top edge.
-    public var y: Int
-    /// Width in pixels.
-    public var width: Int
-    /// Height in pixels.
-    public var height: Int
-
-    /// Creates a rectangle.
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    /// The whole canvas of `size`.
-    public init(_ size: PixelSize) {
-        self.init(x: 0, y: 0, width: size.width, height: size.height)
-    }
-
-    /// Its size.
-    public var size: PixelSize { PixelSize(width: width, height: height) }
-}
+/// A rectangle in canvas pixels, (0,0) the top-left corner: the core's whole-pixel rectangle.
+public typealias CanvasRect = PixelRect
 
 /// One picture on the canvas, drawn by its pass, effect and transition, blended with its opacity.
 public struct RenderLayer {

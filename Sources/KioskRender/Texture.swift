@@ -20,21 +20,10 @@ public final class Texture {
     /// A texture of `size` with the given min/mag filter (GL_LINEAR or GL_NEAREST), filled from `image` when given
     /// (its size must then be `size`), else uninitialised.
     init(context: GLContext, size: PixelSize, filter: Int32, image: RGBAImage? = nil) throws {
-        guard size.width > 0, size.height > 0 else {
-            throw RenderError(call: "glTexImage2D", reason: "empty texture size \(size)")
-        }
-        var name: GLuint = 0
-        glGenTextures(1, &name)
-        guard name != 0 else { throw RenderError(call: "glGenTextures", reason: "no texture name returned") }
-        GLObjectCount.add(.texture)
+        let name = try Self.makeName(size: size, filter: filter, what: "glTexImage2D")
         self.context = context
         self.name = name
         self.size = size
-        glBindTexture(GLenum(GL_TEXTURE_2D), name)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filter)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filter)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
         if let image, image.size == size {
             try upload(image, allocating: true)
         } else {
@@ -100,5 +89,25 @@ public final class Texture {
     func bind(unit: Int) {
         glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
         glBindTexture(GLenum(GL_TEXTURE_2D), name)
+    }
+}
+
+extension Texture {
+    /// A new texture name of the kind every texture here is (clamped to edge, min/mag `filter`), counted and left
+    /// bound; its storage is the caller's to allocate. `what` names the caller's allocation in errors.
+    static func makeName(size: PixelSize, filter: Int32, what: String) throws -> GLuint {
+        guard size.width > 0, size.height > 0 else {
+            throw RenderError(call: what, reason: "empty texture size \(size)")
+        }
+        var name: GLuint = 0
+        glGenTextures(1, &name)
+        guard name != 0 else { throw RenderError(call: "glGenTextures", reason: "no texture name returned") }
+        GLObjectCount.add(.texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), name)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filter)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filter)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        return name
     }
 }
