@@ -13,34 +13,6 @@ import XCTest
 final class PlayerInputTests: XCTestCase {
     override func setUp() { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
 
-    /// Hands out its events once the clock has reached their time.
-    private final class ScriptedSource: DeviceEventSource {
-        let name = "script"
-        let clock: VirtualClock
-        var events: [DeviceEvent]
-        init(clock: VirtualClock, events: [DeviceEvent]) {
-            self.clock = clock
-            self.events = events
-        }
-        func now() -> Double { clock.now }
-        func takeOpenFailures() -> [String] { [] }
-        func poll() -> [DeviceEvent] {
-            let t = clock.now
-            let due = events.filter { time(of: $0) <= t }
-            events.removeAll { time(of: $0) <= t }
-            return due
-        }
-        private func time(of e: DeviceEvent) -> Double {
-            switch e {
-            case .touch(_, _, _, let t), .key(_, _, let t), .pointerMotion(_, _, let t), .pointerAbsolute(_, let t),
-                 .button(_, _, let t), .wheel(_, let t), .pinch(_, _, let t), .swipe(_, _, _, _, let t):
-                return t
-            case .deviceAdded:
-                return 0
-            }
-        }
-    }
-
     private func doubleTap(at p: UnitPoint, from t: Double) -> [DeviceEvent] {
         [.touch(.down, slot: 0, at: p, time: t), .touch(.up, slot: 0, at: p, time: t + 0.05),
          .touch(.down, slot: 0, at: p, time: t + 0.15), .touch(.up, slot: 0, at: p, time: t + 0.2)]
@@ -62,7 +34,7 @@ final class PlayerInputTests: XCTestCase {
         let output = try VirtualTimeOutput(size: size, fps: 20, clock: clock, sink: { frames.append((clock.now, $0)) })
         // double tap near the right edge at 0.3 s (zoom in), again at 4 s (zoom out)
         let tap = UnitPoint(x: 0.9, y: 0.5)
-        let source = ScriptedSource(clock: clock, events: doubleTap(at: tap, from: 0.3) + doubleTap(at: tap, from: 4))
+        let source = ScriptedDeviceSource(clock: clock, events: doubleTap(at: tap, from: 0.3) + doubleTap(at: tap, from: 4))
         let player = try Player(items: [PlaylistItem(path: a), PlaylistItem(path: b)], config: config, output: output,
                                 clock: clock, log: Log(level: .error), waitForDecodes: true)
         player.interaction = InteractionController(source: source, settings: InteractionSettings(), canvas: size,
@@ -83,7 +55,7 @@ final class PlayerInputTests: XCTestCase {
     func testTouchesLandWhereTheFingerIsOnAPortraitScreen() {
         // A 1080x1920 canvas shown on a 1920x1080 screen turned 90 degrees clockwise: the screen's top-right corner
         // shows the canvas's top-left corner.
-        let c = InteractionController(source: ScriptedSource(clock: VirtualClock(), events: []), settings: InteractionSettings(),
+        let c = InteractionController(source: ScriptedDeviceSource(clock: VirtualClock(), events: []), settings: InteractionSettings(),
                                       canvas: PixelSize(width: 1080, height: 1920), rotation: .clockwise90, log: Log(level: .error))
         let p = c.canvasPoint(UnitPoint(x: 1, y: 0))
         XCTAssertEqual(p.x, 0, accuracy: 1e-9)

@@ -8,25 +8,11 @@ import XCTest
 final class ScheduleCLITests: XCTestCase {
     private let size = PixelSize(width: 64, height: 48)
 
-    private func colour(_ dir: TempDir, _ name: String, _ c: String) throws -> String {
-        let path = dir.file(name)
-        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=\(c):s=64x48", "-frames:v", "1", path])
-        return path
-    }
-
-    /// The centre pixel's RGB.
-    private func centre(_ image: RGBAImage) -> [Int] {
-        let i = (image.size.height / 2 * image.size.width + image.size.width / 2) * 4
-        return image.pixels[i..<i + 3].map(Int.init)
-    }
-
-    private func near(_ a: [Int], _ b: [Int]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= 12 } }
-
     func testRecordShowsOffThenTheWindowFromItsEdge() throws {
         let dir = try TempDir()
-        let fallback = try colour(dir, "fallback.png", "red")
+        let fallback = try ColourPictures.make(dir, "fallback.png", "red")
         try FileManager.default.createDirectory(atPath: dir.file("day"), withIntermediateDirectories: true)
-        _ = try colour(dir, "day/green.png", "0x00ff00")
+        _ = try ColourPictures.make(dir, "day/green.png", "0x00ff00")
         let schedule = dir.file("schedule")
         try """
         # days  time         target
@@ -46,7 +32,7 @@ final class ScheduleCLITests: XCTestCase {
         XCTAssertEqual(frames.count, 40)
         for (i, f) in frames.enumerated() {
             let want = i < 20 ? [0, 0, 0] : [0, 255, 0]
-            XCTAssertTrue(near(centre(f), want), "frame \(i) (\(Double(i) / 10) s): \(centre(f)), want \(want)")
+            XCTAssertTrue(ColourPictures.near(ColourPictures.centre(f), want), "frame \(i) (\(Double(i) / 10) s): \(ColourPictures.centre(f)), want \(want)")
         }
         // The window's edge to the frame: nothing but black before it, the folder from it on.
     }
@@ -55,9 +41,9 @@ final class ScheduleCLITests: XCTestCase {
     /// closes while it shows, the slideshow moves on at that frame.
     func testItemWindowsInAPlaylist() throws {
         let dir = try TempDir()
-        _ = try colour(dir, "morning.png", "red")
-        _ = try colour(dir, "always.png", "0x00ff00")
-        _ = try colour(dir, "weekend.png", "blue")
+        _ = try ColourPictures.make(dir, "morning.png", "red")
+        _ = try ColourPictures.make(dir, "always.png", "0x00ff00")
+        _ = try ColourPictures.make(dir, "weekend.png", "blue")
         try "#EXTM3U\n#EXTKIOSK:from=06:00,to=09:00\nmorning.png\n#EXTKIOSK:days=sat,sun\nweekend.png\nalways.png\n"
             .write(toFile: dir.file("list.m3u"), atomically: true, encoding: .utf8)
         let out = dir.file("out.y4m")
@@ -71,13 +57,13 @@ final class ScheduleCLITests: XCTestCase {
         XCTAssertEqual(frames.count, 40)
         for (i, f) in frames.enumerated() {
             let want = i < 20 ? [255, 0, 0] : [0, 255, 0]
-            XCTAssertTrue(near(centre(f), want), "frame \(i): \(centre(f)), want \(want)")
+            XCTAssertTrue(ColourPictures.near(ColourPictures.centre(f), want), "frame \(i): \(ColourPictures.centre(f)), want \(want)")
         }
     }
 
     func testFallbackPlaysOutsideWindowsAndWithoutAValidClock() throws {
         let dir = try TempDir()
-        _ = try colour(dir, "fallback.png", "red")
+        _ = try ColourPictures.make(dir, "fallback.png", "red")
         let schedule = dir.file("schedule")
         try "*  23:00-07:00  off\nfallback  fallback.png\n".write(toFile: schedule, atomically: true, encoding: .utf8)
         for start in ["2026-12-24T12:00", "1970-01-01T23:30"] {  // midday; a clock never set (before 2020): never off
@@ -88,13 +74,13 @@ final class ScheduleCLITests: XCTestCase {
             XCTAssertEqual(r.status, 0, r.stderr)
             let frames = try FFmpegCLI.referenceFrames(out, size: size)
             XCTAssertEqual(frames.count, 5, start)
-            XCTAssertTrue(frames.allSatisfy { near(centre($0), [255, 0, 0]) }, "\(start): \(frames.map(centre))")
+            XCTAssertTrue(frames.allSatisfy { ColourPictures.near(ColourPictures.centre($0), [255, 0, 0]) }, "\(start): \(frames.map(ColourPictures.centre))")
         }
     }
 
     func testBadScheduleFilesAndFlags() throws {
         let dir = try TempDir()
-        let a = try colour(dir, "a.png", "red")
+        let a = try ColourPictures.make(dir, "a.png", "red")
         let bad = dir.file("bad")
         try "mon-fry  07:00-18:00  /srv/a\n*  25:00-26:00  /srv/b\n*  09:00-09:00  /srv/c\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let r = try CLITests.run(["play", "--schedule", bad, "--output", "headless", "--length", "1", a], timeout: 30)

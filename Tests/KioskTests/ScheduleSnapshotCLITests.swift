@@ -8,19 +8,6 @@ import XCTest
 final class ScheduleSnapshotCLITests: XCTestCase {
     private let size = PixelSize(width: 64, height: 48)
 
-    private func colour(_ dir: TempDir, _ name: String, _ c: String) throws -> String {
-        let path = dir.file(name)
-        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=\(c):s=64x48", "-frames:v", "1", path])
-        return path
-    }
-
-    private func centre(_ image: RGBAImage) -> [Int] {
-        let i = (image.size.height / 2 * image.size.width + image.size.width / 2) * 4
-        return image.pixels[i..<i + 3].map(Int.init)
-    }
-
-    private func near(_ a: [Int], _ b: [Int]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= 12 } }
-
     /// The centre colour of `kiosk snapshot --schedule` at `time`.
     private func shot(_ dir: TempDir, _ schedule: String, _ time: String, _ extra: [String] = []) throws -> [Int] {
         let out = dir.file("shot-\(time).png")
@@ -31,17 +18,17 @@ final class ScheduleSnapshotCLITests: XCTestCase {
             XCTFail("no picture at \(time): \(r.stderr)")
             return []
         }
-        return centre(image)
+        return ColourPictures.centre(image)
     }
 
     func testTheFrameAtAStartTime() throws {
         let dir = try TempDir()
-        let fallback = try colour(dir, "fallback.png", "red")
+        let fallback = try ColourPictures.make(dir, "fallback.png", "red")
         Files.mkdir(dir.file("day"))
-        _ = try colour(dir, "day/a-green.png", "0x00ff00")
-        _ = try colour(dir, "day/b-blue.png", "blue")
-        _ = try colour(dir, "morning.png", "yellow")
-        _ = try colour(dir, "white.png", "white")
+        _ = try ColourPictures.make(dir, "day/a-green.png", "0x00ff00")
+        _ = try ColourPictures.make(dir, "day/b-blue.png", "blue")
+        _ = try ColourPictures.make(dir, "morning.png", "yellow")
+        _ = try ColourPictures.make(dir, "white.png", "white")
         try "#EXTM3U\n#EXTKIOSK:from=06:00,to=07:00\nmorning.png\nwhite.png\n"
             .write(toFile: dir.file("evening.m3u"), atomically: true, encoding: .utf8)
         let schedule = dir.file("schedule")
@@ -50,16 +37,16 @@ final class ScheduleSnapshotCLITests: XCTestCase {
         *  22:00-06:00  off
         *  18:00-20:00  evening.m3u
         """.write(toFile: schedule, atomically: true, encoding: .utf8)
-        XCTAssertTrue(near(try shot(dir, schedule, "2026-12-24T09:30:00", [fallback]), [0, 255, 0]), "the window's first item")
-        XCTAssertTrue(near(try shot(dir, schedule, "2026-12-24T12:00:00", [fallback]), [255, 0, 0]), "the fallback")
-        XCTAssertTrue(near(try shot(dir, schedule, "2026-12-24T23:59:00", [fallback]), [0, 0, 0]), "off: black")
-        XCTAssertTrue(near(try shot(dir, schedule, "2026-12-24T18:30:00", [fallback]), [255, 255, 255]),
+        XCTAssertTrue(ColourPictures.near(try shot(dir, schedule, "2026-12-24T09:30:00", [fallback]), [0, 255, 0]), "the window's first item")
+        XCTAssertTrue(ColourPictures.near(try shot(dir, schedule, "2026-12-24T12:00:00", [fallback]), [255, 0, 0]), "the fallback")
+        XCTAssertTrue(ColourPictures.near(try shot(dir, schedule, "2026-12-24T23:59:00", [fallback]), [0, 0, 0]), "off: black")
+        XCTAssertTrue(ColourPictures.near(try shot(dir, schedule, "2026-12-24T18:30:00", [fallback]), [255, 255, 255]),
                       "morning.png is outside its own window at 18:30: the next item shows")
     }
 
     func testBadCombinations() throws {
         let dir = try TempDir()
-        let a = try colour(dir, "a.png", "red")
+        let a = try ColourPictures.make(dir, "a.png", "red")
         let r = try CLITests.run(["snapshot", a, "--start-time", "2026-12-24T09:00", "--output", dir.file("x.png")], timeout: 30)
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("--start-time and --timezone go with --schedule"), r.stderr)
