@@ -21,21 +21,14 @@ public struct PlaylistLoader {
 
     private func expand(_ path: String, into out: inout [PlaylistItem], playlists: inout Set<String>,
                         duration: Double? = nil, override: ProjectionOverride? = nil, entry: PlaylistItem? = nil) {
-        guard let path = M3U.localPath(path) else {
+        switch Self.kind(of: path) {
+        case .url:
             log.warn("\(path): skipped: a URL; kiosk is an offline player and plays local files only")
-            return
-        }
-        var isDir: ObjCBool = false
-        guard FileAccess.exists(path, isDirectory: &isDir) else {
+        case .missing(let path):
             log.warn("\(path): skipped: no such file or folder")
-            return
-        }
-        if isDir.boolValue {
+        case .folder(let path):
             for f in folderFiles(path) { out.append(PlaylistItem(path: f, override: override, window: entry?.window)) }
-            return
-        }
-        let ext = MediaExtensions.of(path)
-        if ext == "m3u" || ext == "m3u8" {
+        case .playlist(let path):
             let real = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
             guard !playlists.contains(real) else {
                 log.warn("\(path): skipped: playlist includes itself")
@@ -47,10 +40,34 @@ public struct PlaylistLoader {
                        entry: entry)
             }
             playlists.remove(real)
-            return
+        case .file(let path):
+            out.append(PlaylistItem(path: path, duration: duration, override: override, title: entry?.title,
+                                    window: entry?.window, caption: entry?.caption))
         }
-        out.append(PlaylistItem(path: path, duration: duration, override: override, title: entry?.title, window: entry?.window,
-                                caption: entry?.caption))
+    }
+
+    /// What a path given to play (or named by a schedule or a playlist) is, as the loader takes it.
+    public enum PathKind: Equatable {
+        /// A URL (other than `file://`): never opened.
+        case url
+        /// Nothing is there (the local path).
+        case missing(String)
+        /// A folder, played recursively (the local path).
+        case folder(String)
+        /// An `.m3u`/`.m3u8` playlist (the local path).
+        case playlist(String)
+        /// Any other file (the local path).
+        case file(String)
+    }
+
+    /// What `path` is: a `file://` URI is taken as its local path.
+    public static func kind(of path: String) -> PathKind {
+        guard let local = M3U.localPath(path) else { return .url }
+        var isDir: ObjCBool = false
+        guard FileAccess.exists(local, isDirectory: &isDir) else { return .missing(local) }
+        if isDir.boolValue { return .folder(local) }
+        let ext = MediaExtensions.of(local)
+        return ext == "m3u" || ext == "m3u8" ? .playlist(local) : .file(local)
     }
 
     /// Media files under `folder`, recursively, sorted by path (`PathOrder`: name order, folders in place).

@@ -84,22 +84,23 @@ struct ConfigCheck {
 
     /// A folder, a playlist (its entries must exist) or a media file must be there.
     private mutating func checkTarget(_ path: String, at origin: String) {
-        guard M3U.localPath(path) != nil else {
+        let playlist: String
+        switch PlaylistLoader.kind(of: path) {
+        case .url:
             found.append("\(origin): '\(path)' is a URL; kiosk plays local files only")
             return
-        }
-        var isDir: ObjCBool = false
-        guard FileAccess.exists(path, isDirectory: &isDir) else {
+        case .missing:
             found.append("\(origin): '\(path)': no such file or folder")
             return
+        case .folder, .file:
+            return
+        case .playlist(let local):
+            playlist = local
         }
-        let ext = (path as NSString).pathExtension.lowercased()
-        guard !isDir.boolValue, ext == "m3u" || ext == "m3u8" else { return }
         let warnings = LineCollector()
         let quiet = Log(level: .warn, sink: { warnings.add($0) })
-        for entry in PlaylistLoader(log: quiet).parsePlaylist(path) {
-            var entryIsDir: ObjCBool = false
-            if !FileAccess.exists(entry.path, isDirectory: &entryIsDir) {
+        for entry in PlaylistLoader(log: quiet).parsePlaylist(playlist) {
+            if case .missing = PlaylistLoader.kind(of: entry.path) {
                 found.append("\(path): entry '\(entry.path)': no such file or folder")
             }
         }

@@ -11,19 +11,8 @@ final class StateKillTests: XCTestCase {
     /// The `kiosk-bench` binary next to the test bundle.
     private var saver: String { (CLITests.kiosk as NSString).deletingLastPathComponent + "/kiosk-bench" }
 
-    /// State number `n` as `kiosk-bench state-saver` writes it (Sources/kiosk-bench/StateSaver.swift).
-    private func state(_ n: Int) -> PlayerState {
-        var s = PlayerState()
-        s.path = n % 2 == 0 ? "/media/clips/long \(n).mp4" : "/media/b.jpg"
-        s.position = n % 2 == 0 ? Double(n) / 4 : nil
-        s.duration = n % 2 == 0 ? 480 : nil
-        s.volume = n % 101
-        s.muted = n % 3 == 0
-        s.paused = n % 5 == 0
-        s.resume = Dictionary(uniqueKeysWithValues: (0..<(n % 7)).map { ("/media/clips/long \($0).mp4", Double(n * 10 + $0)) })
-        s.saved = Double(n)
-        return s
-    }
+    /// State number `n` as `kiosk-bench state-saver` writes it.
+    private func state(_ n: Int) -> PlayerState { NumberedStates.state(n) }
 
     func testKilledWhileSavingLeavesTheOldStateOrTheNew() throws {
         guard FileManager.default.isExecutableFile(atPath: saver) else {
