@@ -21,21 +21,22 @@ public struct ClockFormat: Sendable, Equatable {
         showsSeconds = false
     }
 
-    /// Parses `text`; the error says which conversion is wrong and where.
+    /// Parses `text`; the error says which conversion is wrong and where (its column in `text`).
     public init(parsing text: String) throws(CaptionFormatError) {
-        var expanded = ""
+        var expanded = "", checked = ""  // `checked` keeps each conversion two characters long, for the columns
         var chars = Array(text).makeIterator()
         var seconds = false
         while let c = chars.next() {
-            guard c == "%" else { expanded.append(c); continue }
-            guard let letter = chars.next() else { expanded.append(c); break }  // the parse names the lone '%'
+            guard c == "%" else { expanded.append(c); checked.append(c); continue }
+            guard let letter = chars.next() else { expanded.append(c); checked.append(c); break }  // a lone '%'
             switch letter {
-            case "T": expanded += "%H:%M:%S"; seconds = true
-            case "R": expanded += "%H:%M"
-            case "S": expanded += "%S"; seconds = true
-            default: expanded += "%\(letter)"
+            case "T": expanded += "%H:%M:%S"; checked += "%H"; seconds = true
+            case "R": expanded += "%H:%M"; checked += "%H"
+            case "S": expanded += "%S"; checked += "%S"; seconds = true
+            default: expanded += "%\(letter)"; checked += "%\(letter)"
             }
         }
+        _ = try CaptionDateFormat(parsing: checked)
         source = text
         format = try CaptionDateFormat(parsing: expanded)
         showsSeconds = seconds

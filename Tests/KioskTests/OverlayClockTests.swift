@@ -68,5 +68,6 @@ final class OverlayClockTests: XCTestCase {
     func testFormatErrorsNameTheConversion() {
         XCTAssertThrowsError(try ClockFormat(parsing: "%H:%q")) { XCTAssertTrue("\($0)".contains("%q"), "\($0)") }
         XCTAssertThrowsError(try ClockFormat(parsing: "%H:%")) { XCTAssertTrue("\($0)".contains("lone '%'"), "\($0)") }
+        XCTAssertThrowsError(try ClockFormat(parsing: "%T %q")) { XCTAssertTrue("\($0)".hasPrefix("column 4:"), "in the text as written: \($0)") }
     }
 }
