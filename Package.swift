@@ -28,6 +28,13 @@ let cModules: [Target] = [
                    providers: [.apt(["libgif-dev"])]),
     .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                    providers: [.apt(["libsystemd-dev"])]),
+    // Text on screen: glyph rasterising, shaping (hb-ft.h ties HarfBuzz to a FreeType face) and font lookup.
+    .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+                   providers: [.apt(["libfreetype-dev"])]),
+    .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz",
+                   providers: [.apt(["libharfbuzz-dev"])]),
+    .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
+                   providers: [.apt(["libfontconfig-dev"])]),
 ]
 
 let package = Package(
@@ -46,6 +53,10 @@ let package = Package(
         // Shaders/*.vert|*.frag are embedded into it at build time by the ShaderEmbed plugin.
         .target(name: "KioskRender", dependencies: ["KioskCore", "CEGL"],
                 plugins: ["ShaderEmbed"]),
+        // Text on screen: fonts found by fontconfig, shaped by HarfBuzz, rasterised by FreeType into a glyph atlas,
+        // laid out into lines; hands the renderer a plain `TextDrawing` (KioskCore). The only place those C modules
+        // are imported.
+        .target(name: "KioskText", dependencies: ["KioskCore", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         // Build tool: turns shader files into a Swift dictionary `embeddedShaders` (file name -> source).
         .executableTarget(name: "shader-embed", path: "Sources/shader-embed"),
         // Build-tool plugin running shader-embed over the top-level Shaders/ folder.
@@ -67,7 +78,7 @@ let package = Package(
         // The player: wires clock, slideshow, decoders, renderer, output, input, seat and sound; keeps its state
         // file (the item, position, volume and pause across restarts).
         .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskInput",
-                                                    "KioskSeat", "KioskAudio"]),
+                                                    "KioskSeat", "KioskAudio", "KioskText"]),
         // Remote control: a Unix-socket line server (its own thread, many clients, bounded queues) and mpv's JSON
         // IPC over it. Speaks to the player only through commands and the player's board. Foundation and libc only.
         .target(name: "KioskRemote", dependencies: ["KioskCore"]),
@@ -77,7 +88,7 @@ let package = Package(
                                                              "KioskPlayer"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
-                                   "KioskAudio", "KioskInput", "KioskSeat", "KioskRemote"],
+                                   "KioskAudio", "KioskInput", "KioskSeat", "KioskRemote", "KioskText"],
                     exclude: ["Fixtures"]),
     ]
 )

@@ -190,11 +190,14 @@ public struct DecodedItem: Sendable {
     public var info: MediaInfo
     /// The picture, oriented and scaled to about display size.
     public var picture: DecodedPicture
+    /// Its caption, tags and dates (read with the decode when something on screen shows them; nil otherwise).
+    public var metadata: ItemMetadata?
 
     /// Creates a decoded item.
-    public init(info: MediaInfo, picture: DecodedPicture) {
+    public init(info: MediaInfo, picture: DecodedPicture, metadata: ItemMetadata? = nil) {
         self.info = info
         self.picture = picture
+        self.metadata = metadata
     }
 }
 

@@ -12,6 +12,19 @@ extension Player {
         let canvas = config.size
         let fit = config.fit
         let maxZoom = config.kenBurns?.maxZoom ?? 1
+        let decodeFile = fileDecoder(config: config, canvas: canvas, fit: fit, maxZoom: maxZoom, log: log, resume: resume)
+        guard config.readsMetadata else { return decodeFile }
+        // Captions and the now-playing card show what the file says of itself: read on the decode thread too.
+        return { item in
+            var decoded = try decodeFile(item)
+            decoded.metadata = MediaMetadataReader.read(item, log: log)
+            return decoded
+        }
+    }
+
+    /// Decodes one item's file.
+    private static func fileDecoder(config: PlayerConfig, canvas: PixelSize, fit: FitMode, maxZoom: Double, log: Log,
+                                    resume: ResumeBook?) -> DecodeCache.Decode {
         return { item in
             let path = item.path
             // A size over --max-pixels is refused here, from the headers, before ffmpeg decodes a frame of it.

@@ -105,6 +105,8 @@ public struct RenderOverlay {
         case solid(PremultipliedColor)
         /// An RGBA texture with alpha (a `Texture` stores its picture premultiplied, and is drawn so).
         case texture(Texture)
+        /// A block of text (drawn where the drawing says; the overlay's rect is its area).
+        case text(TextDrawing)
     }
 
     /// What it shows.
@@ -125,6 +127,11 @@ public struct RenderOverlay {
         self.opacity = opacity
         self.blend = blend
         self.z = z
+    }
+
+    /// A block of text over its area.
+    public init(text: TextDrawing, opacity: Double = 1, z: Int = 1) {
+        self.init(.text(text), rect: CanvasRect(text.area), opacity: opacity, z: z)
     }
 }
 

@@ -12,6 +12,8 @@ public final class Renderer {
     private var programs: [String: Program] = [:]
     /// The canvas drawn before rotation (kept while its size stays the same).
     private var canvas: OffscreenTarget?
+    /// Draws text overlays; keeps the glyph atlas's texture across frames.
+    private(set) lazy var text = TextPass(context: context)
 
     /// A renderer on `context` (which must be current on this thread).
     public init(context: GLContext) throws {
@@ -104,6 +106,7 @@ public final class Renderer {
 
     /// One overlay: a solid colour or a texture stretched over its rect.
     private func drawOverlay(_ overlay: RenderOverlay, canvas: PixelSize) throws {
+        if case .text(let drawing) = overlay.content { return try text.draw(drawing, overlay: overlay, canvas: canvas, renderer: self) }
         guard use(overlay.rect, blend: overlay.blend, canvas: canvas) else { return }
         let program: Program
         switch overlay.content {
@@ -116,6 +119,7 @@ public final class Renderer {
             program.use()
             texture.bind(unit: 0)
             program.set("u_picture", int: 0)
+        case .text: return
         }
         program.set("u_opacity", min(max(overlay.opacity, 0), 1))
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
@@ -123,7 +127,7 @@ public final class Renderer {
 
     /// Sets the viewport to `rect` (canvas rows run top-down, GL's bottom-up) and the blending for `blend`;
     /// false when the rect is empty.
-    private func use(_ rect: CanvasRect, blend: LayerBlend, canvas: PixelSize) -> Bool {
+    func use(_ rect: CanvasRect, blend: LayerBlend, canvas: PixelSize) -> Bool {
         guard rect.width > 0, rect.height > 0 else { return false }
         glViewport(GLint(rect.x), GLint(canvas.height - rect.y - rect.height), GLsizei(rect.width), GLsizei(rect.height))
         switch blend {

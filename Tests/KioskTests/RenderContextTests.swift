@@ -34,14 +34,17 @@ final class RenderContextTests: RenderTestCase {
                                  pieces.joined(separator: "+"))
             }
         }
-        for overlay in [PassRegistry.solidOverlayShader, PassRegistry.textureOverlayShader] {
+        for overlay in [PassRegistry.solidOverlayShader, PassRegistry.textureOverlayShader, PassRegistry.textShader] {
             XCTAssertNoThrow(try Program(context: gl, vertexShader: PassRegistry.vertexShader, fragmentShader: overlay), overlay)
         }
+        XCTAssertNoThrow(try Program(context: gl, vertexShader: PassRegistry.textGlyphShaders.vertex,
+                                     fragmentShader: PassRegistry.textGlyphShaders.fragment))
     }
 
     func testEveryShaderPieceIsUsedByTheRegistry() {
         var used: Set<String> = [PassRegistry.vertexShader, PassRegistry.finalShader,
                                  PassRegistry.solidOverlayShader, PassRegistry.textureOverlayShader]
+        used.formUnion(PassRegistry.textShaders)
         for transition in PassRegistry.transitions {
             used.formUnion(PassRegistry.pieces(pass: FlatPass.self, effect: NoEffect.self, transition: transition))
         }
