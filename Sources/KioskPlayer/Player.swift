@@ -84,8 +84,6 @@ public final class Player {
     /// What text and bars are overlaid: fed the player's events and notes, asked each frame through
     /// `overlayScene(at:)` (PlayerOverlays.swift).
     public let overlays: OverlayState
-    /// The tags of the slot on screen, read once for its overlays (its sequence, and what was read).
-    var overlayTags: (sequence: Int, metadata: ItemMetadata)?
 
     /// With `--untimed`: the clock the player moves itself, to each next video frame's time as soon as it is
     /// decoded (no pacing, no sound).

@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-import KioskMedia
+import KioskMedia  // SoundPicture
 
 /// The player's side of the overlays: what it knows in a frame, handed to its `OverlayState`. Drawing them is
 /// the renderer's: once a frame, `overlayScene(at:)` says what to draw, and `overlayDeadline(after:)` when the
@@ -41,7 +41,7 @@ extension Player {
         default: kind = .still
         }
         let index = (playlist.position(of: slot.id) ?? 0) + 1
-        let metadata = overlayMetadata(slot, entry: entry, kind: kind)
+        let metadata = decoded?.metadata
         let caption = overlays.captions.flatMap { settings in
             metadata.flatMap { settings.format.render($0, index: index, count: playlist.count) }
         }
@@ -50,18 +50,6 @@ extension Player {
                                    slotTime: show.currentTime(at: t), slotLength: slot.length,
                                    name: Self.displayName(entry?.title, path: slot.path), caption: caption,
                                    paused: show.isPaused, metadata: metadata, hasArtwork: hasArtwork, nextName: next)
-    }
-
-    /// The slot's tags, read from its file once per slot, and only when an overlay shows them (captions, a
-    /// sound file's card, a video's `--clip-info`).
-    private func overlayMetadata(_ slot: Slot, entry: PlaylistItem?, kind: OverlayContext.Item.Kind) -> ItemMetadata? {
-        let settings = overlays.settings
-        let needed = settings.enabled && (overlays.captions != nil || kind == .sound || (kind == .clip && settings.clipInfo))
-        guard needed else { return nil }
-        if let cached = overlayTags, cached.sequence == slot.sequence { return cached.metadata }
-        let metadata = MediaMetadataReader.read(entry ?? PlaylistItem(path: slot.path), log: log)
-        overlayTags = (slot.sequence, metadata)
-        return metadata
     }
 
     /// An item's name on screen: the playlist's title, else the file name without its extension.
