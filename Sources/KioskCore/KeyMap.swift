@@ -22,7 +22,7 @@ public enum KeyAction: String, Sendable, CaseIterable {
     case volumeDown = "volume-down"
     /// Mute or unmute.
     case mute
-    /// Show or hide the info overlay.
+    /// Show or hide captions (`OverlayChange.toggleInfo`).
     case overlay
     /// Back: zoom out and return to the running slideshow.
     case back

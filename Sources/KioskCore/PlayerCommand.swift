@@ -79,11 +79,11 @@ public enum VolumeChange: Sendable, Equatable {
     case toggleMute
 }
 
-/// Overlay changes (the overlays themselves come with the text-on-screen work; until then they are logged).
+/// Overlay changes (run by the player's `OverlayState`).
 public enum OverlayChange: Sendable, Equatable {
-    /// Show or hide the info overlay.
+    /// Show or hide captions (a tap, the OK and info keys); turned on, the caption shows for its time again.
     case toggleInfo
-    /// Show the current item's info.
+    /// Show the item's place and what is next as a message, and its caption again (a long press).
     case showInfo
 }
 
@@ -127,6 +127,11 @@ public enum PlayerCommand: Sendable, Equatable {
     case effectSplit(Double)
     /// Changes an overlay.
     case overlay(OverlayChange)
+    /// Shows `text` as an on-screen message for `seconds`, when the OSD level is at least `level` (mpv's
+    /// `show-text`).
+    case showText(String, seconds: Double, level: Int)
+    /// Shows the item's place and its slot's time as an on-screen message (mpv's `show-progress`).
+    case showProgress
     /// Empties the playlist; with `keepCurrent` the item on screen stays (mpv's `playlist-clear`), without it
     /// the screen goes idle (mpv's `stop`).
     case clear(keepCurrent: Bool)

@@ -28,6 +28,8 @@ public struct PlayerConfig: Sendable {
     public var idleImage: String?
     /// Captions (`--captions`, `--caption FORMAT`, `--caption-position`, `--caption-time`); nil when off.
     public var captions: CaptionSettings?
+    /// Messages, clock, progress and the rest overlaid on the pictures (`--no-overlays`, `--clock`, ...).
+    public var overlays = OverlaySettings()
 
     /// How large a picture may be (`--max-pixels`) and how much one animation may hold (`--animation-mb`).
     public var limits = DecodeLimits.standard
@@ -91,7 +93,7 @@ public enum CommandSpecs {
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
-    ] + audio + view + captions + input + remote + scheduling + state + watch
+    ] + audio + view + captions + overlays + input + remote + scheduling + state + watch
 
     /// Schedule options of `kiosk play` and `kiosk record`.
     public static let scheduling: [OptionSpec] = [
@@ -137,7 +139,7 @@ public enum CommandSpecs {
         OptionSpec("size", .size, metavar: "WxH", "frame size (default 1920x1080)"),
         OptionSpec("fps", .integer(1...240), metavar: "N", "frames per second (default 30)"),
         OptionSpec("length", .number(0...1e6), metavar: "S", "stop after S seconds (default: the playlist once with --no-loop, else 60)"),
-    ] + view + captions + scheduling
+    ] + view + captions + overlays + scheduling
 
     /// `kiosk snapshot` options.
     public static let snapshot: [OptionSpec] = [
@@ -150,7 +152,7 @@ public enum CommandSpecs {
         OptionSpec("center", .point, metavar: "X,Y", "picture point at the centre, 0..1 each (default 0.5,0.5)"),
         OptionSpec("duration", .number(0.05...86_400), metavar: "S", "slot length used to time animations (default 5)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
-    ] + view + scheduling
+    ] + view + snapshotOverlays + scheduling
 
     /// `kiosk outputs` options.
     public static let outputs: [OptionSpec] = [
@@ -190,6 +192,7 @@ public enum CommandSpecs {
         c.untimed = o.has("untimed")
         try applyView(o, to: &c)
         c.captions = try captionSettings(o)
+        c.overlays = try overlaySettings(o)
         return c
     }
 }

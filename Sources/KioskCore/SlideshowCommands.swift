@@ -76,7 +76,7 @@ extension Slideshow {
             }
             options.transition = spec
             return .done()
-        case .volume, .seek, .view, .effect, .toggleEffect, .effectSplit, .overlay, .screenshot, .key, .screen, .quit:
+        case .volume, .seek, .view, .effect, .toggleEffect, .effectSplit, .overlay, .showText, .showProgress, .screenshot, .key, .screen, .quit:
             return nil
         }
     }

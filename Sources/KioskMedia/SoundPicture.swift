@@ -6,6 +6,8 @@ import KioskCore
 public final class SoundPicture: ClipSource, @unchecked Sendable {
     /// The picture shown.
     public let image: RGBAImage
+    /// Whether `image` is the file's embedded cover art (false: the placeholder).
+    public let hasCoverArt: Bool
     /// Media seconds this playing starts at.
     public let startTime: Double
     /// The file's length (capped by `--video-max`).
@@ -20,6 +22,7 @@ public final class SoundPicture: ClipSource, @unchecked Sendable {
             return PixelSize(width: max(1, Int(Double(full.width) * s)), height: max(1, Int(Double(full.height) * s)))
         }
         image = art ?? Self.placeholder(size: PixelSize(width: 480, height: 270))
+        hasCoverArt = art != nil
         self.startTime = startTime
         slotLength = max(0.05, length)
     }

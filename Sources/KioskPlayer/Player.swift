@@ -81,6 +81,9 @@ public final class Player {
     var effects: PictureEffect
     /// The clock's time at the top of this frame (the effect's split is read at it).
     var frameTime = 0.0
+    /// What text and bars are overlaid: fed the player's events and notes, asked each frame through
+    /// `overlayScene(at:)` (PlayerOverlays.swift).
+    public let overlays: OverlayState
 
     /// With `--untimed`: the clock the player moves itself, to each next video frame's time as soon as it is
     /// decoded (no pacing, no sound).
@@ -124,6 +127,7 @@ public final class Player {
         self.log = log
         self.waitForDecodes = waitForDecodes
         effects = PictureEffect(config.effect)
+        overlays = OverlayState(settings: config.overlays, captions: config.captions)
         keepsRunningWhenEmpty = config.idleImage != nil
         LocalMediaPolicy.readTimeout = config.decodeTimeout  // no open or read of a media file blocks longer
         let playlist = LivePlaylist(items)
@@ -136,6 +140,7 @@ public final class Player {
         restore(config.restored)  // an earlier run's item, pause and resume places, before the first decode
         if let first = show.upcoming { cache.request(first) }
         observe { [log, clock] in PlayerLog.write($0, at: clock.now, log: log) }
+        observe { [overlays, clock] in overlays.handle($0, at: clock.now) }
     }
 
     /// Builds a player over `items` drawing into `output` on `clock`.

@@ -32,6 +32,7 @@ extension Player {
         switch command {
         case .volume(let change):
             sound.apply(change)
+            overlays.noteVolume(change, volume: sound.level.volume, muted: sound.level.muted, at: t)
             return .done()
         case .seek(let seconds, let relative):
             return seek(seconds, relative: relative, at: t)
@@ -47,7 +48,13 @@ extension Player {
         case .effectSplit(let x):
             return effects.setSplit(x, at: t)
         case .overlay(let change):
-            log.info("overlay: \(change) (no overlay is drawn yet)")
+            overlays.apply(change, at: t)
+            return .done()
+        case .showText(let text, let seconds, let level):
+            overlays.showText(text, seconds: seconds, level: level, at: t)
+            return .done()
+        case .showProgress:
+            overlays.showProgress(at: t)
             return .done()
         case .key(let code):
             return press(code, at: t)

@@ -17,7 +17,7 @@ extension Player {
         // Captions and the now-playing card show what the file says of itself: read on the decode thread too.
         return { item in
             var decoded = try decodeFile(item)
-            decoded.metadata = MediaMetadataReader.read(item, log: log)
+            if config.readsMetadata(of: decoded.info.kind) { decoded.metadata = MediaMetadataReader.read(item, log: log) }
             return decoded
         }
     }

@@ -182,7 +182,7 @@ enum MPVCommandTable {
         MPVCommand(name: "quit", args: [arg("code", "Integer", optional: true)], vararg: false) { _, _ throws(MPVError) in
             .player([.quit], failure: .command, data: .null)
         },
-    ] + MPVPropertyCommands.all
+    ] + MPVPropertyCommands.all + MPVOverlayCommands.all
 
     /// loadfile's and loadlist's flags.
     static func loadCommands(_ items: [PlaylistItem], mode: String) throws(MPVError) -> [PlayerCommand] {

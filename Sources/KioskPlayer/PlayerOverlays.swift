@@ -1,0 +1,60 @@
+import Foundation
+import KioskCore
+import KioskMedia  // SoundPicture
+
+/// The player's side of the overlays: what it knows in a frame, handed to its `OverlayState`. Drawing them is
+/// the renderer's: once a frame, `overlayScene(at:)` says what to draw, and `overlayDeadline(after:)` when the
+/// loop must wake to draw it again.
+extension Player {
+    /// What is overlaid at player time `t` (the frame's time): notes the current view's zoom (a change shows
+    /// as a message), then lays out the scene from the player's state.
+    public func overlayScene(at t: Double) -> OverlayScene {
+        if show.currentSlot != nil, let zoom = viewControl.status(at: t)?.zoom { overlays.noteZoom(zoom, at: t) }
+        return overlays.scene(at: t, context: overlayContext(at: t))
+    }
+
+    /// The player time after `t` at which the overlays next change by themselves (the clock's next minute, a
+    /// message running out, a bar moving); nil when they do not.
+    public func overlayDeadline(after t: Double) -> Double? {
+        overlays.nextChange(after: t, context: overlayContext(at: t))
+    }
+
+    /// What the player knows at `t` that overlays show: the canvas, the item on screen and the wall clock.
+    func overlayContext(at t: Double) -> OverlayContext {
+        let canvas = attachedOutput?.size ?? config.size
+        return OverlayContext(canvas: canvas, item: overlayItem(at: t), now: wallClock.at(t), timeZone: wallClock.zone)
+    }
+
+    /// The item on screen as overlays see it, nil while nothing shows.
+    private func overlayItem(at t: Double) -> OverlayContext.Item? {
+        guard let slot = show.currentSlot else { return nil }
+        let playlist = show.playlist
+        let entry = playlist.item(slot.id)
+        let decoded = cache.item(slot.id)
+        let kind: OverlayContext.Item.Kind
+        var hasArtwork = false
+        switch decoded?.info.kind {
+        case .video?: kind = .clip
+        case .audio?:
+            kind = .sound
+            if case .clip(let clip)? = decoded?.picture { hasArtwork = (clip as? SoundPicture)?.hasCoverArt ?? false }
+        default: kind = .still
+        }
+        let index = (playlist.position(of: slot.id) ?? 0) + 1
+        let metadata = decoded?.metadata
+        let caption = overlays.captions.flatMap { settings in
+            metadata.flatMap { settings.format.render($0, index: index, count: playlist.count) }
+        }
+        let next = show.upcoming.flatMap { id in playlist.item(id).map { Self.displayName($0.title, path: $0.path) } }
+        return OverlayContext.Item(sequence: slot.sequence, kind: kind, index: index, count: playlist.count,
+                                   slotTime: show.currentTime(at: t), slotLength: slot.length,
+                                   name: Self.displayName(entry?.title, path: slot.path), caption: caption,
+                                   paused: show.isPaused, metadata: metadata, hasArtwork: hasArtwork, nextName: next)
+    }
+
+    /// An item's name on screen: the playlist's title, else the file name without its extension.
+    static func displayName(_ title: String?, path: String) -> String {
+        if let title, !title.isEmpty { return title }
+        return ItemMetadata(path: path).filename
+    }
+}
