@@ -35,6 +35,12 @@ public struct OverlaySettings: Sendable, Equatable {
     public var clipInfo = false
     /// Percent of the canvas kept clear at each edge (`--overscan`), for TVs that crop the picture.
     public var overscan = 0.0
+    /// The font family (`--font`, as fontconfig names it); a family that is not installed falls back to this
+    /// default with one warning.
+    public var font = OverlaySettings.defaultFont
+
+    /// The font overlays use unless `--font` says otherwise (Debian's fonts-dejavu-core).
+    public static let defaultFont = "DejaVu Sans"
 
     /// Seconds the player's own messages stay (pause, volume, zoom, the item's place).
     public static let messageSeconds = 1.5
@@ -61,11 +67,12 @@ extension CommandSpecs {
                    "a bar along the bottom, or a clip's time left (default none)"),
         OptionSpec("clip-info", .flag, "show a video's title and time"),
         OptionSpec("overscan", .number(0...10), metavar: "PERCENT", "keep overlays this far from each edge (default 0)"),
+        OptionSpec("font", .text, metavar: "FAMILY", "the text's font family, as fontconfig knows it (default 'DejaVu Sans')"),
     ]
 
     /// The overlay options `kiosk snapshot` takes: those that show on a single frame.
     public static let snapshotOverlays: [OptionSpec] = overlays.filter {
-        ["no-overlays", "osd-size", "clock", "clock-position", "progress", "clip-info", "overscan"].contains($0.name)
+        ["no-overlays", "osd-size", "caption-size", "clock", "clock-position", "progress", "clip-info", "overscan", "font"].contains($0.name)
     }
 
     /// The overlay settings the options ask for; the error names the flag.
@@ -88,6 +95,10 @@ extension CommandSpecs {
         if let p = o.string("progress"), let style = ProgressStyle(rawValue: p) { s.progress = style }
         s.clipInfo = o.has("clip-info")
         if let percent = o.number("overscan") { s.overscan = percent }
+        if let family = o.string("font") {
+            guard !family.allSatisfy({ $0 == " " || $0 == "\t" }) else { throw UsageError("--font: give a font family name") }
+            s.font = family
+        }
         return s
     }
 }

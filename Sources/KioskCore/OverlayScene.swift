@@ -45,7 +45,7 @@ public enum OverlayAnchor: String, Sendable, Equatable, CaseIterable {
 }
 
 /// A rectangle in canvas fractions.
-public struct OverlayRect: Sendable, Equatable, CustomStringConvertible {
+public struct OverlayRect: Sendable, Hashable, CustomStringConvertible {
     /// Left edge, 0…1 of the canvas width.
     public var x: Double
     /// Top edge, 0…1 of the canvas height.

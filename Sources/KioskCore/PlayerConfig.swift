@@ -152,7 +152,7 @@ public enum CommandSpecs {
         OptionSpec("center", .point, metavar: "X,Y", "picture point at the centre, 0..1 each (default 0.5,0.5)"),
         OptionSpec("duration", .number(0.05...86_400), metavar: "S", "slot length used to time animations (default 5)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
-    ] + view + snapshotOverlays + scheduling
+    ] + view + captions + snapshotOverlays + scheduling
 
     /// `kiosk outputs` options.
     public static let outputs: [OptionSpec] = [

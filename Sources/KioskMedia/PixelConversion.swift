@@ -10,11 +10,6 @@ enum PixelConversion {
         return Int32(SWS_BICUBIC)
     }
 
-    /// Slice threads for a conversion: one per core for big pictures, none for small ones.
-    static func threads(for target: PixelSize) -> Int {
-        target.width * target.height >= 256 * 256 ? max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)) : 1
-    }
-
     /// Converts planes of `format` and `size` to RGBA of `target` size.
     static func toRGBA(path: String, planes: [UnsafePointer<UInt8>?], strides: [Int32], size: PixelSize,
                        format: AVPixelFormat, target: PixelSize) throws -> RGBAImage {
@@ -31,8 +26,7 @@ enum PixelConversion {
         return try convert(path: path, source: src, target: target)
     }
 
-    /// Converts `source` (any format swscale reads) to RGBA of `target` size, with slice threads so the big
-    /// downscale of a photo runs on every core.
+    /// Converts `source` (any format swscale reads) to RGBA of `target` size.
     static func convert(path: String, source: UnsafeMutablePointer<AVFrame>, target: PixelSize) throws -> RGBAImage {
         let size = PixelSize(width: Int(source.pointee.width), height: Int(source.pointee.height))
         let format = AVPixelFormat(rawValue: source.pointee.format)
@@ -54,7 +48,9 @@ enum PixelConversion {
         av_opt_set_int(raw, "dsth", Int64(target.height), 0)
         av_opt_set_int(raw, "dst_format", Int64(AV_PIX_FMT_RGBA.rawValue), 0)
         av_opt_set_int(raw, "sws_flags", Int64(flags(from: size, to: target)), 0)
-        av_opt_set_int(raw, "threads", Int64(threads(for: target)), 0)
+        // One thread: swscale's slice threads (FFmpeg 5.1) race at the rows where slices meet; two pixels of a
+        // 960x540 snapshot came out different from one run to the next. A picture decodes the same every time.
+        av_opt_set_int(raw, "threads", 1, 0)
         let rc = sws_init_context(sws, nil, nil)
         guard rc >= 0 else {
             ctx = nil

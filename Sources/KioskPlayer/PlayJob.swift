@@ -88,17 +88,20 @@ public enum PlayJob {
     }
 
     /// Renders one frame of one item at `at` seconds into a PNG of exactly `config.size`.
+    /// `wall` is the local time the clock overlay shows (nil: now, in the system's zone).
     public static func snapshot(input: String, output path: String, config: PlayerConfig, at: Double,
-                                view: FlatView, log: Log) throws {
-        let image = try snapshotImage(input: input, config: config, at: at, view: view, log: log)
+                                view: FlatView, wall: (now: Date, zone: TimeZone)? = nil, log: Log) throws {
+        let image = try snapshotImage(input: input, config: config, at: at, view: view, wall: wall, log: log)
         try PNGWriter.write(image, to: path)
     }
 
     /// The pixels `snapshot` writes.
-    public static func snapshotImage(input: String, config: PlayerConfig, at: Double, view: FlatView, log: Log) throws -> RGBAImage {
+    public static func snapshotImage(input: String, config: PlayerConfig, at: Double, view: FlatView,
+                                     wall: (now: Date, zone: TimeZone)? = nil, log: Log) throws -> RGBAImage {
         let canvas = config.size
+        let wall = wall ?? (Date(), TimeZone.current)
         LocalMediaPolicy.readTimeout = config.decodeTimeout
-        if MediaFile.isClip(input) { return try clipSnapshot(input: input, config: config, at: at, view: view, log: log) }
+        if MediaFile.isClip(input) { return try clipSnapshot(input: input, config: config, at: at, view: view, wall: wall, log: log) }
         let named = ItemView.beforeDecode(path: input, itemOverride: nil, config: config)
         let decoded = try decodeBounded(input, timeout: config.decodeTimeout) { picture in
             named.decodeSize(picture: picture) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: view.fit, maxZoom: view.zoom) }
@@ -111,15 +114,19 @@ public enum PlayJob {
         let texture = try Texture(context: output.context, image: try item.picture(SceneComposer.image(of: decoded.picture, frame: frame),
                                                                                   maxSide: output.context.maxTextureSize))
         let pass = item.pass(texture: texture.size, canvas: canvas, view: item.startView(canvas: canvas), flat: view)
+        let overlays = try SnapshotOverlays.layers(path: input, kind: .still, at: at, length: config.slideshow.duration,
+                                                   config: config, canvas: canvas, wall: wall, log: log)
         try renderer.draw(RenderFrame(background: config.background,
-                                  layers: [RenderLayer(texture: texture, pass: pass, opacity: 1, effect: ItemView.effect(config))]),
+                                  layers: [RenderLayer(texture: texture, pass: pass, opacity: 1, effect: ItemView.effect(config))],
+                                  overlays: overlays),
                       into: output.target, rotation: .none)
         return try output.readPixels()
     }
 
     /// A video's frame shown at `at` seconds (an accurate seek: the newest frame at or before it), drawn through
     /// the YUV sampling stage like the player draws it.
-    static func clipSnapshot(input: String, config: PlayerConfig, at: Double, view: FlatView, log: Log) throws -> RGBAImage {
+    static func clipSnapshot(input: String, config: PlayerConfig, at: Double, view: FlatView,
+                             wall: (now: Date, zone: TimeZone), log: Log) throws -> RGBAImage {
         let canvas = config.size
         let info = try MediaFile.probe(input)
         let decoder = try VideoDecoder(path: input, log: log, startAt: at)
@@ -132,8 +139,11 @@ public enum PlayJob {
         let renderer = try Renderer(context: output.context)
         let texture = try VideoTexture(context: output.context, frame: frame)
         let pass = item.pass(texture: texture.size, canvas: canvas, view: item.startView(canvas: canvas), flat: view)
+        let overlays = try SnapshotOverlays.layers(path: input, kind: .clip, at: frame.pts, length: info.duration ?? 0,
+                                                   config: config, canvas: canvas, wall: wall, log: log)
         try renderer.draw(RenderFrame(background: config.background,
-                                      layers: [RenderLayer(texture: texture, pass: pass, opacity: 1, effect: ItemView.effect(config))]),
+                                      layers: [RenderLayer(texture: texture, pass: pass, opacity: 1, effect: ItemView.effect(config))],
+                                      overlays: overlays),
                           into: output.target, rotation: .none)
         log.info("snapshot of \(input): frame at \(String(format: "%.3f", frame.pts)) s")
         return try output.readPixels()

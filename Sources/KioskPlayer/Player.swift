@@ -84,6 +84,13 @@ public final class Player {
     /// What text and bars are overlaid: fed the player's events and notes, asked each frame through
     /// `overlayScene(at:)` (PlayerOverlays.swift).
     public let overlays: OverlayState
+    /// Draws the overlays (nil: `--no-overlays`, or no font could be found).
+    var overlayPainter: OverlayPainter?
+    /// The overlays of the last frame presented, and of the frame being drawn (PlayerOverlays.swift).
+    var overlaysShown: OverlayScene?
+    var overlaysDrawing: OverlayScene?
+    /// The last overlay drawing error, said once.
+    var overlayFailure: String?
 
     /// With `--untimed`: the clock the player moves itself, to each next video frame's time as soon as it is
     /// decoded (no pacing, no sound).
@@ -159,6 +166,7 @@ public final class Player {
         composer?.idlePicture = IdlePicture.load(config.idleImage, canvas: config.size, timeout: config.decodeTimeout, log: log)
         if let fd = interaction?.fileDescriptor { output.watch(fd) }
         inbox.wake(through: output.wakeupSignal)
+        overlayPainter = makeOverlayPainter()
         self.output = output
         hookViews()
     }
@@ -235,16 +243,22 @@ public final class Player {
                     leaveClip()
                     sound.stop()
                     cache.evict(keeping: [])
-                    let frame = try composer.idleFrame()
+                    var frame = try composer.idleFrame()
+                    let overlaid = overlayLayers(at: t, canvas: output.size)
                     postStatus(scene: nil, output: output)
-                    if output.isAvailable, lastKey != frame.key || output.generation != lastGeneration
+                    if output.isAvailable, lastKey != frame.key || overlaid.changed || output.generation != lastGeneration
                         || !pendingScreenshots.isEmpty {
+                        frame.frame.overlays += overlaid.layers
                         try renderer.draw(frame.frame, into: output.target, rotation: output.rotation)
                         takeScreenshots(from: output.target)
                         lastGeneration = output.generation
-                        if try presentFrame(output, presented: &presented, first: &firstFrameTime) { lastKey = frame.key }
+                        if try presentFrame(output, presented: &presented, first: &firstFrameTime) {
+                            lastKey = frame.key
+                            overlaysPresented()
+                        }
                     }
-                    output.wait(until: wakeTime(t + 1), on: clock)  // a command ends the wait at once
+                    // a command ends the wait at once; a clock or a message wakes it when it changes
+                    output.wait(until: min(wakeTime(t + 1), overlayDeadline(after: t) ?? .infinity), on: clock)
                 } else if let u = show.upcoming {
                     postStatus(scene: nil, output: output)
                     cache.wait(for: u, limit: 0.02)  // the first picture is still decoding
@@ -270,18 +284,22 @@ public final class Player {
             composer.canvas = output.size   // a display's mode can change while playing
             composer.effect = effects.effect(at: t)
             let built = try composer.frame(for: scene, cache: cache)
+            let overlaid = overlayLayers(at: t, canvas: output.size)
             postStatus(scene: scene, output: output)
-            guard let (frame, key) = built, output.isAvailable,
-                  key != lastKey || output.generation != lastGeneration || output.needsEveryFrame
+            guard let (pictures, key) = built, output.isAvailable,
+                  key != lastKey || overlaid.changed || output.generation != lastGeneration || output.needsEveryFrame
                     || !pendingScreenshots.isEmpty else {
                 output.wait(until: nil, on: clock)  // nothing new to draw, or the display is lost
                 continue
             }
+            var frame = pictures
+            frame.overlays += overlaid.layers
             try renderer.draw(frame, into: output.target, rotation: output.rotation)
             takeScreenshots(from: output.target)
             lastGeneration = output.generation
             guard try presentFrame(output, presented: &presented, first: &firstFrameTime) else { continue }
             lastKey = key
+            overlaysPresented()
             logPresentation(scene)
             if let untimed = untimedClock { advanceUntimed(untimed, scene: scene, playing: playing) }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskMedia  // SoundPicture
+import KioskRender
 
 /// The player's side of the overlays: what it knows in a frame, handed to its `OverlayState`. Drawing them is
 /// the renderer's: once a frame, `overlayScene(at:)` says what to draw, and `overlayDeadline(after:)` when the
@@ -17,6 +18,42 @@ extension Player {
     /// message running out, a bar moving); nil when they do not.
     public func overlayDeadline(after t: Double) -> Double? {
         overlays.nextChange(after: t, context: overlayContext(at: t))
+    }
+
+    /// This frame's overlay layers at `t`, and whether they differ from the last frame presented (so a frame
+    /// whose pictures did not change is drawn again only when its overlays did). A block that cannot be drawn
+    /// (no glyph room, a font that broke) is left out with one warning; the pictures go on.
+    func overlayLayers(at t: Double, canvas: PixelSize) -> (layers: [RenderOverlay], changed: Bool) {
+        guard let painter = overlayPainter else { return ([], false) }
+        let scene = overlayScene(at: t)
+        overlaysDrawing = scene
+        let changed = scene != overlaysShown
+        guard !scene.isEmpty else { return ([], changed) }
+        do {
+            return (try painter.overlays(for: scene, canvas: canvas), changed)
+        } catch {
+            let why = "\(error)"
+            if why != overlayFailure { log.warn("overlays: \(why); drawing the pictures without them") }
+            overlayFailure = why
+            return ([], changed)
+        }
+    }
+
+    /// The frame drawn with this frame's overlays reached the screen.
+    func overlaysPresented() {
+        overlaysShown = overlaysDrawing
+    }
+
+    /// The painter for the config's overlays; nil with `--no-overlays`, or (with one warning) when no font at
+    /// all can be found.
+    func makeOverlayPainter() -> OverlayPainter? {
+        guard config.overlays.enabled else { return nil }
+        do {
+            return try OverlayPainter(family: config.overlays.font, log: log)
+        } catch {
+            log.warn("overlays: \(error); showing no text")
+            return nil
+        }
     }
 
     /// What the player knows at `t` that overlays show: the canvas, the item on screen and the wall clock.

@@ -138,18 +138,21 @@ struct Commands {
                                     + "With --schedule: the frame play shows at --start-time (black while the screen is off).") else { return 0 }
         let scheduled = o.string("schedule") != nil
         guard let out = o.string("output") else { throw UsageError("snapshot: --output OUT.png is required") }
-        if !scheduled, o.string("start-time") != nil || o.string("timezone") != nil {
-            throw UsageError("snapshot: --start-time and --timezone go with --schedule")
+        if !scheduled, o.string("clock") == nil, o.string("start-time") != nil || o.string("timezone") != nil {
+            throw UsageError("snapshot: --start-time and --timezone go with --schedule or --clock")
         }
         var config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
         config.slideshow.transition = .none
         let view = FlatView(fit: config.fit, zoom: o.number("zoom") ?? 1, center: o.point("center") ?? .center)
+        let clock = try ScheduleSetup.wallClock(o, realClock: false)
+        let wall = (now: clock.at(0), zone: clock.zone)
         guard scheduled else {
             guard o.positional.count == 1, let input = o.positional.first else {
                 throw UsageError("snapshot: give exactly one INPUT file (got \(o.positional.count))")
             }
-            try PlayJob.snapshot(input: input, output: out, config: config, at: o.number("at") ?? 0, view: view, log: log)
+            try PlayJob.snapshot(input: input, output: out, config: config, at: o.number("at") ?? 0, view: view, wall: wall,
+                                 log: log)
             return 0
         }
         let fallback = o.positional.isEmpty ? [] : PlaylistLoader(log: log).load(o.positional)
@@ -157,7 +160,8 @@ struct Commands {
             try PNGWriter.write(ScheduledSnapshot.black(config.size), to: out)
             return 0
         }
-        try PlayJob.snapshot(input: item.path, output: out, config: config, at: o.number("at") ?? 0, view: view, log: log)
+        try PlayJob.snapshot(input: item.path, output: out, config: config, at: o.number("at") ?? 0, view: view, wall: wall,
+                             log: log)
         return 0
     }
 

@@ -1,0 +1,117 @@
+import Foundation
+import KioskCore
+import KioskRender
+import KioskText
+
+/// Draws the overlay model (`OverlayScene`) as the renderer's overlay layers: each text a text block in the
+/// standard look (white, dark outline, soft shadow; a dark box where asked) placed at its anchor inside its
+/// area, texts sharing an anchor and an area stacked away from that edge; each bar a track and its filled part.
+///
+/// Text blocks are laid out and rasterised once and kept while they stay on screen, so a frame whose overlays did
+/// not change costs no shaping; a clock changing once a minute lays out one new block. Render thread only.
+final class OverlayPainter {
+    private let builder = TextBlockBuilder()
+    private let font: FontFile
+    private var blocks: [BlockKey: TextDrawing] = [:]
+    private var used: Set<BlockKey> = []
+
+    /// What makes a block: its text and everything that decides its layout and place.
+    private struct BlockKey: Hashable {
+        var text: String
+        var pixelSize: Double
+        var maxWidth: Int
+        var maxLines: Int
+        var alignment: TextAlignment
+        var box: Bool
+        var x: Int
+        var y: Int
+    }
+
+    /// A painter using the font family `family` (fontconfig; a family that is missing falls back to the default
+    /// with one warning in `log`).
+    init(family: String, log: Log) throws {
+        font = try FontLocator.locate(family, log: log)
+    }
+
+    /// The overlay layers for `scene` on a canvas of `canvas` pixels, above the pictures.
+    func overlays(for scene: OverlayScene, canvas: PixelSize) throws -> [RenderOverlay] {
+        used.removeAll(keepingCapacity: true)
+        var out: [RenderOverlay] = []
+        for bar in scene.bars { out += Self.bar(bar, canvas: canvas) }
+        var stacks: [StackKey: Int] = [:]
+        for text in scene.texts where !text.text.isEmpty && text.opacity > 0 {
+            let key = StackKey(anchor: text.anchor, area: text.area)
+            let drawing = try block(text, canvas: canvas, stacked: stacks[key] ?? 0)
+            stacks[key, default: 0] += drawing.area.height + Int((Double(canvas.height) * 0.008).rounded())
+            out.append(RenderOverlay(text: drawing, opacity: text.opacity, z: 2))
+        }
+        blocks = blocks.filter { used.contains($0.key) }  // blocks no longer on screen go
+        return out
+    }
+
+    private struct StackKey: Hashable {
+        var anchor: OverlayAnchor
+        var area: OverlayRect
+    }
+
+    /// One text's block, `stacked` pixels away from its anchor's edge (the blocks before it in its stack).
+    private func block(_ text: OverlayText, canvas: PixelSize, stacked: Int) throws -> TextDrawing {
+        let area = Self.pixels(text.area, canvas)
+        let size = TextSize.pixels(fractionOfHeight: text.sizeFraction, canvasHeight: canvas.height)
+        let style = Self.style(box: text.box)
+        let look = style.resolved(pixelSize: size)
+        let pad = Int((look.background?.padding ?? look.outlineWidth ?? 0).rounded(.up))
+        let maxWidth = max(1, min(area.width, Int(Double(canvas.width) * text.maxWidthFraction)) - 2 * pad)
+        let anchor = Self.anchor(text.anchor)
+        let face = try builder.font(font, pixelSize: size)
+        // The layout decides the block's size, and so its place; the key holds the place, so the same text at
+        // the same place is laid out once.
+        let layout = try TextLayout(text.text, font: face, maxWidth: Double(maxWidth), maxLines: text.maxLines,
+                                    alignment: anchor.alignment)
+        let extent = layout.box.insetBy(-pad)
+        let h = Double(text.anchor.x), v = Double(text.anchor.y)
+        var x = area.x + Int((Double(area.width - extent.width) * h).rounded())
+        var y = area.y + Int((Double(area.height - extent.height) * v).rounded())
+        y += v >= 1 ? -stacked : stacked
+        x += pad
+        y += pad
+        let key = BlockKey(text: text.text, pixelSize: size, maxWidth: maxWidth, maxLines: text.maxLines,
+                           alignment: anchor.alignment, box: text.box, x: x, y: y)
+        used.insert(key)
+        if let known = blocks[key] { return known }
+        let drawing = try builder.build(layout, style: look, x: x, y: y)
+        blocks[key] = drawing
+        return drawing
+    }
+
+    /// The look: the standard one (white, outline, shadow), on a dark box when asked.
+    static func style(box: Bool) -> TextStyle {
+        var s = TextStyle.standard
+        if box { s.background = TextBackground(color: .black, opacity: 0.55) }
+        return s
+    }
+
+    /// A bar: a dim track and its filled part, white.
+    static func bar(_ bar: OverlayBar, canvas: PixelSize) -> [RenderOverlay] {
+        let track = pixels(bar.rect, canvas)
+        guard !track.isEmpty else { return [] }
+        let fill = PixelRect(x: track.x, y: track.y, width: Int((Double(track.width) * min(max(bar.filled, 0), 1)).rounded()),
+                             height: track.height)
+        var out = [RenderOverlay(.solid(PremultipliedColor(red: 0, green: 0, blue: 0, alpha: 0.45)), rect: track, z: 2)]
+        if !fill.isEmpty { out.append(RenderOverlay(.solid(PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1)), rect: fill, z: 2)) }
+        return out
+    }
+
+    /// A rectangle in canvas fractions, in whole pixels.
+    static func pixels(_ r: OverlayRect, _ canvas: PixelSize) -> PixelRect {
+        let w = Double(canvas.width), h = Double(canvas.height)
+        let x0 = Int((r.x * w).rounded()), y0 = Int((r.y * h).rounded())
+        let x1 = Int((r.maxX * w).rounded()), y1 = Int((r.maxY * h).rounded())
+        return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
+    /// The text engine's anchor for an overlay anchor (both list the nine places in the same order).
+    static func anchor(_ a: OverlayAnchor) -> TextAnchor {
+        TextAnchor.allCases[OverlayAnchor.allCases.firstIndex(of: a) ?? 7]
+    }
+}
