@@ -3,31 +3,43 @@
 # installed by install.sh (systemd-setup.sh). Drives kiosk.service with systemctl, journalctl, kill and /proc and
 # records what they say under $R (the exchange folder's results/); systemd-check.py judges the records on the
 # host. Stdout is the serial console: `KIOSK-VM screendump NAME` lines go to vm.py. Every wait is bounded.
+# Under TCG one systemctl call takes about a second while kiosk renders: each poll makes one.
 set -u
 IO=/run/vmio; R=$IO/results; mkdir -p $R
 . $IO/sd-test.env
+M=/srv/kiosk/media
 up() { cut -d' ' -f1 /proc/uptime; }
 say() { echo "sd-test: [$(up)] $*"; }
 shot() { echo "KIOSK-VM screendump $1"; local n=0; while [ ! -e $IO/ack-$1 ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n+1)); done; }
-# within SECONDS CMD...: runs CMD every 0.2 s until it succeeds, for up to SECONDS; 1 on timeout
+# within SECONDS CMD...: runs CMD until it succeeds, for up to SECONDS; 1 on timeout
 within() { local end=$(( $(date +%s) + $1 )); shift; until "$@"; do [ $(date +%s) -ge $end ] && return 1; sleep 0.2; done; }
-prop() { systemctl show kiosk -p "$1" --value; }
-show() { systemctl show kiosk -p ActiveState,SubState,StatusText,NRestarts,MainPID,Result,ExecMainCode,ExecMainStatus; }
+# snap: the unit's state into shell variables, in one call
+snap() {
+  ActiveState= SubState= MainPID= NRestarts= StatusText= Result=
+  while IFS='=' read -r k v; do printf -v "$k" '%s' "$v"; done \
+    < <(systemctl show kiosk -p ActiveState,SubState,MainPID,NRestarts,StatusText,Result)
+}
+show() { systemctl show kiosk -p ActiveState,SubState,StatusText,NRestarts,MainPID,Result; }
 J() { journalctl -u kiosk --no-pager -o short-monotonic "$@"; }
-status_is() { [ "$(prop StatusText)" = "showing $1" ]; }
-running() { [ "$(prop ActiveState)/$(prop SubState)" = active/running ]; }
+status_is() { snap; [ "$StatusText" = "showing $1" ]; }
 journal_has() { J | grep -q -- "$1"; }
+restarted() { snap; [ "${NRestarts:-0}" -gt "$n0" ] && [ "$ActiveState/$SubState" = active/running ] && [ "$MainPID" != "$pid" ]; }
+# shot_item NAME: a screendump of whatever StatusText names, with StatusText before and after it; when the item
+# changed in between, once more as soon as the next one shows (a slot is longer than a poll and a screendump)
+shot_item() {
+  local before try
+  for try in 1 2; do
+    snap; before=$StatusText; sleep 0.5; rm -f $IO/ack-$1; shot $1; snap
+    echo "$before|$StatusText" > $R/$1.status
+    [ "$before" = "$StatusText" ] && return 0
+    within 15 status_is "${StatusText#showing }" || return 1
+  done
+}
 
 say "job start (systemd $(systemctl --version | head -1 | cut -d' ' -f2))"
 echo "$(up)" > $R/job-start.up
-systemctl show -p KernelTimestampMonotonic,InitRDTimestampMonotonic,UserspaceTimestampMonotonic > $R/manager.times
 udevadm settle --timeout=30; echo "settle rc $?" > $R/udev.txt
-stat -c '%n %U %G %a' /dev/dri/* >> $R/udev.txt 2>&1
-id kiosk > $R/id-kiosk.txt 2>&1
-cp /etc/systemd/system/kiosk.service $R/kiosk.service.installed
-systemd-analyze verify kiosk.service > $R/verify.txt 2>&1; echo "rc $?" >> $R/verify.txt
-systemd-analyze security kiosk.service --no-pager > $R/security.txt 2>&1
-systemctl list-units --no-pager --no-legend --state=active,activating,failed > $R/units-before.txt 2>&1
+stat -c '%n %U %G %a' /dev/dri/* /dev/tty0 >> $R/udev.txt 2>&1
 
 # The console's text before kiosk (cursor hidden): after the stop it should be back.
 printf '\033[?25l\033[2J\033[Hkiosk systemd VM test: the console before and after\n' > /dev/tty1
@@ -39,63 +51,69 @@ t0=$(up); timeout 150 systemctl start kiosk; rc=$?; t1=$(up)
 show > $R/start.show
 systemctl show kiosk -p ExecMainStartTimestampMonotonic,ActiveEnterTimestampMonotonic >> $R/start.show
 echo "$rc $t0 $t1" > $R/start.rc
-say "start rc $rc after $(echo "$t1 - $t0" | bc) s: $(prop ActiveState)/$(prop SubState) $(prop StatusText)"
-within 10 journal_has "first frame presented"
-J > $R/start.journal
+say "start rc $rc, $(grep -E '^(ActiveState|SubState|StatusText)' $R/start.show | tr '\n' ' ')"
 
-# 2. The screen shows the item StatusText names: screendumps 1 s into a's and b's slots.
+# 2. The screen shows the item StatusText names: a screendump in a's and in b's slot.
 for item in a b; do
-  if within 30 status_is "/srv/kiosk/media/$item.png"; then
-    sleep 1; before=$(prop StatusText); shot shown-$item; after=$(prop StatusText)
-    echo "$before|$after" > $R/shown-$item.status
+  if within 30 status_is "$M/$item.png"; then
+    shot_item shown-$item
   else
-    echo "never|$(prop StatusText)" > $R/shown-$item.status
+    echo "never|$StatusText" > $R/shown-$item.status
   fi
 done
 
 # 7. The sandbox, on the running player: user, no_new_privs, seccomp, the state file (an item change happened).
-pid=$(prop MainPID)
+snap; pid=$MainPID
 grep -E '^(Name|Uid|Gid|Groups|NoNewPrivs|Seccomp|CapEff|CapBnd):' /proc/$pid/status > $R/sandbox.status 2>&1
 ps -o user=,group=,comm= -p $pid > $R/sandbox.ps 2>&1
-within 15 test -s /var/lib/kiosk/state.json
 stat -c '%n %U %G %a' /var/lib/kiosk /var/lib/kiosk/state.json /run/kiosk /run/kiosk/ipc.sock /var/cache/kiosk \
   > $R/sandbox.files 2>&1
 cat /var/lib/kiosk/state.json > $R/state.json 2>&1
-cat /proc/$pid/cgroup > $R/sandbox.cgroup 2>&1
 
 # 4. Priorities: the missing playlist entry is a warning; the info lines are not.
 journalctl -u kiosk --no-pager -o cat -p warning > $R/journal-warning.txt
 journalctl -u kiosk --no-pager -o cat -p info > $R/journal-info.txt
-journalctl -u kiosk --no-pager -o json --output-fields=PRIORITY,MESSAGE,_PID > $R/journal.json
+journalctl -u kiosk --no-pager -o json --output-fields=PRIORITY,MESSAGE,_PID,_COMM > $R/journal.json
 
 # 5. Reload: SIGHUP reads the config again; the same process plays on.
-pid=$(prop MainPID)
-t0=$(up); timeout 30 systemctl reload kiosk; rc=$?
+timeout 30 systemctl reload kiosk; rc=$?
 within 20 journal_has "SIGHUP: reloaded"; found=$?
-sleep 1
-echo "$rc $found $pid $(prop MainPID) $(prop ActiveState)/$(prop SubState) $t0" > $R/reload.txt
-J | grep -E "SIGHUP|Reload" > $R/reload.journal
+snap; echo "$rc $found $pid $MainPID $ActiveState/$SubState" > $R/reload.txt
 
 # 3. Watchdog: a stopped process sends no WATCHDOG=1; systemd aborts it after WatchdogSec and restarts it.
-pid=$(prop MainPID); n0=$(prop NRestarts)
+snap; pid=$MainPID; n0=$NRestarts
 say "kill -STOP $pid (NRestarts $n0)"
 t0=$(up); kill -STOP $pid
-within 40 journal_has "Watchdog timeout"; t1=$(up)
-within 40 test "$(prop NRestarts)" -gt "$n0"
-within 120 eval 'running && [ "$(prop MainPID)" != "$pid" ] && [ "$(prop MainPID)" != 0 ]'; t2=$(up)
-echo "$pid $n0 $t0 $t1 $t2" > $R/watchdog.txt
+within 120 restarted; t2=$(up)
+echo "$pid $n0 $t0 $t2" > $R/watchdog.txt
 show > $R/watchdog.show
-J > $R/watchdog.journal
-say "watchdog: $(prop ActiveState)/$(prop SubState) pid $(prop MainPID) NRestarts $(prop NRestarts)"
-if within 30 status_is "/srv/kiosk/media/a.png"; then sleep 1; shot restarted-a; fi
+say "watchdog: $ActiveState/$SubState pid $MainPID NRestarts $NRestarts"
+shot_item restarted
 
 # 6. Stop: SIGTERM, the player exits within TimeoutStopSec and restores the console.
-pid=$(prop MainPID)
+snap; pid=$MainPID
 t0=$(up); timeout 30 systemctl stop kiosk; rc=$?; t1=$(up)
 echo "$rc $t0 $t1 $pid" > $R/stop.txt
 show > $R/stop.show
 sleep 1; shot console-after
+say "stopped; the records"
 J > $R/kiosk.journal
+J -o verbose > $R/kiosk.journal.verbose
+# Why the console may stay blank: can the service's user and device policy reach the VT at all? And would a unit
+# that hands the player tty1 as its standard input (TTYPath=) let it switch the VT's mode? (KDGETMODE, KDSETMODE)
+kd='import fcntl,sys; f=open(sys.argv[1],"r+b",buffering=0) if sys.argv[1]!="-" else sys.stdin.buffer; m=bytearray(4); fcntl.ioctl(f,0x4B3B,m); fcntl.ioctl(f,0x4B3A,1); fcntl.ioctl(f,0x4B3A,0); print("KDSETMODE ok")'
+{
+  echo "# runuser -u kiosk: open /dev/tty0"; runuser -u kiosk -- python3 -c "$kd" /dev/tty0 2>&1 | tail -1
+  echo "# root in a unit with DevicePolicy=closed (the unit's DeviceAllow=): open /dev/tty0"
+  timeout 30 systemd-run --quiet --wait --pipe -p DevicePolicy=closed -p "DeviceAllow=char-drm rw" \
+    python3 -c "$kd" /dev/tty0 2>&1 | tail -1
+  echo "# User=kiosk, TTYPath=/dev/tty2, StandardInput=tty, DeviceAllow=/dev/tty2 rw: KDSETMODE on stdin"
+  timeout 30 systemd-run --quiet --wait -p User=kiosk -p DevicePolicy=closed -p "DeviceAllow=/dev/tty2 rw" \
+    -p NoNewPrivileges=yes -p TTYPath=/dev/tty2 -p StandardInput=tty -p StandardOutput=file:$R/tty-probe.stdin \
+    -p StandardError=file:$R/tty-probe.stdin python3 -c "$kd" - ; echo "rc $?"; cat $R/tty-probe.stdin
+} > $R/tty-probe.txt 2>&1
+systemd-analyze verify kiosk.service > $R/verify.txt 2>&1; echo "rc $?" >> $R/verify.txt
+systemd-analyze security kiosk.service --no-pager > $R/security.txt 2>&1
 journalctl -b --no-pager -o short-monotonic > $R/journal-boot.txt
 systemctl list-units --no-pager --no-legend --state=failed > $R/units-failed.txt 2>&1
 say "done"

@@ -13,6 +13,8 @@ ROOT=$(cd "$HERE/../.." && pwd)
 mkdir -p /run/vmio/results
 "$ROOT/Kiosk/install.sh" --binary "$KIOSK_BIN" 2>&1 | tee /run/vmio/results/install.log
 
+# A fresh appliance: no state or shader cache from whatever ran on the host (gone in the overlay only).
+rm -rf /var/lib/kiosk /var/cache/kiosk
 # The test's media: two stills and a playlist whose third entry is missing (a warning at each load).
 M=/srv/kiosk/media
 install -m 0644 "$FIX/a.png" "$FIX/b.png" "$M/"
@@ -42,6 +44,11 @@ cat > $U/kiosk-test.service <<'UNIT'
 Description=kiosk systemd VM test job (/run/vmio/job.sh)
 After=basic.target systemd-udev-trigger.service systemd-journald.service
 
+# The VM ends with the job, whichever way it ends (vm.py then reads /run/vmio/job.rc; the job syncs, and the
+# exchange folder is mounted uncached, so an immediate power-off loses nothing).
+SuccessAction=poweroff-immediate
+FailureAction=poweroff-immediate
+
 [Service]
 Type=oneshot
 ExecStart=/bin/bash /run/vmio/job.sh
@@ -50,9 +57,6 @@ StandardOutput=tty
 StandardError=tty
 TTYPath=/dev/ttyS0
 TimeoutStartSec=600
-# The VM ends with the job, whichever way it ends (vm.py then reads /run/vmio/job.rc).
-SuccessAction=poweroff-force
-FailureAction=poweroff-force
 UNIT
 # Not needed here, and slow or failing in a VM without network or autofs: masked in the overlay only.
 for u in systemd-timesyncd.service systemd-pstore.service apt-daily.timer apt-daily-upgrade.timer \

@@ -14,7 +14,7 @@ RES=${RES:-640x480}
 SCRATCH=${SCRATCH:-$ROOT/.build}
 OUT=${OUT:-$ROOT/out/vm-systemd}
 VM_TIMEOUT=${VM_TIMEOUT:-300}
-DURATION=6
+DURATION=10   # seconds per still: room for a screendump between two one-second systemctl polls
 # systemd and udev in the host's root are what the guest boots: udev gives /dev/dri/card0 its group (video).
 PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg systemd udev passwd"
 T0=$(date +%s.%N)
