@@ -5,7 +5,8 @@
 # and its groups), the test's config, media and playlist, and the units that make systemd boot just enough: the
 # basic system (journald, udevd, udev's coldplug) and the test job. The job itself is /run/vmio/job.sh
 # (systemd-guest-test.sh, copied there by vm.py).
-# Reads /run/vmio/sd-test.env: KIOSK_BIN (the binary to install), FIX (the stills), DURATION.
+# Reads /run/vmio/sd-test.env: KIOSK_BIN (the binary to install), FIX (the stills), DURATION, and DROPIN (a
+# drop-in for kiosk.service to try, in /run/vmio/kiosk-dropin.conf, or empty).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -13,6 +14,11 @@ ROOT=$(cd "$HERE/../.." && pwd)
 mkdir -p /run/vmio/results
 "$ROOT/Kiosk/install.sh" --binary "$KIOSK_BIN" 2>&1 | tee /run/vmio/results/install.log
 
+if [ -n "${DROPIN:-}" ]; then
+  mkdir -p /etc/systemd/system/kiosk.service.d
+  install -m 0644 /run/vmio/kiosk-dropin.conf /etc/systemd/system/kiosk.service.d/test.conf
+  echo "systemd-setup: drop-in for kiosk.service from $DROPIN"
+fi
 # A fresh appliance: no state or shader cache from whatever ran on the host (gone in the overlay only).
 rm -rf /var/lib/kiosk /var/cache/kiosk
 # The test's media: two stills and a playlist whose third entry is missing (a warning at each load).

@@ -5,6 +5,7 @@
 # the picture on screen, the watchdog restart, journal priorities, reload, stop, the sandbox. systemd-check.py
 # prints one line per check (`PASS name: detail` / `FAIL name: detail`) and `N passed, M failed`.
 # Usage: Kiosk/vm/systemd-test.sh   [GPU=bochs|virtio] [RES=640x480] [SCRATCH=.build] [VM_TIMEOUT=300]
+#        [DROPIN=FILE]   a drop-in for kiosk.service to try (installed as kiosk.service.d/test.conf in the guest)
 # Output: out/vm-systemd/ (serial.log, screendumps, summary.json, results/, checks.txt). Exit 0 when all pass.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -57,7 +58,8 @@ echo "== fixtures: $(elapsed)"
 
 IO=$HERE/.cache/io
 mkdir -p "$IO"; rm -rf "$IO/results"
-printf 'KIOSK_BIN=%q\nFIX=%q\nDURATION=%q\n' "$KIOSK" "$FIX" "$DURATION" > "$IO/sd-test.env"
+rm -f "$IO/kiosk-dropin.conf"; [ -z "${DROPIN:-}" ] || cp "$DROPIN" "$IO/kiosk-dropin.conf"
+printf 'KIOSK_BIN=%q\nFIX=%q\nDURATION=%q\nDROPIN=%q\n' "$KIOSK" "$FIX" "$DURATION" "${DROPIN:-}" > "$IO/sd-test.env"
 mkdir -p "$OUT"
 python3 "$HERE/vm.py" --gpu "$GPU" --res "$RES" --job "$HERE/systemd-guest-test.sh" --out "$OUT/$GPU" \
   --timeout "$VM_TIMEOUT" --initrd "$HERE/.cache/initramfs-systemd.cpio" \
