@@ -4,7 +4,7 @@
 # guest and drives the hardened Kiosk/kiosk.service with systemctl and journalctl: Type=notify start, StatusText,
 # the picture on screen, the watchdog restart, journal priorities, reload, stop, the sandbox. systemd-check.py
 # prints one line per check (`PASS name: detail` / `FAIL name: detail`) and `N passed, M failed`.
-# Usage: Kiosk/vm/systemd-test.sh   [GPU=bochs|virtio] [RES=640x480] [SCRATCH=.build] [VM_TIMEOUT=300]
+# Usage: Kiosk/vm/systemd-test.sh   [GPU=bochs|virtio] [RES=640x480] [SCRATCH=.build] [VM_TIMEOUT=420]
 #        [DROPIN=FILE]   a drop-in for kiosk.service to try (installed as kiosk.service.d/test.conf in the guest)
 # Output: out/vm-systemd/ (serial.log, screendumps, summary.json, results/, checks.txt). Exit 0 when all pass.
 set -euo pipefail
@@ -14,7 +14,7 @@ GPU=${GPU:-bochs}
 RES=${RES:-640x480}
 SCRATCH=${SCRATCH:-$ROOT/.build}
 OUT=${OUT:-$ROOT/out/vm-systemd}
-VM_TIMEOUT=${VM_TIMEOUT:-300}
+VM_TIMEOUT=${VM_TIMEOUT:-420}   # the VM takes about 190 s on a quiet host; a loaded one starves TCG
 DURATION=10   # seconds per still: room for a screendump between two one-second systemctl polls
 # systemd and udev in the host's root are what the guest boots: udev gives /dev/dri/card0 its group (video).
 PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg systemd udev passwd"

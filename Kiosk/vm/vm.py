@@ -241,7 +241,12 @@ def main():
             monitor.command('quit', wait_hangup=True)
         except OSError:
             qemu.kill()
-    qemu.wait(timeout=30)
+    try:
+        qemu.wait(timeout=30)
+    except subprocess.TimeoutExpired:  # a guest starved by a loaded host may not even answer `quit`
+        print('vm.py: QEMU still running 30 s after quit, killing it', flush=True)
+        qemu.kill()
+        qemu.wait()
     events['qemu_exit'] = round(time.monotonic() - t0, 2)
     rc_path = os.path.join(io, 'job.rc')
     job_rc = int(open(rc_path).read().strip()) if os.path.exists(rc_path) else None
