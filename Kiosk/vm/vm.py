@@ -2,7 +2,7 @@
 """Boots the test VM (Debian's kernel, the host's / over 9p), runs a job script in it and serves its
 screenshot requests.
 
-usage: vm.py --gpu bochs|virtio --res WxH --job SCRIPT --out DIR [--timeout S]
+usage: vm.py --gpu bochs|virtio --res WxH --job SCRIPT --out DIR [--timeout S] [--initrd CPIO] [--append WORDS]
 
 The job runs chrooted into the host root with $KIOSK_VM_IO as a writable exchange folder. To ask for a
 screenshot it prints a line `KIOSK-VM screendump NAME` and waits for the file $KIOSK_VM_IO/ack-NAME. The
@@ -132,6 +132,9 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--timeout', type=float, default=300)
     ap.add_argument('--mem', default='2048')
+    ap.add_argument('--initrd', default=os.path.join(CACHE, 'initramfs.cpio'),
+                    help='the initramfs (default: build-initramfs.sh\'s; systemd-test.sh passes its own)')
+    ap.add_argument('--append', default='', help='more words for the kernel command line')
     a = ap.parse_args()
 
     out = os.path.abspath(a.out)
@@ -159,8 +162,8 @@ def main():
            '-monitor', f'unix:{mon_path},server,nowait',
            '-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
            '-virtfs', f'local,path={io},mount_tag=kioskio,security_model=none,multidevs=remap',
-           '-kernel', os.path.join(CACHE, 'vmlinux'), '-initrd', os.path.join(CACHE, 'initramfs.cpio'),
-           '-append', f'console=ttyS0 quiet loglevel=3 panic=-1 kiosk.gpu={a.gpu}']
+           '-kernel', os.path.join(CACHE, 'vmlinux'), '-initrd', a.initrd,
+           '-append', f'console=ttyS0 quiet loglevel=3 panic=-1 kiosk.gpu={a.gpu}' + (' ' + a.append if a.append else '')]
     print('vm.py: ' + ' '.join(cmd), flush=True)
 
     t0 = time.monotonic()
@@ -238,7 +241,12 @@ def main():
             monitor.command('quit', wait_hangup=True)
         except OSError:
             qemu.kill()
-    qemu.wait(timeout=30)
+    try:
+        qemu.wait(timeout=30)
+    except subprocess.TimeoutExpired:  # a guest starved by a loaded host may not even answer `quit`
+        print('vm.py: QEMU still running 30 s after quit, killing it', flush=True)
+        qemu.kill()
+        qemu.wait()
     events['qemu_exit'] = round(time.monotonic() - t0, 2)
     rc_path = os.path.join(io, 'job.rc')
     job_rc = int(open(rc_path).read().strip()) if os.path.exists(rc_path) else None
