@@ -71,6 +71,19 @@ if [ "${KIOSK_SKIP_VM:-0}" != 1 ]; then
     failed=$((failed + 1))
   fi
   [ "$vm" = 0 ] || status=1
+  # kiosk.service under a real systemd (PID 1 in the VM): READY, STATUS, the watchdog's restart, journal
+  # priorities, reload, stop and the console, the sandbox, the state file. After vm-test.sh: both use the VM's
+  # exchange folder.
+  sdvm=0
+  bash Kiosk/vm/systemd-test.sh 2>&1 | tee "$log" || sdvm=$?
+  line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)"
+  if [ -n "$line" ]; then
+    passed=$((passed + $(grep -oE '^[0-9]+' <<<"$line")))
+    failed=$((failed + $(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '^[0-9]+')))
+  else
+    failed=$((failed + 1))
+  fi
+  [ "$sdvm" = 0 ] || status=1
 fi
 if [ "${KIOSK_SKIP_FUZZ:-0}" != 1 ]; then
   fuzz=0

@@ -9,7 +9,7 @@ import KioskText
 ///
 /// Text blocks are laid out and rasterised once and kept while they stay on screen, so a frame whose overlays did
 /// not change costs no shaping; a clock changing once a minute lays out one new block. Render thread only.
-final class OverlayPainter {
+public final class OverlayPainter {
     private let builder = TextBlockBuilder()
     private let font: FontFile
     private var blocks: [BlockKey: TextDrawing] = [:]
@@ -29,12 +29,12 @@ final class OverlayPainter {
 
     /// A painter using the font family `family` (fontconfig; a family that is missing falls back to the default
     /// with one warning in `log`).
-    init(family: String, log: Log) throws {
+    public init(family: String, log: Log) throws {
         font = try FontLocator.locate(family, log: log)
     }
 
     /// The overlay layers for `scene` on a canvas of `canvas` pixels, above the pictures.
-    func overlays(for scene: OverlayScene, canvas: PixelSize) throws -> [RenderOverlay] {
+    public func overlays(for scene: OverlayScene, canvas: PixelSize) throws -> [RenderOverlay] {
         used.removeAll(keepingCapacity: true)
         var out: [RenderOverlay] = []
         for bar in scene.bars { out += Self.bar(bar, canvas: canvas) }

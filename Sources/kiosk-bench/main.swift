@@ -21,6 +21,8 @@ do {
             throw BenchError("usage: kiosk-bench projection FILE WxH FRAMES")
         }
         try bench.projectionChild(args[1], size: size, frames: n)
+    case "text":  // kiosk-bench text [FRAMES]: a frame's cost with a caption and a clock, against without
+        try TextBench.run(frames: args.count >= 2 ? Int(args[1]) ?? 30 : 30)
     case "soak":  // kiosk-bench soak [COUNT]: item changes through the real decoders and renderer, virtual clock
         try SoakBench.run(count: args.count >= 2 ? Int(args[1]) ?? 10_000 : 10_000)
     case "ipc":  // only the remote-control step: kiosk-bench ipc KIOSK [COUNT]
