@@ -33,9 +33,10 @@ final class NowPlayingCardPictureTests: XCTestCase {
             let background = F.Stats(picture.image, outside: F.grown(square, by: F.reach(square)))
             let art = F.Stats(reference, outside: nil)
             print("card \(name): art mean \(art.meanText), background mean \(background.meanText), "
-                  + "neighbour difference \(String(format: "%.2f", background.roughness))")
+                  + "neighbour difference mean \(String(format: "%.2f", background.roughness)) max \(background.steepest)")
             XCTAssertLessThan(background.luma, art.luma * 0.6, "\(name): the background is darker than the art")
-            XCTAssertLessThan(background.roughness, 1.0, "\(name): the background is smooth")
+            XCTAssertLessThan(background.roughness, 0.5, "\(name): the background is smooth")
+            XCTAssertLessThanOrEqual(background.steepest, 3, "\(name): no edge or block step in the background")
             XCTAssertTrue(background.opaque)
         }
     }
@@ -80,11 +81,12 @@ final class NowPlayingCardPictureTests: XCTestCase {
         let background = F.Stats(picture.image, outside: F.grown(square, by: F.reach(square)))
         let art = F.Stats(placeholder, outside: nil)
         print("card placeholder: mean \(art.meanText), background \(background.meanText), "
-              + "roughness \(String(format: "%.2f", background.roughness))")
+              + "roughness \(String(format: "%.2f", background.roughness)) max \(background.steepest)")
         XCTAssertLessThan(background.luma, art.luma * 0.6, "darker than the placeholder")
         XCTAssertGreaterThan(background.luma, art.luma * 0.2, "a darkened copy, not black")
         XCTAssertGreaterThan(background.mean[2], background.mean[0], "blue-grey like the placeholder")
-        XCTAssertLessThan(background.roughness, 1.0)
+        XCTAssertLessThan(background.roughness, 0.5)
+        XCTAssertLessThanOrEqual(background.steepest, 3, "the disc is blurred to a glow")
     }
 
     func testLandscapeAndPortraitPutTheSquareWhereTheLayoutSays() throws {

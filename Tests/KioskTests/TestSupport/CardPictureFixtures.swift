@@ -83,6 +83,9 @@ enum CardPictureFixtures {
         /// Mean absolute difference of each colour channel between horizontal and vertical neighbours (both in
         /// the region): near 0 for a smooth picture.
         var roughness: Double
+        /// The largest difference of a colour channel between neighbours: small for a smooth picture, large at
+        /// an edge or a block's step.
+        var steepest: Int
         /// Whether every pixel of the region is opaque.
         var opaque: Bool
 
@@ -108,7 +111,7 @@ enum CardPictureFixtures {
         private init(_ image: RGBAImage, where included: (Int, Int) -> Bool) {
             let w = image.size.width, h = image.size.height, p = image.pixels
             var sum = [0.0, 0.0, 0.0], count = 0, diff = 0.0, pairs = 0
-            var opaque = true
+            var opaque = true, steepest = 0
             for y in 0..<h {
                 for x in 0..<w where included(x, y) {
                     let i = (y * w + x) * 4
@@ -117,7 +120,11 @@ enum CardPictureFixtures {
                     count += 1
                     for (nx, ny) in [(x + 1, y), (x, y + 1)] where nx < w && ny < h && included(nx, ny) {
                         let j = (ny * w + nx) * 4
-                        for c in 0..<3 { diff += abs(Double(p[i + c]) - Double(p[j + c])) }
+                        for c in 0..<3 {
+                            let d = abs(Int(p[i + c]) - Int(p[j + c]))
+                            diff += Double(d)
+                            steepest = max(steepest, d)
+                        }
                         pairs += 3
                     }
                 }
@@ -125,6 +132,7 @@ enum CardPictureFixtures {
             mean = sum.map { $0 / Double(max(1, count)) }
             roughness = diff / Double(max(1, pairs))
             self.opaque = opaque
+            self.steepest = steepest
         }
     }
 }
