@@ -105,10 +105,7 @@ extension OverlayState {
     }
 
     /// The part of the canvas overlays keep within: `--overscan` percent off each edge.
-    public var safeArea: OverlayRect {
-        let f = settings.overscan / 100
-        return OverlayRect.canvas.inset(dx: f, dy: f)
-    }
+    public var safeArea: OverlayRect { settings.safeArea }
 
     // MARK: - parts
 

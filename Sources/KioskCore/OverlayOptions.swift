@@ -51,6 +51,12 @@ public struct OverlaySettings: Sendable, Equatable {
 
     /// Defaults: messages at level 1, no clock, no progress.
     public init() {}
+
+    /// The part of the canvas overlays keep within, in canvas fractions: `overscan` percent off each edge.
+    public var safeArea: OverlayRect {
+        let f = overscan / 100
+        return OverlayRect.canvas.inset(dx: f, dy: f)
+    }
 }
 
 extension CommandSpecs {

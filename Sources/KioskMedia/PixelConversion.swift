@@ -10,9 +10,10 @@ enum PixelConversion {
         return Int32(SWS_BICUBIC)
     }
 
-    /// Converts planes of `format` and `size` to RGBA of `target` size.
+    /// Converts planes of `format` and `size` to RGBA of `target` size, with the swscale filter `filter` (nil:
+    /// `flags(from:to:)`'s choice).
     static func toRGBA(path: String, planes: [UnsafePointer<UInt8>?], strides: [Int32], size: PixelSize,
-                       format: AVPixelFormat, target: PixelSize) throws -> RGBAImage {
+                       format: AVPixelFormat, target: PixelSize, filter: Int32? = nil) throws -> RGBAImage {
         guard let src = av_frame_alloc() else { throw MediaError(path: path, reason: "av_frame_alloc failed") }
         var srcFrame: UnsafeMutablePointer<AVFrame>? = src
         defer { av_frame_free(&srcFrame) }
@@ -23,11 +24,13 @@ enum PixelConversion {
         func stride(_ i: Int) -> Int32 { i < strides.count ? strides[i] : 0 }
         src.pointee.data = (plane(0), plane(1), plane(2), plane(3), nil, nil, nil, nil)
         src.pointee.linesize = (stride(0), stride(1), stride(2), stride(3), 0, 0, 0, 0)
-        return try convert(path: path, source: src, target: target)
+        return try convert(path: path, source: src, target: target, filter: filter)
     }
 
-    /// Converts `source` (any format swscale reads) to RGBA of `target` size.
-    static func convert(path: String, source: UnsafeMutablePointer<AVFrame>, target: PixelSize) throws -> RGBAImage {
+    /// Converts `source` (any format swscale reads) to RGBA of `target` size, with the swscale filter `filter`
+    /// (nil: `flags(from:to:)`'s choice).
+    static func convert(path: String, source: UnsafeMutablePointer<AVFrame>, target: PixelSize,
+                        filter: Int32? = nil) throws -> RGBAImage {
         let size = PixelSize(width: Int(source.pointee.width), height: Int(source.pointee.height))
         let format = AVPixelFormat(rawValue: source.pointee.format)
         guard size.width > 0, size.height > 0, target.width > 0, target.height > 0 else {
@@ -47,7 +50,7 @@ enum PixelConversion {
         av_opt_set_int(raw, "dstw", Int64(target.width), 0)
         av_opt_set_int(raw, "dsth", Int64(target.height), 0)
         av_opt_set_int(raw, "dst_format", Int64(AV_PIX_FMT_RGBA.rawValue), 0)
-        av_opt_set_int(raw, "sws_flags", Int64(flags(from: size, to: target)), 0)
+        av_opt_set_int(raw, "sws_flags", Int64(filter ?? flags(from: size, to: target)), 0)
         // One thread: swscale's slice threads (FFmpeg 5.1) race at the rows where slices meet; two pixels of a
         // 960x540 snapshot came out different from one run to the next. A picture decodes the same every time.
         av_opt_set_int(raw, "threads", 1, 0)

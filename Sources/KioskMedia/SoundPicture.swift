@@ -1,12 +1,29 @@
 import Foundation
 import KioskCore
 
-/// What an audio-only file shows while it plays: its embedded cover art, or a generated placeholder. It is a
-/// clip of one frame that lasts the file's length, so the player times and draws it like a video.
+/// What an audio-only file shows while it plays. Without overlays: its embedded cover art, or a generated
+/// placeholder. With overlays: the picture behind the now-playing card, the size of the canvas (`CardPicture`).
+/// It is a clip of one frame that lasts the file's length, so the player times and draws it like a video.
 public final class SoundPicture: ClipSource, @unchecked Sendable {
+    /// How the picture is made.
+    public enum Look: Sendable, Equatable {
+        /// The cover art scaled to fit the canvas (never enlarged), or a 480x270 placeholder: what shows when
+        /// nothing is overlaid.
+        case fitted
+        /// The picture behind the now-playing card: canvas-sized, the artwork or the placeholder in the square
+        /// `NowPlayingCard.Layout` puts within `safeArea` (canvas fractions), over a blurred, darkened copy.
+        case card(safeArea: OverlayRect)
+
+        /// The look that goes with `overlays`: the card when overlays show (its texts go over the picture), fitted
+        /// with `--no-overlays`.
+        public init(overlays: OverlaySettings) {
+            self = overlays.enabled ? .card(safeArea: overlays.safeArea) : .fitted
+        }
+    }
+
     /// The picture shown.
     public let image: RGBAImage
-    /// Whether `image` is the file's embedded cover art (false: the placeholder).
+    /// Whether `image` shows the file's embedded cover art (false: the placeholder).
     public let hasCoverArt: Bool
     /// Media seconds this playing starts at.
     public let startTime: Double
@@ -15,20 +32,63 @@ public final class SoundPicture: ClipSource, @unchecked Sendable {
     private let lock = NSLock()
     private var taken = false
 
-    /// The picture for `path` (cover art scaled to fit `canvas`, or the placeholder) lasting `length` seconds.
-    public init(path: String, length: Double, canvas: PixelSize, startTime: Double = 0) {
-        let art = try? MediaFile.coverArt(path) { full in
-            let s = min(1, min(Double(canvas.width) / Double(max(1, full.width)), Double(canvas.height) / Double(max(1, full.height))))
-            return PixelSize(width: max(1, Int(Double(full.width) * s)), height: max(1, Int(Double(full.height) * s)))
+    /// The picture for `path` on `canvas` as `look` says, lasting `length` seconds. Cover art that cannot be
+    /// read gives the placeholder, and one warning in `log`.
+    public init(path: String, length: Double, canvas: PixelSize, look: Look = .fitted, startTime: Double = 0,
+                log: Log? = nil) {
+        switch look {
+        case .fitted:
+            let art = Self.coverArt(path, log: log) { full in
+                let s = min(1, min(Double(canvas.width) / Double(max(1, full.width)), Double(canvas.height) / Double(max(1, full.height))))
+                return PixelSize(width: max(1, Int(Double(full.width) * s)), height: max(1, Int(Double(full.height) * s)))
+            }
+            image = art ?? Self.placeholder(size: PixelSize(width: 480, height: 270))
+            hasCoverArt = art != nil
+        case .card(let safeArea):
+            let square = NowPlayingCard.Layout.artworkPixels(canvas: canvas, safeArea: safeArea)
+            let art = Self.coverArt(path, log: log) { CardPicture.fitted($0, in: square.size) }
+            let card = Self.card(art: art, canvas: canvas, square: square, path: path, log: log)
+            image = card.image
+            hasCoverArt = card.hasCoverArt
         }
-        image = art ?? Self.placeholder(size: PixelSize(width: 480, height: 270))
-        hasCoverArt = art != nil
         self.startTime = startTime
         slotLength = max(0.05, length)
     }
 
-    /// A dark blue-grey gradient with a lighter disc in the middle: "sound playing".
-    public static func placeholder(size: PixelSize) -> RGBAImage {
+    /// The file's cover art decoded to `targetSize(full size)` (never larger), nil when it has none or it cannot
+    /// be read (then one warning).
+    private static func coverArt(_ path: String, log: Log?, targetSize: (PixelSize) -> PixelSize) -> RGBAImage? {
+        do {
+            return try MediaFile.coverArt(path, targetSize: targetSize)
+        } catch {
+            log?.warn("\(path): cover art not shown: \((error as? MediaError)?.reason ?? "\(error)")")
+            return nil
+        }
+    }
+
+    /// The card picture for `art` (nil: the placeholder in the square). Should the art's card fail, the
+    /// placeholder's; should that fail too, the plain placeholder (the renderer fits it to the canvas).
+    private static func card(art: RGBAImage?, canvas: PixelSize, square: PixelRect, path: String,
+                             log: Log?) -> (image: RGBAImage, hasCoverArt: Bool) {
+        if let art {
+            do {
+                return (try CardPicture.make(art: art, canvas: canvas, square: square, path: path), true)
+            } catch {
+                log?.warn("\(error)")
+            }
+        }
+        let placeholder = placeholder(size: square.size, softEdge: true)
+        do {
+            return (try CardPicture.make(art: placeholder, canvas: canvas, square: square, path: path), false)
+        } catch {
+            if art == nil { log?.warn("\(error)") }
+            return (placeholder, false)
+        }
+    }
+
+    /// A dark blue-grey gradient with a lighter disc in the middle: "sound playing". `softEdge` blends the
+    /// disc's rim over a pixel (the card's larger placeholder); without it, the disc's edge is hard.
+    public static func placeholder(size: PixelSize, softEdge: Bool = false) -> RGBAImage {
         var p = [UInt8](repeating: 255, count: size.width * size.height * 4)
         let cx = Double(size.width) / 2, cy = Double(size.height) / 2, r = Double(min(size.width, size.height)) * 0.2
         for y in 0..<size.height {
@@ -36,7 +96,7 @@ public final class SoundPicture: ClipSource, @unchecked Sendable {
             for x in 0..<size.width {
                 let i = (y * size.width + x) * 4
                 let d = ((Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy)).squareRoot()
-                let disc = d < r ? 1.0 : 0.0
+                let disc = softEdge ? min(1, max(0, r - d + 0.5)) : (d < r ? 1.0 : 0.0)
                 p[i] = UInt8(g * 0.8 + 90 * disc)
                 p[i + 1] = UInt8(g * 0.9 + 100 * disc)
                 p[i + 2] = UInt8(g * 1.4 + 110 * disc)

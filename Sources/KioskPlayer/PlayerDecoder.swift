@@ -31,7 +31,9 @@ extension Player {
             let probed = Self.isPictureName(path) ? nil : try MediaFile.probe(path, limits: config.limits)
             if let sound = probed, sound.kind == .audio {
                 let length = min(sound.duration ?? 0, config.videoMax ?? .infinity)
-                return DecodedItem(info: sound, picture: .clip(SoundPicture(path: path, length: length, canvas: canvas)))
+                let look = SoundPicture.Look(overlays: config.overlays)  // the card's picture when overlays show
+                return DecodedItem(info: sound, picture: .clip(SoundPicture(path: path, length: length, canvas: canvas,
+                                                                            look: look, log: log)))
             }
             if let info = probed, info.kind == .video, Self.isSingleFrame(info) {
                 return try HeldFrameClip.open(path, info: info, log: log, timeout: config.decodeTimeout)
