@@ -2,6 +2,11 @@ import Foundation
 
 /// Finds the built-in demo playlist (`Kiosk/demo/demo.m3u` in the source tree, `share/kiosk/demo` when installed).
 public enum DemoPlaylist {
+    /// What the tour shows besides its files, taken when `play` or `record` is given no path (flags given
+    /// still win): each item's caption, Ken Burns on the stills, a different transition at each change (with
+    /// seed 7 the first five are crossfade, fade, wipe, zoom, slide) and a clock.
+    public static let flags = ["--captions", "--ken-burns", "--transition", "random", "--seed", "7", "--clock", "%H:%M"]
+
     /// The demo playlist's path, or nil if none of the usual places has it.
     public static func locate() -> String? {
         var candidates: [String] = []

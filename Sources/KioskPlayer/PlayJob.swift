@@ -101,6 +101,9 @@ public enum PlayJob {
         let canvas = config.size
         let wall = wall ?? (Date(), TimeZone.current)
         LocalMediaPolicy.readTimeout = config.decodeTimeout
+        if !MediaExtensions.isPicture(input), let info = try? MediaFile.probe(input, limits: config.limits), info.kind == .audio {
+            return try soundSnapshot(input: input, info: info, config: config, at: at, wall: wall, log: log)
+        }
         if MediaFile.isClip(input) { return try clipSnapshot(input: input, config: config, at: at, view: view, wall: wall, log: log) }
         let named = ItemView.beforeDecode(path: input, itemOverride: nil, config: config)
         let decoded = try decodeBounded(input, timeout: config.decodeTimeout) { picture in
@@ -120,6 +123,26 @@ public enum PlayJob {
                                   layers: [RenderLayer(texture: texture, pass: pass, opacity: 1, effect: ItemView.effect(config))],
                                   overlays: overlays),
                       into: output.target, rotation: .none)
+        return try output.readPixels()
+    }
+
+    /// A sound file as the player shows it `at` seconds in: its now-playing card (the picture, and its text and
+    /// progress over it), or with `--no-overlays` its cover art or the placeholder.
+    static func soundSnapshot(input: String, info: MediaInfo, config: PlayerConfig, at: Double,
+                              wall: (now: Date, zone: TimeZone), log: Log) throws -> RGBAImage {
+        let canvas = config.size
+        let length = min(info.duration ?? 0, config.videoMax ?? .infinity)
+        let sound = SoundPicture(path: input, length: length, canvas: canvas, look: SoundPicture.Look(overlays: config.overlays),
+                                 log: log)
+        let output = try HeadlessOutput(size: canvas, pacing: nil)
+        let renderer = try Renderer(context: output.context)
+        let texture = try Texture(context: output.context, image: sound.image)
+        let pass = FlatPass(transform: FlatView(fit: .contain).transform(picture: texture.size, canvas: canvas))
+        let overlays = try SnapshotOverlays.layers(path: input, kind: .sound, at: min(at, length), length: length, config: config,
+                                                   canvas: canvas, wall: wall, hasArtwork: sound.hasCoverArt, log: log)
+        try renderer.draw(RenderFrame(background: config.background, layers: [RenderLayer(texture: texture, pass: pass)],
+                                      overlays: overlays),
+                          into: output.target, rotation: .none)
         return try output.readPixels()
     }
 

@@ -9,14 +9,17 @@ import KioskRender
 enum SnapshotOverlays {
     /// The overlay layers for `path` at `at` seconds into its slot (`length` long, `kind` of item), on `canvas`.
     static func layers(path: String, kind: OverlayContext.Item.Kind, at: Double, length: Double, config: PlayerConfig,
-                       canvas: PixelSize, wall: (now: Date, zone: TimeZone), log: Log) throws -> [RenderOverlay] {
+                       canvas: PixelSize, wall: (now: Date, zone: TimeZone), hasArtwork: Bool = false,
+                       log: Log) throws -> [RenderOverlay] {
         guard config.overlays.enabled else { return [] }
         let state = OverlayState(settings: config.overlays, captions: config.captions)
         state.handle(.itemStarted(ItemID(0), path: path, sequence: 0), at: 0)
-        let metadata = config.readsMetadata ? MediaMetadataReader.read(path: path, log: log) : nil
+        let mediaKind: MediaKind = kind == .sound ? .audio : kind == .clip ? .video : .image
+        let metadata = config.readsMetadata(of: mediaKind) ? MediaMetadataReader.read(path: path, log: log) : nil
         let caption = config.captions.flatMap { settings in metadata.flatMap { settings.format.render($0, index: 1, count: 1) } }
         let item = OverlayContext.Item(sequence: 0, kind: kind, index: 1, count: 1, slotTime: at, slotLength: length,
-                                       name: Player.displayName(nil, path: path), caption: caption, metadata: metadata)
+                                       name: Player.displayName(nil, path: path), caption: caption, metadata: metadata,
+                                       hasArtwork: hasArtwork)
         let scene = state.scene(at: at, context: OverlayContext(canvas: canvas, item: item, now: wall.now, timeZone: wall.zone))
         guard !scene.isEmpty else { return [] }
         return try OverlayPainter(family: config.overlays.font, log: log).overlays(for: scene, canvas: canvas)

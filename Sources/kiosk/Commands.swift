@@ -15,7 +15,11 @@ struct Commands {
             print(OptionParser.help(usage: usage, summary: summary, specs: RenderChoices.documented(specs)), terminator: "")
             return nil
         }
-        let o = try ParsedOptions.parse(args, specs: specs, command: command)
+        var o = try ParsedOptions.parse(args, specs: specs, command: command)
+        if ["play", "record"].contains(command), o.positional.isEmpty, o.string("schedule") == nil {
+            // The built-in demo plays: with the tour's own settings first, so any flag given still wins.
+            o = try ParsedOptions.parse(DemoPlaylist.flags + args, specs: specs, command: command)
+        }
         if let l = o.string("log-level"), let level = LogLevel(name: l) { log.level = level }
         return o
     }

@@ -1,15 +1,15 @@
-// The built-in demo, end to end: `kiosk record` with no path and the flags Kiosk/demo.sh gives it, once, headless
+// The built-in demo, end to end: `kiosk record` with no path (the tour's own settings, DemoPlaylist.flags), once, headless
 // (960x540 at 10 fps, --no-loop, a fixed --start-time), then the recording is checked item by item: every playlist
 // entry shows, in order, at the time the log gives; the recorded frame of each matches `kiosk snapshot` of that item
 // as the slideshow shows it then (a still on its Ken Burns path, the panorama panned) and no other item's; each
 // change plays the transition the seed picks, one of each of the five, checked on its middle frame; the clip and
 // the sound file are heard and the stills are silent.
 // The overlays are read back with tesseract (keyed on their white fill, as TextOCRTests does): each item's caption,
-// the clock and the sound file's now-playing card. Those two tests wait for the overlays being drawn into the
-// frames (the player composes them, see PlayerOverlays.swift, but nothing draws them yet); until then they fail.
+// the clock and the sound file's now-playing card.
 import Foundation
 import KioskCore
 import KioskMedia
+import KioskPlayer
 import KioskRender
 import XCTest
 
@@ -58,15 +58,8 @@ final class DemoTourTests: XCTestCase {
         try Self.tour.get()
     }
 
-    /// The flags demo.sh plays the demo with: its `demo=(...)` line.
-    static func demoFlags() throws -> [String] {
-        let script = try String(contentsOf: root.appendingPathComponent("Kiosk/demo.sh"), encoding: .utf8)
-        guard let line = script.split(separator: "\n").first(where: { $0.hasPrefix("demo=(") && $0.hasSuffix(")") }) else {
-            throw FFmpegCLI.Failure(description: "Kiosk/demo.sh has no demo=(...) line")
-        }
-        return line.dropFirst("demo=(".count).dropLast().split(separator: " ")
-            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'\"")) }
-    }
+    /// The settings the tour plays with when no path is given.
+    static func demoFlags() throws -> [String] { DemoPlaylist.flags }
 
     /// Records the built-in demo (no path given) once, bounded in time, and reads the item changes from its log.
     static func recordTour() throws -> Tour {
@@ -75,7 +68,7 @@ final class DemoTourTests: XCTestCase {
         let out = folder + "/tour.mp4"
         let flags = try demoFlags()
         // KIOSK_DEMO empty: the demo is found next to the binary (the source tree), not from the environment.
-        let r = try CLITests.run(["record"] + flags + ["--no-loop", "--output", out, "--size", size.description,
+        let r = try CLITests.run(["record", "--no-loop", "--output", out, "--size", size.description,
                                                        "--fps", String(Int(fps)), "--start-time", startTime,
                                                        "--log-level", "info"],
                                  timeout: 300, environment: ["KIOSK_DEMO": ""])
@@ -123,14 +116,10 @@ final class DemoTourTests: XCTestCase {
     /// `kiosk snapshot` of item `index` `t` seconds into it, at the recording's size, showing what the slideshow
     /// shows then: a still on its Ken Burns path (`--zoom`/`--center` from `KenBurns` with the demo's seed, the slot
     /// being the item's index in the first pass), a 360 item from the playlist's start view turned by the slideshow's
-    /// pan, a clip's frame at `t`, a sound file's cover art (`kiosk snapshot` takes no sound file).
+    /// pan, a clip's frame at `t`, a sound file's now-playing card at `t`.
     func snapshot(_ item: PlaylistItem, index: Int, at t: Double, tour: Tour) throws -> RGBAImage {
-        var source = item.path
+        let source = item.path
         let ext = MediaExtensions.of(item.path)
-        if MediaExtensions.sounds.contains(ext) {
-            source = tour.folder + "/item\(index)-cover.jpg"
-            try FFmpegCLI.ffmpeg(["-i", item.path, "-an", "-map", "0:v", "-c:v", "copy", source])
-        }
         let png = tour.folder + "/item\(index)-snapshot.png"
         var args = ["snapshot", source, "--output", png, "--size", Self.size.description, "--at", String(t)]
         if let o = item.override, o.kind != nil || ProjectionDetector.detect(path: item.path) != nil {
