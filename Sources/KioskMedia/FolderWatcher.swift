@@ -53,6 +53,11 @@ public final class FolderWatcher: @unchecked Sendable {
     /// While the folder is gone: when to look next, and what was at its path when it went (an unmounted folder
     /// leaves the empty folder under it, which is not it).
     private var gone: (nextLook: Double, left: (dev: UInt64, ino: UInt64)?)?
+    /// Subfolders whose file system was unmounted (a USB stick mounted inside the folder, then pulled), with
+    /// the folder their path showed after it: looked at every `lookForGoneFolder` seconds, and listed again once
+    /// something else is there (mounted again).
+    private var unmounted: [String: (dev: UInt64, ino: UInt64)] = [:]
+    private var nextMountLook: Double?
 
     /// A watcher of `folder` (not started). `known` holds the paths already in the playlist for it; nil when none
     /// were loaded, so that the first report brings them all. `report` is called on the watcher's thread.
@@ -134,7 +139,7 @@ public final class FolderWatcher: @unchecked Sendable {
         initialScan()
         while !shouldStop {
             let now = MonotonicClock.seconds()
-            let due = [settling.nextLook, gone?.nextLook].compactMap { $0 }.min()
+            let due = [settling.nextLook, gone?.nextLook, nextMountLook].compactMap { $0 }.min()
             let readable = wake.wait(timeout: due.map { max(0, $0 - now) }, also: inotify.fd)
             if shouldStop { break }
             var events = takeInjected()
@@ -153,6 +158,7 @@ public final class FolderWatcher: @unchecked Sendable {
             if overflowed { rescan() }
             settle(now: MonotonicClock.seconds())
             if let g = gone, MonotonicClock.seconds() >= g.nextLook { lookForFolder() }
+            if let m = nextMountLook, MonotonicClock.seconds() >= m { lookForMounts() }
             flush()
         }
     }
@@ -189,7 +195,11 @@ public final class FolderWatcher: @unchecked Sendable {
         guard let dir = tree.folder(watchedBy: e.wd) else { return }  // a watch already forgotten
         if e.has(IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED) {
             guard dir.isEmpty else {
-                if e.has(IN_IGNORED | IN_UNMOUNT) { folderLeft(dir) }  // its parent's event removes it otherwise
+                if e.has(IN_UNMOUNT) {
+                    subfolderUnmounted(dir)
+                } else if e.has(IN_IGNORED) {
+                    folderLeft(dir)  // its parent's event removes it otherwise
+                }
                 return
             }
             folderWent(reason: e.has(IN_UNMOUNT) ? "unmounted" : e.has(IN_MOVE_SELF) ? "moved away" : "deleted",
@@ -229,8 +239,38 @@ public final class FolderWatcher: @unchecked Sendable {
         if touched[rel] == nil { touched[rel] = wasReady }
     }
 
+    /// The subfolder `rel` was unmounted: its files leave (with one warning), and its path is looked at until
+    /// something is mounted there again.
+    private func subfolderUnmounted(_ rel: String) {
+        folderLeft(rel)
+        // Folders inside the unmounted file system are gone now; its mount point is still there and says it.
+        guard let st = FileAccess.status(tree.diskPath(rel)), st.st_mode & S_IFMT == S_IFDIR else { return }
+        unmounted[rel] = (UInt64(st.st_dev), UInt64(st.st_ino))
+        nextMountLook = MonotonicClock.seconds() + Self.lookForGoneFolder
+        log.warn("\(folder): \(rel) unmounted: its items leave the playlist until it is back")
+    }
+
+    /// Whether something is mounted again where a subfolder was unmounted: then it is listed and its files come
+    /// back once they have settled. A path that is no longer a folder is forgotten.
+    private func lookForMounts() {
+        for (rel, left) in unmounted {
+            guard let st = FileAccess.status(tree.diskPath(rel)), st.st_mode & S_IFMT == S_IFDIR else {
+                unmounted[rel] = nil
+                continue
+            }
+            guard left.dev != UInt64(st.st_dev) || left.ino != UInt64(st.st_ino) else { continue }
+            unmounted[rel] = nil
+            let found = tree.add(rel, ready: false).flatMap(\.paths)
+            let now = MonotonicClock.seconds()
+            for f in found { settling.add(f, look: look(f), now: now) }
+            log.warn("\(folder): \(rel) is back with \(found.count) file\(found.count == 1 ? "" : "s")")
+        }
+        nextMountLook = unmounted.isEmpty ? nil : MonotonicClock.seconds() + Self.lookForGoneFolder
+    }
+
     /// The folder `rel` (inside the root) went: its files leave.
     private func folderLeft(_ rel: String) {
+        unmounted[rel] = nil
         settling.remove(under: rel)
         for f in tree.removeFolder(rel) { touch(f, wasReady: true) }
     }

@@ -165,6 +165,41 @@ final class FolderWatcherTests: XCTestCase {
         XCTAssertTrue(r.wait(5) { $0.last?.added == [folder + "/d.jpg"] }, "watched again")
     }
 
+    /// A USB stick mounted inside the watched folder, then pulled (a tmpfs mounted on a subfolder, unmounted)
+    /// and plugged in again: its files leave with one line and come back when something is mounted there again.
+    /// Needs mount(8) as root (the test machines run the tests as root); it fails rather than skips without it.
+    func testASubfolderThatIsUnmountedLosesItsFilesAndTheyComeBackWhenMountedAgain() throws {
+        let parent = try TempDir()
+        let folder = parent.file("photos")
+        let stick = folder + "/usb"
+        Files.mkdir(stick)
+        Files.write(folder + "/a.jpg")
+        func mount() throws {
+            let m = try BoundedProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", stick], timeout: 10)
+            XCTAssertEqual(m.status, 0, "mount a tmpfs (root is needed): \(String(decoding: m.stderr, as: UTF8.self))")
+        }
+        func unmount() throws {
+            let u = try BoundedProcess.run("/bin/umount", [stick], timeout: 10)
+            XCTAssertEqual(u.status, 0, String(decoding: u.stderr, as: UTF8.self))
+        }
+        try mount()
+        defer { _ = try? BoundedProcess.run("/bin/umount", [stick], timeout: 10) }
+        Files.write(stick + "/b.jpg")
+        let lines = LogLines()
+        let (_, r) = try watch(folder, known: [folder + "/a.jpg", stick + "/b.jpg"], settle: 0.2, log: lines.log)
+        try unmount()
+        XCTAssertTrue(r.wait(5) { $0.flatMap(\.removed) == [stick + "/b.jpg"] }, "\(r.all)")
+        XCTAssertTrue(r.wait(2) { _ in lines.matching("usb unmounted").count == 1 }, "\(lines.matching(""))")
+        try mount()
+        Files.write(stick + "/c.jpg")
+        let back = FolderWatcher.lookForGoneFolder + 0.2 + 5
+        XCTAssertTrue(r.wait(back) { $0.flatMap(\.added) == [stick + "/c.jpg"] }, "\(r.all)")
+        XCTAssertEqual(lines.matching("usb is back").count, 1, "\(lines.matching(""))")
+        Files.write(stick + "/d.jpg")
+        XCTAssertTrue(r.wait(5) { $0.last?.added == [stick + "/d.jpg"] }, "the new mount is watched")
+        XCTAssertFalse(r.all.flatMap(\.removed).contains(folder + "/a.jpg"), "the rest of the folder stays")
+    }
+
     func testAnOverflowRescansAndReportsOnlyWhatChanged() throws {
         let dir = try TempDir()
         Files.write(dir.file("a.jpg"))
