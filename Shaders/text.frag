@@ -2,7 +2,7 @@
 // Text, second step: the block's coverage (R8, row 0 its top) made into the look, premultiplied: the fill, over an
 // outline (the coverage grown by the outline width: the most of two rings of taps), over a soft shadow (the
 // coverage blurred over a disc of the outline width + softness, moved by the offset).
-// Drawn with fullscreen.vert over the block's area; v_uv (0,0) is its top-left.
+// Drawn with fullscreen.vert over the block's area; v_uv (0,0) is its top-left (into a texture: u_flipRows).
 precision highp float;
 
 in vec2 v_uv;
@@ -19,6 +19,7 @@ uniform float u_shadowOpacity; // 0: none
 uniform vec2 u_shadowOffset;   // pixels, right and down
 uniform float u_shadowSoftness;
 uniform float u_opacity;
+uniform float u_flipRows;      // 1: drawn into a texture whose row 0 must be the block's top
 
 const int RING = 16;
 
@@ -26,9 +27,29 @@ float coverageAt(vec2 p) {
     return texture(u_coverage, p / u_coverageSize).r;
 }
 
+// The ring's directions, (i + 0.5) / RING of a turn each: a table, not cos and sin for every tap of every pixel
+// (which cost most of the text's time on llvmpipe).
+const vec2 DIRECTIONS[RING] = vec2[RING](
+    vec2(0.980785280, 0.195090322),
+    vec2(0.831469612, 0.555570233),
+    vec2(0.555570233, 0.831469612),
+    vec2(0.195090322, 0.980785280),
+    vec2(-0.195090322, 0.980785280),
+    vec2(-0.555570233, 0.831469612),
+    vec2(-0.831469612, 0.555570233),
+    vec2(-0.980785280, 0.195090322),
+    vec2(-0.980785280, -0.195090322),
+    vec2(-0.831469612, -0.555570233),
+    vec2(-0.555570233, -0.831469612),
+    vec2(-0.195090322, -0.980785280),
+    vec2(0.195090322, -0.980785280),
+    vec2(0.555570233, -0.831469612),
+    vec2(0.831469612, -0.555570233),
+    vec2(0.980785280, -0.195090322)
+);
+
 vec2 ringPoint(int i, float radius) {
-    float a = 6.28318530718 * (float(i) + 0.5) / float(RING);
-    return vec2(cos(a), sin(a)) * radius;
+    return DIRECTIONS[i] * radius;
 }
 
 // The coverage grown by `radius`: the most over the point and two rings of taps (radius and half of it).
@@ -51,7 +72,8 @@ float blurred(vec2 p, float radius) {
 }
 
 void main() {
-    vec2 p = v_uv * u_areaSize;
+    vec2 uv = u_flipRows > 0.5 ? vec2(v_uv.x, 1.0 - v_uv.y) : v_uv;
+    vec2 p = uv * u_areaSize;
     float fill = coverageAt(p);
     float outline = u_outlineWidth > 0.0 ? grown(p, u_outlineWidth) : 0.0;
     float shadow = 0.0;

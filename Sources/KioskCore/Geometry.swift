@@ -12,7 +12,7 @@ public enum FitMode: String, Sendable, CaseIterable {
 }
 
 /// An sRGB colour with components 0...1.
-public struct RGBColor: Sendable, Equatable {
+public struct RGBColor: Sendable, Hashable {
     /// Red.
     public var red: Double
     /// Green.

@@ -2,7 +2,7 @@
 /// look. Made by KioskText (FreeType, HarfBuzz), drawn by KioskRender, so the renderer needs no font library.
 
 /// One glyph to draw: its coverage in the atlas and where it goes, both the same size (drawn 1:1).
-public struct GlyphQuad: Sendable, Equatable {
+public struct GlyphQuad: Sendable, Hashable {
     /// The glyph's coverage in the atlas, in atlas pixels.
     public var source: PixelRect
     /// Where it is drawn, in canvas pixels.

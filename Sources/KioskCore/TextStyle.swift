@@ -2,7 +2,7 @@
 /// pixels; `nil` sizes scale with the text's pixel size (see `resolved(pixelSize:)`).
 
 /// The soft shadow under text.
-public struct TextShadow: Sendable, Equatable {
+public struct TextShadow: Sendable, Hashable {
     /// Offset right and down in pixels (nil: pixel size / 24, at least 1).
     public var offset: Double?
     /// Blur radius in pixels (nil: pixel size / 16, at least 1).
@@ -22,7 +22,7 @@ public struct TextShadow: Sendable, Equatable {
 }
 
 /// A box drawn behind the text (inside its padding).
-public struct TextBackground: Sendable, Equatable {
+public struct TextBackground: Sendable, Hashable {
     /// Its colour.
     public var color: RGBColor
     /// 0...1.
@@ -39,7 +39,7 @@ public struct TextBackground: Sendable, Equatable {
 }
 
 /// The look of a block of text.
-public struct TextStyle: Sendable, Equatable {
+public struct TextStyle: Sendable, Hashable {
     /// The fill colour.
     public var color: RGBColor
     /// Outline width in pixels (nil: pixel size / 16, at least 1; 0: no outline).

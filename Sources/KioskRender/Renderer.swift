@@ -54,6 +54,7 @@ public final class Renderer {
             try drawCanvas(frame, into: canvas)
             try drawFinal(canvas, into: target, rotation: rotation)
         }
+        text.frameDrawn()
         if let error = context.glErrorCheck("Renderer.draw") { throw error }
     }
 

@@ -21,6 +21,10 @@ final class TextPass {
     private var atlases: [AtlasTexture] = []
     /// The coverage target, grown to the largest block drawn.
     private var coverage: CoverageTarget?
+    /// Blocks made into their look, kept while frames draw them; and those the frame being drawn used.
+    private var looks: [LookKey: OffscreenTarget] = [:]
+    private var drawnLooks: Set<LookKey> = []
+    private var drawnBefore: Set<LookKey> = []
     /// The glyph-step program.
     private var glyphProgram: Program?
     /// The vertex array and buffer of the glyph quads.
@@ -54,14 +58,62 @@ final class TextPass {
         }
         let area = text.area
         guard !text.quads.isEmpty, !area.isEmpty else { return }
-        let target = try gather(text, area: area)
+        let key = LookKey(atlasID: text.atlas.atlasID, generation: text.atlas.generation, quads: text.quads, area: area,
+                          style: text.style)
+        let look: OffscreenTarget
+        if let made = looks[key] {
+            look = made
+        } else {
+            look = try makeLook(text, area: area, renderer: renderer)
+            looks[key] = look
+        }
+        drawnLooks.insert(key)
         guard renderer.use(CanvasRect(area), blend: overlay.blend, canvas: canvas) else { return }
+        let program = try renderer.program(fragmentShader: PassRegistry.textureOverlayShader)
+        program.use()
+        look.texture.bind(unit: 0)
+        program.set("u_picture", int: 0)
+        program.set("u_opacity", opacity)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    }
+
+    /// What makes a block's look: its glyphs (in their atlas as it was), its place and its style.
+    private struct LookKey: Hashable {
+        var atlasID: Int
+        var generation: Int
+        var quads: [GlyphQuad]
+        var area: PixelRect
+        var style: TextStyle
+    }
+
+    /// A frame was drawn: the looks of blocks that neither it nor the frame before drew are let go (their textures
+    /// freed), so a look survives one frame without text (a snapshot, a benchmark's plain frame) in between.
+    func frameDrawn() {
+        let keep = drawnLooks.union(drawnBefore)
+        if looks.count != keep.count { looks = looks.filter { keep.contains($0.key) } }
+        drawnBefore = drawnLooks
+        drawnLooks.removeAll(keepingCapacity: true)
+    }
+
+    /// The block's look, premultiplied, in an area-sized texture whose row 0 is its top (drawn like any overlay
+    /// texture): gathered from the atlas, then fill over outline over shadow, once; later frames only copy it.
+    private func makeLook(_ text: TextDrawing, area: PixelRect, renderer: Renderer) throws -> OffscreenTarget {
+        var previous: GLint = 0
+        glGetIntegerv(GLenum(GL_FRAMEBUFFER_BINDING), &previous)
+        defer { glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous)) }
+        let coverage = try gather(text, area: area)
+        let look = try OffscreenTarget(context: context, size: area.size)  // leaves framebuffer 0 bound
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), look.framebufferName)
+        glViewport(0, 0, GLsizei(area.width), GLsizei(area.height))
+        glDisable(GLenum(GL_BLEND))
+        glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
         let program = try renderer.program(fragmentShader: PassRegistry.textShader)
         program.use()
-        target.texture.bind(unit: 0)
+        coverage.texture.bind(unit: 0)
         program.set("u_coverage", int: 0)
         program.set("u_areaSize", Double(area.width), Double(area.height))
-        program.set("u_coverageSize", Double(target.size.width), Double(target.size.height))
+        program.set("u_coverageSize", Double(coverage.size.width), Double(coverage.size.height))
+        program.set("u_flipRows", 1.0)
         let style = text.style
         program.set("u_fillColor", style.color.red, style.color.green, style.color.blue)
         program.set("u_outlineColor", style.outlineColor.red, style.outlineColor.green, style.outlineColor.blue)
@@ -72,8 +124,10 @@ final class TextPass {
         program.set("u_shadowOpacity", shadow?.opacity ?? 0)
         program.set("u_shadowOffset", shadow?.offset ?? 0, shadow?.offset ?? 0)
         program.set("u_shadowSoftness", shadow?.softness ?? 0)
-        program.set("u_opacity", opacity)
+        program.set("u_opacity", 1.0)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        if let error = context.glErrorCheck("TextPass look (\(area))") { throw error }
+        return look
     }
 
     /// The block's glyphs copied from the atlas into the coverage target (area-sized corner, rest cleared), in one
