@@ -81,3 +81,7 @@ photo life_by_Aitzol_Berasategi 06-forest-stream.jpg
 # above and below are its edge rows stretched and blurred towards the poles.
 ff -i "$walls/aitzgorri_by_Aitzol_Berasategi.jpg" -filter_complex "[0]scale=1536:1024:flags=lanczos,setsar=1,split[a][b];[b]hflip[c];[a][c]hstack,pad=3072:1536:0:256,fillborders=top=256:bottom=256:mode=smear,format=yuv444p,split[s][t];[t]gblur=sigma=60[blur];[s][blur]blend=all_expr='B+(A-B)*clip(min(Y/H-0.2\,0.82-Y/H)/0.06\,0\,1)',format=yuvj420p" \
    -map_metadata -1 -q:v 5 07-pano_360.jpg
+# The mosaic with its split bar sweeping (the playlist's #EXTKIOSK:effect= line): a fractal, whose detail shows
+# the pixelation left of the bar.
+ff -f lavfi -i "mandelbrot=size=1600x900:end_pts=40:start_scale=1.2:outer=normalized_iteration_count" -frames:v 1 \
+   -q:v 4 08-mosaic-mandelbrot.jpg

@@ -3,7 +3,7 @@
 /// The parts of a projection and view that were given explicitly; the rest comes from detection.
 public struct ProjectionOverride: Sendable, Equatable {
     /// The keys of the `#EXTKIOSK:` line, in the order the README lists them.
-    public static let keys = ["projection", "input-fov", "stereo", "eye", "yaw", "pitch", "roll", "fov"]
+    public static let keys = ["projection", "input-fov", "stereo", "eye", "yaw", "pitch", "roll", "fov", "effect"]
 
     /// `projection=flat|equirect|fisheye`.
     public var kind: ProjectionKind?
@@ -21,6 +21,9 @@ public struct ProjectionOverride: Sendable, Equatable {
     public var roll: Double?
     /// `fov=H` or `fov=HxV`, degrees.
     public var fov: (h: Double, v: Double?)?
+    /// `effect=NAME[:OPTION]...` (e.g. `effect=mosaic:split=0.2..0.8:period=6`): the picture effect while this item
+    /// shows, in place of the player's; its options are checked when it is drawn.
+    public var effect: EffectSpec?
 
     /// Nothing overridden.
     public init() {}
@@ -74,6 +77,8 @@ public struct ProjectionOverride: Sendable, Equatable {
                 throw UsageError("fov: '\(value)' is not H or HxV with each in 20...120")
             }
             fov = f
+        case "effect":
+            effect = try EffectSpec.split(value, flag: "effect")
         default:
             throw UsageError("unknown key '\(key)' (known: \(Self.keys.joined(separator: ", ")))")
         }
@@ -100,6 +105,7 @@ public struct ProjectionOverride: Sendable, Equatable {
         m.pitch = other.pitch ?? pitch
         m.roll = other.roll ?? roll
         m.fov = other.fov ?? fov
+        m.effect = other.effect ?? effect
         return m
     }
 
@@ -127,7 +133,7 @@ public struct ProjectionOverride: Sendable, Equatable {
     /// Equality of the given values.
     public static func == (a: ProjectionOverride, b: ProjectionOverride) -> Bool {
         a.kind == b.kind && a.inputFOV == b.inputFOV && a.stereo == b.stereo && a.eye == b.eye && a.yaw == b.yaw
-            && a.pitch == b.pitch && a.roll == b.roll && a.fov?.h == b.fov?.h && a.fov?.v == b.fov?.v
+            && a.pitch == b.pitch && a.roll == b.roll && a.fov?.h == b.fov?.h && a.fov?.v == b.fov?.v && a.effect == b.effect
     }
 }
 

@@ -79,6 +79,8 @@ public final class Player {
     var pendingScreenshots: [PendingScreenshot] = []
     /// The picture effect and its split (commands change it; the composer draws it).
     var effects: PictureEffect
+    /// While an item with its own effect (`#EXTKIOSK:effect=`) shows: that effect, and the player's to go back to.
+    var itemEffect: (spec: EffectSpec, before: PictureEffect)?
     /// The clock's time at the top of this frame (the effect's split is read at it).
     var frameTime = 0.0
     /// What text and bars are overlaid: fed the player's events and notes, asked each frame through
@@ -268,7 +270,10 @@ public final class Player {
                 }
                 continue
             }
-            if scene.current.sequence != spans.sequence { startSlot(scene, at: t, spans: &spans) }
+            if scene.current.sequence != spans.sequence {
+                startSlot(scene, at: t, spans: &spans)
+                applyItemEffect(of: scene.current.id, at: t)
+            }
             sound.pause(scene.paused)  // the slideshow's pause holds the clip's sound, and so its frames
             if let p = playing {
                 p.position = p.clip.startTime + scene.currentTime

@@ -40,9 +40,11 @@ extension Player {
             return viewControl.apply(change, at: t)
         case .effect(let spec):
             do { try effects.set(spec, at: t) } catch { return .failed("\(error)") }
+            itemEffect = nil  // what a remote sets stays after the item
             return .done()
         case .toggleEffect:
             effects.toggle(at: t)
+            itemEffect = nil
             log.info("effect: \(effects.spec?.description ?? "none")")
             return .done()
         case .effectSplit(let x):

@@ -132,10 +132,26 @@ final class DemoTourTests: XCTestCase {
             let view = KenBurns(seed: seed).view(forSlot: index, progress: t / length, base: FlatView(fit: .contain))
             args += ["--zoom", String(view.zoom), "--center", "\(view.center.x),\(view.center.y)"]
         }
+        if let effect = item.override?.effect { args += ["--effect", Self.effectAt(effect, t: t)] }
         let r = try CLITests.run(args, timeout: 120)
         XCTAssertEqual(r.status, 0, "kiosk \(args.joined(separator: " ")): \(r.stderr)")
         let data = try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-pix_fmt", "rgba", "-f", "rawvideo", "-"])
         return RGBAImage(size: Self.size, pixels: [UInt8](data))
+    }
+
+    /// An item's own effect as it is `t` seconds into the item: a sweep `split=A..B:period=S` (started with the
+    /// item) stands at `A + (B−A)·(1−cos 2πt/S)/2`, given to snapshot as that one split.
+    static func effectAt(_ spec: EffectSpec, t: Double) -> String {
+        var options = spec.options.filter { !$0.hasPrefix("period=") }
+        let period = spec.options.first { $0.hasPrefix("period=") }.flatMap { Double($0.dropFirst(7)) } ?? 10
+        if let i = options.firstIndex(where: { $0.hasPrefix("split=") && $0.contains("..") }) {
+            let ends = options[i].dropFirst(6).components(separatedBy: "..").compactMap(Double.init)
+            if ends.count == 2 {
+                let x = ends[0] + (ends[1] - ends[0]) * (1 - cos(2 * Double.pi * t / period)) / 2
+                options[i] = "split=\(x)"
+            }
+        }
+        return ([spec.name] + options).joined(separator: ":")
     }
 
     /// A picture as a coarse grid of mean colours (cells of `cell` pixels), for comparisons that the encoder's
@@ -233,7 +249,7 @@ final class DemoTourTests: XCTestCase {
             XCTAssertTrue(tour.flags.contains(flag), "demo.sh's demo flags lack \(flag): \(tour.flags)")
         }
         let entries = try Self.entries()
-        XCTAssertEqual(entries.count, 7, "the demo playlist's entries")
+        XCTAssertEqual(entries.count, 8, "the demo playlist's entries")
         XCTAssertEqual(tour.shown.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path },
                        entries.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path }, "the items shown, in order")
         XCTAssertEqual(tour.shown.first?.start, 0)
