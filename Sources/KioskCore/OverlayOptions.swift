@@ -39,6 +39,10 @@ public struct OverlaySettings: Sendable, Equatable {
     /// default with one warning.
     public var font = OverlaySettings.defaultFont
 
+    /// How opaque the dark box behind captions, messages and the clock is (`--text-box`); 0: no box, the text's
+    /// outline and shadow alone keep it readable.
+    public var boxOpacity = 0.55
+
     /// The font overlays use unless `--font` says otherwise (Debian's fonts-dejavu-core).
     public static let defaultFont = "DejaVu Sans"
 
@@ -74,11 +78,13 @@ extension CommandSpecs {
         OptionSpec("clip-info", .flag, "show a video's title and time"),
         OptionSpec("overscan", .number(0...10), metavar: "PERCENT", "keep overlays this far from each edge (default 0)"),
         OptionSpec("font", .text, metavar: "FAMILY", "the text's font family, as fontconfig knows it (default 'DejaVu Sans')"),
+        OptionSpec("text-box", .number(0...1), metavar: "OPACITY", "the dark box behind text: 0 none, 1 opaque (default 0.55)"),
     ]
 
     /// The overlay options `kiosk snapshot` takes: those that show on a single frame.
     public static let snapshotOverlays: [OptionSpec] = overlays.filter {
-        ["no-overlays", "osd-size", "caption-size", "clock", "clock-position", "progress", "clip-info", "overscan", "font"].contains($0.name)
+        ["no-overlays", "osd-size", "caption-size", "clock", "clock-position", "progress", "clip-info", "overscan", "font",
+         "text-box"].contains($0.name)
     }
 
     /// The overlay settings the options ask for; the error names the flag.
@@ -101,6 +107,7 @@ extension CommandSpecs {
         if let p = o.string("progress"), let style = ProgressStyle(rawValue: p) { s.progress = style }
         s.clipInfo = o.has("clip-info")
         if let percent = o.number("overscan") { s.overscan = percent }
+        if let opacity = o.number("text-box") { s.boxOpacity = opacity }
         if let family = o.string("font") {
             guard !family.allSatisfy({ $0 == " " || $0 == "\t" }) else { throw UsageError("--font: give a font family name") }
             s.font = family

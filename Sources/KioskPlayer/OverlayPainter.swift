@@ -22,15 +22,18 @@ public final class OverlayPainter {
         var maxWidth: Int
         var maxLines: Int
         var alignment: TextAlignment
-        var box: Bool
+        var box: Double
         var x: Int
         var y: Int
     }
 
+    private let boxOpacity: Double
+
     /// A painter using the font family `family` (fontconfig; a family that is missing falls back to the default
-    /// with one warning in `log`).
-    public init(family: String, log: Log) throws {
+    /// with one warning in `log`), with boxes behind text `boxOpacity` opaque (0: none).
+    public init(family: String, boxOpacity: Double = OverlaySettings().boxOpacity, log: Log) throws {
         font = try FontLocator.locate(family, log: log)
+        self.boxOpacity = boxOpacity
     }
 
     /// The overlay layers for `scene` on a canvas of `canvas` pixels, above the pictures.
@@ -58,7 +61,7 @@ public final class OverlayPainter {
     private func block(_ text: OverlayText, canvas: PixelSize, stacked: Int) throws -> TextDrawing {
         let area = Self.pixels(text.area, canvas)
         let size = TextSize.pixels(fractionOfHeight: text.sizeFraction, canvasHeight: canvas.height)
-        let style = Self.style(box: text.box)
+        let style = Self.style(box: text.box ? boxOpacity : 0)
         let look = style.resolved(pixelSize: size)
         let pad = Int((look.background?.padding ?? look.outlineWidth ?? 0).rounded(.up))
         let maxWidth = max(1, min(area.width, Int(Double(canvas.width) * text.maxWidthFraction)) - 2 * pad)
@@ -76,7 +79,7 @@ public final class OverlayPainter {
         x += pad
         y += pad
         let key = BlockKey(text: text.text, pixelSize: size, maxWidth: maxWidth, maxLines: text.maxLines,
-                           alignment: anchor.alignment, box: text.box, x: x, y: y)
+                           alignment: anchor.alignment, box: text.box ? boxOpacity : 0, x: x, y: y)
         used.insert(key)
         if let known = blocks[key] { return known }
         let drawing = try builder.build(layout, style: look, x: x, y: y)
@@ -84,10 +87,10 @@ public final class OverlayPainter {
         return drawing
     }
 
-    /// The look: the standard one (white, outline, shadow), on a dark box when asked.
-    static func style(box: Bool) -> TextStyle {
+    /// The look: the standard one (white, outline, shadow), on a dark box `box` opaque (0: none).
+    static func style(box: Double) -> TextStyle {
         var s = TextStyle.standard
-        if box { s.background = TextBackground(color: .black, opacity: 0.55) }
+        if box > 0 { s.background = TextBackground(color: .black, opacity: min(box, 1)) }
         return s
     }
 

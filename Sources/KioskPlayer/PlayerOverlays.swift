@@ -49,7 +49,7 @@ extension Player {
     func makeOverlayPainter() -> OverlayPainter? {
         guard config.overlays.enabled else { return nil }
         do {
-            return try OverlayPainter(family: config.overlays.font, log: log)
+            return try OverlayPainter(family: config.overlays.font, boxOpacity: config.overlays.boxOpacity, log: log)
         } catch {
             log.warn("overlays: \(error); showing no text")
             return nil

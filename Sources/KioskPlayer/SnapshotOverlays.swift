@@ -22,6 +22,7 @@ enum SnapshotOverlays {
                                        hasArtwork: hasArtwork)
         let scene = state.scene(at: at, context: OverlayContext(canvas: canvas, item: item, now: wall.now, timeZone: wall.zone))
         guard !scene.isEmpty else { return [] }
-        return try OverlayPainter(family: config.overlays.font, log: log).overlays(for: scene, canvas: canvas)
+        return try OverlayPainter(family: config.overlays.font, boxOpacity: config.overlays.boxOpacity, log: log)
+            .overlays(for: scene, canvas: canvas)
     }
 }

@@ -54,6 +54,36 @@ final class TextOnScreenCLITests: XCTestCase {
         }
     }
 
+    /// `--text-box 0` leaves the box out: the caption changes only its letters, their outline and shadow (and is
+    /// still read back); the default box darkens the whole rectangle behind it.
+    func testTheBoxBehindTextIsOptional() throws {
+        let dir = try TempDir()
+        let photo = dir.file("photo.jpg")
+        try FileManager.default.copyItem(atPath: photos[0], toPath: photo)
+        try "Harbour at dawn 2026".write(toFile: dir.file("photo.txt"), atomically: true, encoding: .utf8)
+        let size = PixelSize(width: 960, height: 540)
+        func changedShare(_ shots: (overlaid: RGBAImage, plain: RGBAImage), _ box: PixelRect) -> Double {
+            var changed = 0
+            for y in box.y..<box.maxY {
+                for x in box.x..<box.maxX {
+                    let i = (y * size.width + x) * 4
+                    if (0..<3).contains(where: { abs(Int(shots.overlaid.pixels[i + $0]) - Int(shots.plain.pixels[i + $0])) > 8 }) {
+                        changed += 1
+                    }
+                }
+            }
+            return Double(changed) / Double(box.width * box.height)
+        }
+        let boxed = try snapshots(photo, size, ["--captions"], dir: dir, name: "boxed")
+        let bare = try snapshots(photo, size, ["--captions", "--text-box", "0"], dir: dir, name: "bare")
+        let boxedArea = try XCTUnwrap(OverlayOCR.drawnBox(boxed.overlaid, boxed.plain))
+        let bareArea = try XCTUnwrap(OverlayOCR.drawnBox(bare.overlaid, bare.plain))
+        let withBox = changedShare(boxed, boxedArea), without = changedShare(bare, bareArea)
+        XCTAssertGreaterThan(withBox, 0.97, "the box darkens the whole rectangle")
+        XCTAssertLessThan(without, 0.85, "without it only the letters, their outline and soft shadow change")
+        XCTAssertEqual(try OverlayOCR.read(bare.overlaid, bareArea, name: "bare", in: dir.path), "Harbour at dawn 2026")
+    }
+
     /// `--caption FORMAT` with the file's name and its EXIF date (written by exiftool), drawn and read back.
     func testAFormatWithTheFileNameAndItsExifDate() throws {
         let dir = try TempDir()
