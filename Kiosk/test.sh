@@ -60,42 +60,29 @@ if ((${#unexpected[@]})); then
   printf 'test.sh: skipped outside the VM-only list: %s\n' "${unexpected[@]}" >&2
   if [ "${KIOSK_ALLOW_SKIPS:-0}" != 1 ]; then status=1; failed=$((failed + ${#unexpected[@]})); fi
 fi
-if [ "${KIOSK_SKIP_VM:-0}" != 1 ]; then
-  vm=0
-  bash Kiosk/vm/vm-test.sh 2>&1 | tee "$log" || vm=$?
-  line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)"
-  if [ -n "$line" ]; then
-    passed=$((passed + $(grep -oE '^[0-9]+' <<<"$line")))
-    failed=$((failed + $(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '^[0-9]+')))
-  else
-    failed=$((failed + 1))
-  fi
-  [ "$vm" = 0 ] || status=1
-  # kiosk.service under a real systemd (PID 1 in the VM): READY, STATUS, the watchdog's restart, journal
-  # priorities, reload, stop and the console, the sandbox, the state file. After vm-test.sh: both use the VM's
-  # exchange folder.
-  sdvm=0
-  bash Kiosk/vm/systemd-test.sh 2>&1 | tee "$log" || sdvm=$?
-  line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)"
-  if [ -n "$line" ]; then
-    passed=$((passed + $(grep -oE '^[0-9]+' <<<"$line")))
-    failed=$((failed + $(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '^[0-9]+')))
-  else
-    failed=$((failed + 1))
-  fi
-  [ "$sdvm" = 0 ] || status=1
-fi
-if [ "${KIOSK_SKIP_FUZZ:-0}" != 1 ]; then
-  fuzz=0
-  bash Kiosk/fuzz.sh all 30 2>&1 | tee "$log" || fuzz=$?
-  line="$(grep -E '^fuzz: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)"
+# Runs a script that ends with an "N passed, M failed" line ("fuzz: N passed, …" for the fuzzer) and adds its
+# counts (no such line: one failure).
+counted() {
+  local rc=0 line
+  bash "$@" 2>&1 | tee "$log" || rc=$?
+  line="$(grep -E '^(fuzz: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)"
   if [ -n "$line" ]; then
     passed=$((passed + $(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '^[0-9]+')))
     failed=$((failed + $(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '^[0-9]+')))
   else
     failed=$((failed + 1))
   fi
-  [ "$fuzz" = 0 ] || status=1
+  [ "$rc" = 0 ] || status=1
+}
+if [ "${KIOSK_SKIP_VM:-0}" != 1 ]; then
+  counted Kiosk/vm/vm-test.sh
+  # kiosk.service under a real systemd (PID 1 in the VM): READY, STATUS, the watchdog's restart, journal
+  # priorities, reload, stop and the console, the sandbox, the state file. After vm-test.sh: both use the VM's
+  # exchange folder.
+  counted Kiosk/vm/systemd-test.sh
+fi
+if [ "${KIOSK_SKIP_FUZZ:-0}" != 1 ]; then
+  counted Kiosk/fuzz.sh all 30
 fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 exit "$status"
