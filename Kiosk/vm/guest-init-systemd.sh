@@ -34,6 +34,12 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 kioskio $N/run/vmio ||
 # Fresh /tmp and /var/tmp, as on a booted system: systemd-tmpfiles-setup empties /tmp at boot, which over the
 # overlay would mean a whiteout for each of the host's files there (minutes under TCG).
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs $N/tmp; mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs $N/var/tmp
+# A checkout under /tmp (CI's clean clone) would be hidden by the fresh /tmp: its folder (the setup script's
+# repository) is bound back in from the host's root, read-only.
+ROOT=${SETUP%/Kiosk/vm/*}
+case $ROOT in
+  /tmp/*|/var/tmp/*) mkdir -p $N$ROOT && mount --bind /lower$ROOT $N$ROOT || fatal "bind $ROOT" ;;
+esac
 # The host's root may be a container's: systemd takes a /.dockerenv for "running in docker" and then ignores the
 # kernel command line (systemd.unit=) and skips the units that need a real machine. Gone in the overlay only.
 rm -f $N/.dockerenv $N/run/.containerenv
