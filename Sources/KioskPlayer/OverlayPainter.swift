@@ -7,13 +7,25 @@ import KioskText
 /// standard look (white, dark outline, soft shadow; a dark box where asked) placed at its anchor inside its
 /// area, texts sharing an anchor and an area stacked away from that edge; each bar a track and its filled part.
 ///
-/// Text blocks are laid out and rasterised once and kept while they stay on screen, so a frame whose overlays did
-/// not change costs no shaping; a clock changing once a minute lays out one new block. Render thread only.
+/// Text blocks are shaped, laid out and rasterised once and kept while they stay on screen, so a frame whose
+/// overlays did not change costs no shaping; a clock changing once a minute lays out one new block. Render thread
+/// only.
 public final class OverlayPainter {
     private let builder = TextBlockBuilder()
     private let font: FontFile
     private var blocks: [BlockKey: TextDrawing] = [:]
     private var used: Set<BlockKey> = []
+    private var layouts: [LayoutKey: TextLayout] = [:]
+    private var usedLayouts: Set<LayoutKey> = []
+
+    /// What makes a layout: the text, its size and its room.
+    private struct LayoutKey: Hashable {
+        var text: String
+        var pixelSize: Double
+        var maxWidth: Int
+        var maxLines: Int
+        var alignment: TextAlignment
+    }
 
     /// What makes a block: its text and everything that decides its layout and place.
     private struct BlockKey: Hashable {
@@ -49,6 +61,8 @@ public final class OverlayPainter {
             out.append(RenderOverlay(text: drawing, opacity: text.opacity, z: 2))
         }
         blocks = blocks.filter { used.contains($0.key) }  // blocks no longer on screen go
+        layouts = layouts.filter { usedLayouts.contains($0.key) }
+        usedLayouts.removeAll(keepingCapacity: true)
         return out
     }
 
@@ -66,11 +80,19 @@ public final class OverlayPainter {
         let pad = Int((look.background?.padding ?? look.outlineWidth ?? 0).rounded(.up))
         let maxWidth = max(1, min(area.width, Int(Double(canvas.width) * text.maxWidthFraction)) - 2 * pad)
         let anchor = Self.anchor(text.anchor)
-        let face = try builder.font(font, pixelSize: size)
-        // The layout decides the block's size, and so its place; the key holds the place, so the same text at
-        // the same place is laid out once.
-        let layout = try TextLayout(text.text, font: face, maxWidth: Double(maxWidth), maxLines: text.maxLines,
-                                    alignment: anchor.alignment)
+        // The layout decides the block's size, and so its place: the same text in the same room is shaped once,
+        // and the same text at the same place is rasterised once.
+        let shape = LayoutKey(text: text.text, pixelSize: size, maxWidth: maxWidth, maxLines: text.maxLines,
+                              alignment: anchor.alignment)
+        usedLayouts.insert(shape)
+        let layout: TextLayout
+        if let known = layouts[shape] {
+            layout = known
+        } else {
+            layout = try TextLayout(text.text, font: try builder.font(font, pixelSize: size), maxWidth: Double(maxWidth),
+                                    maxLines: text.maxLines, alignment: anchor.alignment)
+            layouts[shape] = layout
+        }
         let extent = layout.box.insetBy(-pad)
         let h = Double(text.anchor.x), v = Double(text.anchor.y)
         var x = area.x + Int((Double(area.width - extent.width) * h).rounded())

@@ -246,11 +246,11 @@ public final class Player {
                     sound.stop()
                     cache.evict(keeping: [])
                     var frame = try composer.idleFrame()
-                    let overlaid = overlayLayers(at: t, canvas: output.size)
+                    let overlaid = overlayFrame(at: t)
                     postStatus(scene: nil, output: output)
                     if output.isAvailable, lastKey != frame.key || overlaid.changed || output.generation != lastGeneration
                         || !pendingScreenshots.isEmpty {
-                        frame.frame.overlays += overlaid.layers
+                        frame.frame.overlays += overlayLayers(overlaid.scene, canvas: output.size)
                         try renderer.draw(frame.frame, into: output.target, rotation: output.rotation)
                         takeScreenshots(from: output.target)
                         lastGeneration = output.generation
@@ -289,7 +289,7 @@ public final class Player {
             composer.canvas = output.size   // a display's mode can change while playing
             composer.effect = effects.effect(at: t)
             let built = try composer.frame(for: scene, cache: cache)
-            let overlaid = overlayLayers(at: t, canvas: output.size)
+            let overlaid = overlayFrame(at: t)
             postStatus(scene: scene, output: output)
             guard let (pictures, key) = built, output.isAvailable,
                   key != lastKey || overlaid.changed || output.generation != lastGeneration || output.needsEveryFrame
@@ -298,7 +298,7 @@ public final class Player {
                 continue
             }
             var frame = pictures
-            frame.overlays += overlaid.layers
+            frame.overlays += overlayLayers(overlaid.scene, canvas: output.size)
             try renderer.draw(frame, into: output.target, rotation: output.rotation)
             takeScreenshots(from: output.target)
             lastGeneration = output.generation

@@ -20,22 +20,26 @@ extension Player {
         overlays.nextChange(after: t, context: overlayContext(at: t))
     }
 
-    /// This frame's overlay layers at `t`, and whether they differ from the last frame presented (so a frame
-    /// whose pictures did not change is drawn again only when its overlays did). A block that cannot be drawn
-    /// (no glyph room, a font that broke) is left out with one warning; the pictures go on.
-    func overlayLayers(at t: Double, canvas: PixelSize) -> (layers: [RenderOverlay], changed: Bool) {
-        guard let painter = overlayPainter else { return ([], false) }
+    /// This frame's overlays at `t`, and whether they differ from the last frame presented (so a frame whose
+    /// pictures did not change is drawn again only when its overlays did). Cheap: nothing is laid out here.
+    func overlayFrame(at t: Double) -> (scene: OverlayScene?, changed: Bool) {
+        guard overlayPainter != nil else { return (nil, false) }
         let scene = overlayScene(at: t)
         overlaysDrawing = scene
-        let changed = scene != overlaysShown
-        guard !scene.isEmpty else { return ([], changed) }
+        return (scene, scene != overlaysShown)
+    }
+
+    /// The layers that draw `scene` on a `canvas`, for a frame that is drawn. A block that cannot be drawn (no
+    /// glyph room, a font that broke) is left out with one warning; the pictures go on.
+    func overlayLayers(_ scene: OverlayScene?, canvas: PixelSize) -> [RenderOverlay] {
+        guard let painter = overlayPainter, let scene, !scene.isEmpty else { return [] }
         do {
-            return (try painter.overlays(for: scene, canvas: canvas), changed)
+            return try painter.overlays(for: scene, canvas: canvas)
         } catch {
             let why = "\(error)"
             if why != overlayFailure { log.warn("overlays: \(why); drawing the pictures without them") }
             overlayFailure = why
-            return ([], changed)
+            return []
         }
     }
 
