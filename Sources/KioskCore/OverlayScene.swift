@@ -44,27 +44,12 @@ public enum OverlayAnchor: String, Sendable, Equatable, CaseIterable {
     }
 }
 
-/// A rectangle in canvas fractions.
-public struct OverlayRect: Sendable, Hashable, CustomStringConvertible {
-    /// Left edge, 0…1 of the canvas width.
-    public var x: Double
-    /// Top edge, 0…1 of the canvas height.
-    public var y: Double
-    /// Width, of the canvas width.
-    public var width: Double
-    /// Height, of the canvas height.
-    public var height: Double
+/// A rectangle in canvas fractions: the core's fractional rectangle (`UnitRect`), (0,0) top-left.
+public typealias OverlayRect = UnitRect
 
-    /// The rectangle with these edges and sides.
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
+extension UnitRect: CustomStringConvertible {
     /// The whole canvas.
-    public static let canvas = OverlayRect(x: 0, y: 0, width: 1, height: 1)
+    public static let canvas = UnitRect.full
 
     /// The right edge.
     public var maxX: Double { x + width }
@@ -72,8 +57,8 @@ public struct OverlayRect: Sendable, Hashable, CustomStringConvertible {
     public var maxY: Double { y + height }
 
     /// The rectangle shrunk by `dx` on the left and right and `dy` on the top and bottom.
-    public func inset(dx: Double, dy: Double) -> OverlayRect {
-        OverlayRect(x: x + dx, y: y + dy, width: max(0, width - 2 * dx), height: max(0, height - 2 * dy))
+    public func inset(dx: Double, dy: Double) -> UnitRect {
+        UnitRect(x: x + dx, y: y + dy, width: max(0, width - 2 * dx), height: max(0, height - 2 * dy))
     }
 
     /// `x,y wxh` with three decimals, for test failures.

@@ -63,7 +63,7 @@ public enum Eye: String, Sendable, CaseIterable {
 }
 
 /// A rectangle in fractions of a picture: (0,0) top-left, (1,1) bottom-right.
-public struct UnitRect: Sendable, Equatable {
+public struct UnitRect: Sendable, Hashable {
     /// Left edge.
     public var x: Double
     /// Top edge.

@@ -27,13 +27,9 @@ public final class OverlayPainter {
         var alignment: TextAlignment
     }
 
-    /// What makes a block: its text and everything that decides its layout and place.
+    /// What makes a block: its layout, its box and its place.
     private struct BlockKey: Hashable {
-        var text: String
-        var pixelSize: Double
-        var maxWidth: Int
-        var maxLines: Int
-        var alignment: TextAlignment
+        var layout: LayoutKey
         var box: Double
         var x: Int
         var y: Int
@@ -100,8 +96,7 @@ public final class OverlayPainter {
         y += v >= 1 ? -stacked : stacked
         x += pad
         y += pad
-        let key = BlockKey(text: text.text, pixelSize: size, maxWidth: maxWidth, maxLines: text.maxLines,
-                           alignment: anchor.alignment, box: text.box ? boxOpacity : 0, x: x, y: y)
+        let key = BlockKey(layout: shape, box: text.box ? boxOpacity : 0, x: x, y: y)
         used.insert(key)
         if let known = blocks[key] { return known }
         let drawing = try builder.build(layout, style: look, x: x, y: y)
