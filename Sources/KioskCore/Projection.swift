@@ -2,7 +2,7 @@
 /// Pure values; the renderer's projection passes read them.
 
 /// The source projection of an item.
-public enum ProjectionKind: String, Sendable, CaseIterable {
+public enum ProjectionKind: String, Sendable, CaseIterable, Codable {
     /// A plain picture (also the flat crop of one eye of stereo content).
     case flat
     /// Equirectangular: 360×180 (input FOV 360) or half, 180×180 (input FOV 180).
@@ -12,7 +12,7 @@ public enum ProjectionKind: String, Sendable, CaseIterable {
 }
 
 /// How two eyes are packed into one picture.
-public enum StereoLayout: String, Sendable, CaseIterable {
+public enum StereoLayout: String, Sendable, CaseIterable, Codable {
     /// One picture, no stereo.
     case mono
     /// Left eye on the left half, right eye on the right half.
