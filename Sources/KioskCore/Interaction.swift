@@ -55,6 +55,10 @@ public final class Interaction {
     private var padSwipe = (dx: 0.0, dy: 0.0)
     private var splitDrag = SplitDrag()
 
+    /// Whether the overview grid is open: touches, keys and the wheel then drive it (`GridInputRouting`). The
+    /// player sets it once a frame, before `handle`.
+    public var gridOpen = false
+
     /// The canvas points are on.
     public var canvas: PixelSize {
         didSet {
@@ -95,7 +99,7 @@ public final class Interaction {
         case .touch(let phase, let slot, let p, _):
             lastInput = t
             let first = phase == .down && !recognizer.isTouching
-            if first { _ = splitDrag.press(at: p, canvas: canvas) }
+            if first && !gridOpen { _ = splitDrag.press(at: p, canvas: canvas) }
             for g in recognizer.touch(phase, slot: slot, at: p, time: t) {
                 out += splitDrag.isGrabbing ? grabbed(g, at: p, time: t) : apply(g, at: t)
             }
@@ -104,7 +108,11 @@ public final class Interaction {
         case .key(let code, let pressed, _):
             let outcome = keys.handle(code: code, pressed: pressed)
             if pressed { lastInput = t }
-            out += apply(outcome, code: code, at: t)
+            if gridOpen, let g = GridInputRouting.command(forKey: code) {
+                if pressed { out.append(.command(.grid(g))) }
+            } else {
+                out += apply(outcome, code: code, at: t)
+            }
         case .pointerMove(let p, _):
             if mouseDown {
                 let drag = Gesture.drag(dx: p.x - pointer.x, dy: p.y - pointer.y)
@@ -123,6 +131,7 @@ public final class Interaction {
         case .wheel(let steps, let p, _):
             lastInput = t
             pointer = p
+            if gridOpen { return [.command(.grid(GridInputRouting.command(forWheel: steps)))] }
             out += zoom(by: Foundation.pow(Self.wheelStep, steps), about: p, at: t)
         case .touchpadPinch(let scale, let p, let ended, _):
             lastInput = t
@@ -240,12 +249,14 @@ public final class Interaction {
     private static let restart = InteractionRequest.command(.restartTimer)
 
     private func apply(_ g: Gesture, at t: Double) -> [InteractionRequest] {
+        if gridOpen { return GridInputRouting.command(for: g).map { [.command(.grid($0))] } ?? [] }
+        if case .longPress = g { return [.command(.grid(.open)), .note("long press: the grid")] }
         guard let geo = geometry else { return [] }
         switch g {
         case .tap:
             return [Self.restart, .command(.overlay(.toggleInfo))]
         case .longPress:
-            return [Self.restart, .command(.overlay(.showInfo))]
+            return []
         case .twoFingerTap:
             return togglePause(why: "two-finger tap")
         case .doubleTap(let p):
@@ -318,6 +329,7 @@ public final class Interaction {
                 userPaused = false
                 return [Self.restart, .note("key \(code): back to the slideshow")]
             case .effect: return [.command(.toggleEffect), .note("key \(code): effect on or off")]
+            case .grid: return [.command(.grid(.toggle)), .note("key \(code): the grid")]
             case .quit: return [.command(.quit)]
             case .none: return []
             }

@@ -28,6 +28,8 @@ public enum KeyAction: String, Sendable, CaseIterable {
     case back
     /// Turn the picture effect off and on again (no key has it by default: `--key KEY_F=effect`).
     case effect
+    /// Open or close the overview grid (the menu key).
+    case grid
     /// Quit (only with `--allow-quit`).
     case quit
     /// Nothing: the key is swallowed.
@@ -49,6 +51,7 @@ public enum KeyCode {
         "KEY_ZOOMOUT": 0x1a3, "KEY_I": 23, "KEY_P": 25, "KEY_N": 49, "KEY_B": 48, "KEY_E": 18, "KEY_F": 33, "KEY_M": 50,
         "KEY_F1": 59, "KEY_F2": 60, "KEY_F3": 61, "KEY_F4": 62, "KEY_F5": 63, "KEY_F6": 64, "KEY_F7": 65,
         "KEY_F8": 66, "KEY_F9": 67, "KEY_F10": 68, "KEY_F11": 87, "KEY_F12": 88,
+        "KEY_MENU": 139, "KEY_END": 107, "KEY_G": 34, "KEY_CONTEXT_MENU": 0x1b6,
     ]
 
     /// The code of `KEY_NAME`, `NAME` or a number (decimal or 0x hex).
@@ -111,6 +114,7 @@ public struct KeyMap: Sendable {
         (["KEY_VOLUMEUP"], .volumeUp), (["KEY_VOLUMEDOWN"], .volumeDown), (["KEY_MUTE"], .mute),
         (["KEY_OK", "KEY_ENTER", "KEY_KPENTER", "KEY_SELECT", "KEY_INFO"], .overlay),
         (["KEY_BACK", "KEY_HOME", "KEY_EXIT"], .back),
+        (["KEY_MENU", "KEY_CONTEXT_MENU", "KEY_G"], .grid),
     ]
 
     /// Binds `CODE=ACTION` (`KEY_F5=next`, `0x160=overlay`, `28=none`). Throws a `UsageError` naming `--key`.

@@ -88,6 +88,10 @@ public struct OverlayText: Sendable, Equatable {
         case cardTime
         /// A video's title and time (`--clip-info`).
         case clipInfo
+        /// A filter chip's label on the grid.
+        case gridChip
+        /// A badge on a grid tile: its length, a 360 mark, a play mark.
+        case gridBadge
     }
 
     /// What it is for.

@@ -154,6 +154,8 @@ public enum PlayerCommand: Sendable, Equatable {
     case screen(on: Bool)
     /// A key pressed and released (a remote's keypress): handled as the keyboard's key with this evdev code.
     case key(code: Int)
+    /// Opens, closes or drives the overview grid.
+    case grid(GridCommand)
     /// Ends the run.
     case quit
 }

@@ -30,6 +30,8 @@ public struct PlayerConfig: Sendable {
     public var captions: CaptionSettings?
     /// Messages, clock, progress and the rest overlaid on the pictures (`--no-overlays`, `--clock`, ...).
     public var overlays = OverlaySettings()
+    /// The overview grid: columns, idle return, thumbnail caches (`--grid-columns`, `--grid-idle`, ...).
+    public var grid = GridSettings()
 
     /// How large a picture may be (`--max-pixels`) and how much one animation may hold (`--animation-mb`).
     public var limits = DecodeLimits.standard
@@ -93,7 +95,7 @@ public enum CommandSpecs {
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
-    ] + audio + view + captions + overlays + input + remote + scheduling + state + watch
+    ] + audio + view + captions + overlays + input + remote + scheduling + state + watch + grid
 
     /// Schedule options of `kiosk play` and `kiosk record`.
     public static let scheduling: [OptionSpec] = [
@@ -152,7 +154,7 @@ public enum CommandSpecs {
         OptionSpec("center", .point, metavar: "X,Y", "picture point at the centre, 0..1 each (default 0.5,0.5)"),
         OptionSpec("duration", .number(0.05...86_400), metavar: "S", "slot length used to time animations (default 5)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
-    ] + view + captions + snapshotOverlays + scheduling
+    ] + view + captions + snapshotOverlays + scheduling + snapshotGrid
 
     /// `kiosk outputs` options.
     public static let outputs: [OptionSpec] = [
@@ -193,6 +195,7 @@ public enum CommandSpecs {
         try applyView(o, to: &c)
         c.captions = try captionSettings(o)
         c.overlays = try overlaySettings(o)
+        c.grid = try gridSettings(o)
         return c
     }
 }

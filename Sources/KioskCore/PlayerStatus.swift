@@ -87,6 +87,12 @@ public struct PlayerStatus: Sendable, Equatable {
     /// The output's name for logs (`headless`, `drm card0 HDMI-A-1 1920x1080@60`) and its rotation in degrees.
     public var output = ""
     public var rotation = 0
+    /// What is full screen: the slideshow or the grid.
+    public var screenView = ScreenView.slideshow
+    /// The grid's chip (also while it is closed: the one it opens with).
+    public var gridFilter = GridFilter.all
+    /// The path of the grid's focused tile while it is open.
+    public var gridFocus: String?
 
     /// A status: idle, empty.
     public init() {}

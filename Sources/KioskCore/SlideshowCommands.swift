@@ -76,7 +76,8 @@ extension Slideshow {
             }
             options.transition = spec
             return .done()
-        case .volume, .seek, .view, .effect, .toggleEffect, .effectSplit, .overlay, .showText, .showProgress, .screenshot, .key, .screen, .quit:
+        case .volume, .seek, .view, .effect, .toggleEffect, .effectSplit, .overlay, .showText, .showProgress, .screenshot, .key, .screen,
+             .grid, .quit:
             return nil
         }
     }

@@ -93,6 +93,8 @@ public final class Player {
     var overlaysDrawing: OverlayScene?
     /// The last overlay drawing error, said once.
     var overlayFailure: String?
+    /// The overview grid (PlayerGrid.swift): closed until a long press, the menu key or `kiosk-view` opens it.
+    let grid: GridScreen
 
     /// With `--untimed`: the clock the player moves itself, to each next video frame's time as soon as it is
     /// decoded (no pacing, no sound).
@@ -137,6 +139,9 @@ public final class Player {
         self.waitForDecodes = waitForDecodes
         effects = PictureEffect(config.effect)
         overlays = OverlayState(settings: config.overlays, captions: config.captions)
+        grid = GridScreen(settings: config.grid, timeout: config.decodeTimeout, limits: config.limits,
+                          stateDirectory: ProcessInfo.processInfo.environment["STATE_DIRECTORY"], font: config.overlays.font,
+                          log: log)
         keepsRunningWhenEmpty = config.idleImage != nil
         LocalMediaPolicy.readTimeout = config.decodeTimeout  // no open or read of a media file blocks longer
         let playlist = LivePlaylist(items)
@@ -193,13 +198,16 @@ public final class Player {
         guard let output, let renderer, let composer else { throw PlayerError("the player has no output") }
         var presented = 0
         var lastKey: SceneComposer.VisualKey?
+        var lastGridKey: GridScreen.FrameKey?
         var lastGeneration = output.generation
         var firstFrameTime: Double?
         var spans = SoundSpans()
         let givenPlaylist = show.playlist.version  // once commands edited it, an empty playlist waits for more
+        if config.grid.openAtStart { inbox.queueFromLoop(.grid(.open)) }
         defer {
             sound.stop()
             leaveClip()
+            grid.stop()
             composer.releaseAll()
             for e in inbox.drain() { e.reply?(.failed("the player stopped")) }
             answerCommands()
@@ -215,6 +223,7 @@ public final class Player {
             let t = clock.now
             frameTime = t
             if let length, t >= length { break }
+            viewControl.gridOpen = grid.isOpen
             if let input = interaction {
                 input.canvas = output.size
                 for c in input.frame(at: t, splitBar: effects.bar(at: t)) { inbox.queueFromLoop(c) }
@@ -232,6 +241,13 @@ public final class Player {
                 if let untimed = untimedClock { untimed.advance(by: 1.0 / 30) }
                 continue
             }
+            if grid.isOpen {
+                try gridTurn(at: t, output: output, renderer: renderer, lastKey: &lastGridKey, presented: &presented,
+                             first: &firstFrameTime)
+                lastKey = nil
+                continue
+            }
+            lastGridKey = nil
             prepareDecodes()
             let retried = cache.retryChanged()
             if !retried.isEmpty { show.retry(retried) }

@@ -35,6 +35,9 @@ extension Player {
         s.effectSplit = effects.split(at: frameTime)
         s.output = output.name
         s.rotation = output.rotation.rawValue
+        s.screenView = grid.isOpen ? .grid : .slideshow
+        s.gridFilter = grid.filter
+        s.gridFocus = grid.focusedPath
         if let scene {
             let slot = scene.current
             if let item = cache.item(slot.id) {

@@ -60,6 +60,8 @@ extension Player {
             return .done()
         case .key(let code):
             return press(code, at: t)
+        case .grid(let command):
+            return runGrid(command, at: t)
         case .screen(let on):
             return setScreen(on: on)
         case .quit:

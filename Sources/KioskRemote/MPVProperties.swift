@@ -235,5 +235,16 @@ enum MPVPropertyTable {
         MPVProperty("kiosk-item-kind", .text, get: { $0.itemKind.map { .string($0) } }),
         MPVProperty("kiosk-output", .text, get: { $0.output.isEmpty ? nil : .string($0.output) }),
         MPVProperty("kiosk-rotation", .number, get: { .int(Int64($0.rotation)) }),
+        // The overview grid: `set_property kiosk-view grid` opens it (the slideshow pauses with the reason `grid`),
+        // `slideshow` closes it; `cycle kiosk-view` toggles it, as the menu key does.
+        MPVProperty("kiosk-view", .text, get: { .string($0.screenView.rawValue) }, set: { v, _ throws(MPVError) in
+            guard let view = ScreenView(rawValue: try MPVValue.text(v)) else { throw .propertyFormat }
+            return [.grid(view == .grid ? .open : .close)]
+        }, cycle: [.grid(.toggle)]),
+        MPVProperty("kiosk-grid-filter", .text, get: { .string($0.gridFilter.rawValue) }, set: { v, _ throws(MPVError) in
+            guard let f = GridFilter(parsing: try MPVValue.text(v)) else { throw .propertyFormat }
+            return [.grid(.filter(f))]
+        }),
+        MPVProperty("kiosk-grid-focus", .text, get: { s in s.gridFocus.map { .string($0) } }),
     ]
 }

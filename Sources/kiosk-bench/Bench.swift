@@ -23,7 +23,7 @@ struct Bench {
     }
 
     @discardableResult
-    private func run(_ exe: String, _ args: [String], env: [String: String] = [:]) throws -> (out: String, err: String, seconds: Double) {
+    func run(_ exe: String, _ args: [String], env: [String: String] = [:]) throws -> (out: String, err: String, seconds: Double) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)
         p.arguments = args

@@ -137,11 +137,17 @@ struct Commands {
     func snapshot(_ args: [String]) throws -> Int32 {
         guard let o = try parse(args, CommandSpecs.snapshot, command: "snapshot",
                                 usage: "kiosk snapshot INPUT --output OUT.png --size WxH [--at S] [--fit MODE] [--zoom Z] [--center X,Y]\n"
-                                    + "       kiosk snapshot --schedule FILE [--start-time T] [--timezone Z] [FALLBACK ...] --output OUT.png",
+                                    + "       kiosk snapshot --schedule FILE [--start-time T] [--timezone Z] [FALLBACK ...] --output OUT.png\n"
+                                    + "       kiosk snapshot PATH... --grid [--filter KIND] [--grid-scroll ROWS] [--layout-json FILE] --output OUT.png",
                                 summary: "Renders one frame of one item through the same GL pipeline as play, into a PNG of exactly WxH.\n"
-                                    + "With --schedule: the frame play shows at --start-time (black while the screen is off).") else { return 0 }
+                                    + "With --schedule: the frame play shows at --start-time (black while the screen is off).\n"
+                                    + "With --grid: the overview grid of the items, as the menu key opens it.") else { return 0 }
         let scheduled = o.string("schedule") != nil
         guard let out = o.string("output") else { throw UsageError("snapshot: --output OUT.png is required") }
+        if o.has("grid") { return try gridSnapshot(o, output: out) }
+        for flag in ["filter", "grid-scroll", "layout-json", "grid-columns"] where o.has(flag) {
+            throw UsageError("snapshot: --\(flag) goes with --grid")
+        }
         if !scheduled, o.string("clock") == nil, o.string("start-time") != nil || o.string("timezone") != nil {
             throw UsageError("snapshot: --start-time and --timezone go with --schedule or --clock")
         }
@@ -166,6 +172,20 @@ struct Commands {
         }
         try PlayJob.snapshot(input: item.path, output: out, config: config, at: o.number("at") ?? 0, view: view, wall: wall,
                              log: log)
+        return 0
+    }
+
+    /// `kiosk snapshot PATH... --grid`.
+    private func gridSnapshot(_ o: ParsedOptions, output out: String) throws -> Int32 {
+        if o.has("schedule") { throw UsageError("snapshot: --grid and --schedule do not go together") }
+        guard !o.positional.isEmpty else { throw UsageError("snapshot: --grid needs at least one PATH (a file, folder or playlist)") }
+        let config = try CommandSpecs.config(from: o)
+        var request = GridSnapshot.Request(items: PlaylistLoader(log: log).load(o.positional))
+        guard !request.items.isEmpty else { throw UsageError("snapshot: --grid: nothing playable in \(o.positional.joined(separator: " "))") }
+        if let f = o.string("filter"), let filter = GridFilter(parsing: f) { request.filter = filter }
+        request.scrollRows = o.number("grid-scroll") ?? 0
+        request.layoutJSON = o.string("layout-json")
+        try PNGWriter.write(try GridSnapshot.image(request, config: config, log: log), to: out)
         return 0
     }
 

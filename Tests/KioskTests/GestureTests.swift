@@ -207,7 +207,7 @@ final class GestureTests: XCTestCase {
         XCTAssertTrue(tap.requests.contains(.command(.overlay(.toggleInfo))))
         let long = Rig(Self.photo)
         long.play(events(try recording("long-press")), until: 1.5)
-        XCTAssertTrue(long.requests.contains(.command(.overlay(.showInfo))))
+        XCTAssertTrue(long.requests.contains(.command(.grid(.open))), "a long press opens the grid")
         XCTAssertFalse(long.requests.contains(.command(.overlay(.toggleInfo))))
     }
 
