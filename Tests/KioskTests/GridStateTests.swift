@@ -153,9 +153,10 @@ final class GridStateTests: XCTestCase {
         XCTAssertFalse(g.isAnimating)
         _ = g.handle(.dragEnded(vy: -1500), at: 0.2)
         XCTAssertTrue(g.isAnimating)
+        XCTAssertEqual(g.scroll(at: 0.2 + 0.325), 150 + 487.5 * (1 - exp(-1)), accuracy: 1e-6, "exponential decay")
         let run = settle(&g, from: 0.2)
         XCTAssertEqual(zip(run.seen, run.seen.dropFirst()).filter { $0 > $1 }.count, 0, "never moves back")
-        XCTAssertEqual(g.scroll, 150 + 1500 * GridScrollMotion.inertiaTime, accuracy: 0.5)
+        XCTAssertEqual(g.scroll, 150 + 1500 * 0.325, accuracy: 0.5, "v T further: T = 0.325 s")
         XCTAssertLessThan(run.end, 3.5, "comes to rest within a few time constants")
         XCTAssertEqual(g.scroll(at: run.end + 5), g.scroll, "and stays")
         // A slow release does not coast.
@@ -185,6 +186,25 @@ final class GridStateTests: XCTestCase {
         let down = settle(&g, from: 5.52)
         XCTAssertLessThan(down.seen.min() ?? 0, -10)
         XCTAssertGreaterThanOrEqual(down.seen.min() ?? 0, -cap)
+        XCTAssertEqual(g.scroll, 0)
+    }
+
+    func testTheBounceIsClampedAndAFunctionOfTime() {
+        var g = open(60)
+        let cap = GridScrollMotion.overshootFraction * Double(g.layout.viewportHeight)
+        _ = g.handle(.drag(dy: -5), at: 1)
+        _ = g.handle(.dragEnded(vy: 40000), at: 1)  // a wild fling down at the top
+        let samples = stride(from: 1.0, to: 3, by: 0.001).map { g.scroll(at: $0) }
+        XCTAssertLessThan(samples.min() ?? 0, -0.9 * cap, "a hard fling nearly reaches the cap")
+        XCTAssertGreaterThanOrEqual(samples.min() ?? 0, -cap, "and no further")
+        // Unstepped answers agree with stepped ones: the motion is a function of t alone.
+        var stepped = g
+        for k in 1...30 {
+            let t = 1 + Double(k) / 60
+            stepped.step(at: t)
+            XCTAssertEqual(stepped.scroll, g.scroll(at: t), accuracy: 1e-9)
+        }
+        _ = settle(&g, from: 1)
         XCTAssertEqual(g.scroll, 0)
     }
 
