@@ -32,20 +32,22 @@ struct ThumbnailCrop: Sendable {
         let width = min(size.width, max(1, Int(w.rounded())))
         let height = min(size.height, max(1, Int(h.rounded())))
         let cx = (eye.x + eye.width / 2) * Double(size.width), cy = (eye.y + eye.height / 2) * Double(size.height)
-        let x = min(size.width - width, max(0, Int((cx - Double(width) / 2).rounded())))
-        let y = min(size.height - height, max(0, Int((cy - Double(height) / 2).rounded())))
+        // Half a pixel left over goes to the right and bottom, as ffmpeg's crop filter centres (it truncates).
+        let x = min(size.width - width, max(0, Int((cx - Double(width) / 2).rounded(.down))))
+        let y = min(size.height - height, max(0, Int((cy - Double(height) / 2).rounded(.down))))
         return PixelRect(x: x, y: y, width: width, height: height)
     }
 
     /// The size to decode a picture of `full` size at so that its square still covers `side`×`side` pixels
-    /// (never larger than `full`): the least decode that loses no detail the tile shows.
+    /// (never larger than `full`): the least decode that loses no detail the tile shows. Rounded to the nearest
+    /// pixel, as ffmpeg's scale filter sizes a cover, so a square that fills an axis is exactly `side` across.
     func decodeSize(full: PixelSize, side: Int) -> PixelSize {
         let (w, h) = squareSize(in: full)
         let shortest = min(w, h)
         guard shortest > 0 else { return full }
         let f = min(1, Double(side) / shortest)
-        return PixelSize(width: min(full.width, max(1, Int((Double(full.width) * f).rounded(.up)))),
-                         height: min(full.height, max(1, Int((Double(full.height) * f).rounded(.up)))))
+        return PixelSize(width: min(full.width, max(1, Int((Double(full.width) * f).rounded()))),
+                         height: min(full.height, max(1, Int((Double(full.height) * f).rounded()))))
     }
 
     /// `image` cut to `rect` (which must lie inside it).
