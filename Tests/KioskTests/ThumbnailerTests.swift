@@ -128,7 +128,7 @@ final class ThumbnailerTests: XCTestCase {
         let target = crop.decodeSize(full: full, side: 360)
         XCTAssertEqual(target, PixelSize(width: 540, height: 360))
         XCTAssertEqual(FFmpegImageDecoder.lowresFactor(stored: full, target: target), 3)
-        // A side-by-side pair's eye is 3000 wide: its 3000x3000... square needs 1/8 only down to 375 px high.
+        // A side-by-side pair's eye is 3000 wide, so its square is 3000 px: 720x480 is decoded, still from 1/8.
         let sbs = ThumbnailCrop(stereo: .sbs, eye: .left).decodeSize(full: full, side: 360)
         XCTAssertEqual(sbs, PixelSize(width: 720, height: 480))
         XCTAssertEqual(FFmpegImageDecoder.lowresFactor(stored: full, target: sbs), 3)
