@@ -11,9 +11,10 @@ enum PixelConversion {
     }
 
     /// Converts planes of `format` and `size` to RGBA of `target` size, with the swscale filter `filter` (nil:
-    /// `flags(from:to:)`'s choice).
+    /// `flags(from:to:)`'s choice) and, for YUV, the matrix and range `colour` (nil: swscale's default, BT.601).
     static func toRGBA(path: String, planes: [UnsafePointer<UInt8>?], strides: [Int32], size: PixelSize,
-                       format: AVPixelFormat, target: PixelSize, filter: Int32? = nil) throws -> RGBAImage {
+                       format: AVPixelFormat, target: PixelSize, filter: Int32? = nil,
+                       colour: (matrix: ColorMatrix, range: ColorRange)? = nil) throws -> RGBAImage {
         guard let src = av_frame_alloc() else { throw MediaError(path: path, reason: "av_frame_alloc failed") }
         var srcFrame: UnsafeMutablePointer<AVFrame>? = src
         defer { av_frame_free(&srcFrame) }
@@ -24,13 +25,13 @@ enum PixelConversion {
         func stride(_ i: Int) -> Int32 { i < strides.count ? strides[i] : 0 }
         src.pointee.data = (plane(0), plane(1), plane(2), plane(3), nil, nil, nil, nil)
         src.pointee.linesize = (stride(0), stride(1), stride(2), stride(3), 0, 0, 0, 0)
-        return try convert(path: path, source: src, target: target, filter: filter)
+        return try convert(path: path, source: src, target: target, filter: filter, colour: colour)
     }
 
     /// Converts `source` (any format swscale reads) to RGBA of `target` size, with the swscale filter `filter`
-    /// (nil: `flags(from:to:)`'s choice).
+    /// (nil: `flags(from:to:)`'s choice) and, for YUV, the matrix and range `colour` (nil: swscale's default).
     static func convert(path: String, source: UnsafeMutablePointer<AVFrame>, target: PixelSize,
-                        filter: Int32? = nil) throws -> RGBAImage {
+                        filter: Int32? = nil, colour: (matrix: ColorMatrix, range: ColorRange)? = nil) throws -> RGBAImage {
         let size = PixelSize(width: Int(source.pointee.width), height: Int(source.pointee.height))
         let format = AVPixelFormat(rawValue: source.pointee.format)
         guard size.width > 0, size.height > 0, target.width > 0, target.height > 0 else {
@@ -60,6 +61,7 @@ enum PixelConversion {
             sws_freeContext(sws)
             throw MediaError(path: path, reason: "sws_init_context failed for \(size) to \(target): \(FFmpegLibrary.errorText(rc))")
         }
+        if let colour { setColour(sws, colour) }
         guard let dstFrame = av_frame_alloc() else { throw MediaError(path: path, reason: "av_frame_alloc failed") }
         var outFrame: UnsafeMutablePointer<AVFrame>? = dstFrame
         defer { av_frame_free(&outFrame) }
@@ -84,6 +86,18 @@ enum PixelConversion {
             throw MediaError(path: path, reason: "sws_scale_frame failed: \(FFmpegLibrary.errorText(failure))")
         }
         return RGBAImage(size: target, pixels: out)
+    }
+
+    /// Tells `sws` which YUV matrix and range its source uses (the RGB side is full range).
+    private static func setColour(_ sws: OpaquePointer, _ colour: (matrix: ColorMatrix, range: ColorRange)) {
+        let space: Int32
+        switch colour.matrix {
+        case .bt601: space = SWS_CS_ITU601
+        case .bt709: space = SWS_CS_ITU709
+        case .bt2020: space = SWS_CS_BT2020
+        }
+        guard let table = sws_getCoefficients(space) else { return }
+        _ = sws_setColorspaceDetails(sws, table, colour.range == .full ? 1 : 0, table, 1, 0, 1 << 16, 1 << 16)
     }
 
     /// Converts a decoded frame to RGBA of `target` size.
