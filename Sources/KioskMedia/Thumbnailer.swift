@@ -48,8 +48,7 @@ public enum Thumbnailer {
         let info = try MediaFile.probe(path, limits: limits)
         try check()
         let decision = ProjectionResolver.decide(path: path, metadata: info.projection, override: override).projection
-        var facts = TileFacts(kind: info.kind, duration: info.kind == .image ? nil : info.duration,
-                              projection: decision.kind, stereo: decision.stereo)
+        var facts = TileFactsProbe.facts(of: info, override: override)
         let crop = ThumbnailCrop(stereo: decision.stereo, eye: decision.eye)
         let square = PixelSize(width: side, height: side)
         var picture: RGBAImage

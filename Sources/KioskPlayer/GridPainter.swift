@@ -41,8 +41,9 @@ struct GridPainter {
     /// The solid and textured layers: tiles, frames, the chip bar and its chips.
     func shapes() -> [RenderOverlay] {
         var out: [RenderOverlay] = []
-        let side = state.layout.tileSide
-        let ring = max(2, side / 28)
+        // Both frames sit in the gap around a tile, never over a neighbour's thumbnail.
+        let gap = state.layout.gap
+        let ring = max(1, gap / 2)
         var focusRect: PixelRect?
         for tile in tiles {
             if let tex = pictures[tile.index] {
@@ -53,7 +54,7 @@ struct GridPainter {
             if tile.entry.id == state.current { out += Self.frame(tile.rect, width: ring, color: Self.amber) }
             if tile.index == state.focus { focusRect = tile.rect }
         }
-        if let r = focusRect { out += Self.frame(r, width: ring + max(1, ring / 2), color: Self.white) }
+        if let r = focusRect { out += Self.frame(r, width: max(1, gap * 3 / 4), color: Self.white) }
         let bar = state.layout.chipBar
         out.append(RenderOverlay(.solid(PremultipliedColor(Self.background, alpha: 1)), rect: bar, z: Self.chipBarZ))
         for chip in state.layout.chips {
@@ -101,4 +102,9 @@ struct GridPainter {
         let w = Double(max(1, canvas.width)), h = Double(max(1, canvas.height))
         return UnitRect(x: Double(r.x) / w, y: Double(r.y) / h, width: Double(r.width) / w, height: Double(r.height) / h)
     }
+}
+
+extension GridLayout {
+    /// The band at the top that holds the chips, across the canvas: tiles scroll under it.
+    var chipBar: PixelRect { PixelRect(x: 0, y: 0, width: canvas.width, height: tileArea.y) }
 }

@@ -102,7 +102,7 @@ final class GridScreen {
     var isAnimating: Bool { state?.isAnimating ?? false }
 
     /// When the last input came (or when it opened), while open.
-    var lastInput: Double? { state?.lastInput }
+    var lastInput: Double? { state.map { $0.lastInput ?? $0.openedAt } }
 
     /// The path of the focused tile, if one is.
     var focusedPath: String? {
@@ -226,7 +226,7 @@ final class GridScreen {
     static func delta(_ now: ThumbnailStats, since before: ThumbnailStats?) -> String {
         let b = before ?? ThumbnailStats()
         return "decoded \(now.decoded - b.decoded), from disk \(now.diskHits - b.diskHits), "
-            + "from memory \(now.memoryHits - b.memoryHits), cancelled \(now.cancelled - b.cancelled), failed \(now.failed - b.failed)"
+            + "cancelled \(now.cancelled - b.cancelled), failed \(now.failed - b.failed)"
     }
 
     /// Loader figures (for tests and the benchmark).

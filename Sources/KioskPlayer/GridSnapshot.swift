@@ -64,11 +64,13 @@ public enum GridSnapshot {
         let drawn = try look.overlays(text: text)
         try renderer.draw(RenderFrame(background: GridPainter.background, layers: [], overlays: drawn.layers),
                           into: output.target, rotation: .none)
-        if let path = request.layoutJSON { try writeLayout(state: state, tiles: tiles, badges: drawn.badges, to: path) }
+        if let path = request.layoutJSON {
+            try writeLayout(state: state, tiles: state.tiles(at: 0, margin: state.layout.rows), badges: drawn.badges, to: path)
+        }
         return try output.readPixels()
     }
 
-    /// One JSON object per line: each tile (`path`, `index`, `kind`, `x`, `y`, `width`, `height` of its thumbnail
+    /// One JSON object per line: each tile of the grid, on the canvas or scrolled off it (`path`, `index`, `kind`, `x`, `y`, `width`, `height` of its thumbnail
     /// in canvas pixels, and `badges`: the [x, y, width, height] of each badge drawn over it), then each chip
     /// (`chip`, `active`, the same rectangle).
     static func writeLayout(state: GridState, tiles: [(index: Int, entry: GridEntry, rect: PixelRect)], badges: [PixelRect],

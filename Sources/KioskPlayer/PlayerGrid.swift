@@ -35,7 +35,7 @@ extension Player {
 
     private func openGrid(at t: Double) {
         guard !grid.isOpen else { return }
-        grid.wake = { [weak self] in self?.attachedOutput?.wakeupSignal.raise() }
+        if let signal = attachedOutput?.wakeupSignal { grid.wake = { signal.raise() } }
         grid.open(show.playlist, current: show.currentID, canvas: attachedOutput?.size ?? config.size, at: t)
         _ = show.apply(.pause(.grid), at: t)
         log.info("grid: open (\(show.playlist.count) items)")

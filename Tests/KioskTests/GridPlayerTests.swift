@@ -12,7 +12,7 @@ import XCTest
 final class GridPlayerTests: XCTestCase {
     override func setUp() { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
 
-    private let canvas = PixelSize(width: 640, height: 360)
+    private let canvas = PixelSize(width: 1280, height: 720)
 
     /// A player over `count` small pictures of different colours with scripted `events`; `configure` changes its config.
     private func player(_ dir: TempDir, count: Int, events: [DeviceEvent], clock: VirtualClock,
@@ -51,7 +51,8 @@ final class GridPlayerTests: XCTestCase {
         let clock = VirtualClock()
         let count = 9
         let layout = GridLayout(canvas: canvas, count: count)
-        let target = layout.tileRect(5, scroll: 0)
+        XCTAssertEqual(layout.columns, 3)
+        let target = layout.tileRect(2, scroll: 0)
         let centre = UnitPoint(x: (Double(target.x) + Double(target.width) / 2) / Double(canvas.width),
                                y: (Double(target.y) + Double(target.height) / 2) / Double(canvas.height))
         let press: [DeviceEvent] = [.touch(.down, slot: 0, at: UnitPoint(x: 0.5, y: 0.5), time: 0.2),
@@ -66,14 +67,18 @@ final class GridPlayerTests: XCTestCase {
                 seen["item"] = p.slideshow.currentID?.value
             }
             if seen["at2.3"] == nil, t >= 2.3 { seen["at2.3"] = p.slideshow.currentID?.value }
+            if seen["at3.2"] == nil, t >= 3.2 {
+                seen["at3.2"] = p.slideshow.currentID?.value
+                seen["closed"] = !p.grid.isOpen && !p.slideshow.pauseReasons.contains(.grid)
+            }
             return false
         })
         XCTAssertEqual(seen["open"] as? Bool, true, "a 0.8 s press opens the grid")
         XCTAssertTrue((seen["reasons"] as? Set<PauseReason>)?.contains(.grid) == true, "paused with the reason grid")
         XCTAssertEqual(seen["at2.3"] as? Int, seen["item"] as? Int, "the slideshow holds its item while the grid is open")
-        XCTAssertFalse(p.grid.isOpen, "the tap closed it")
-        XCTAssertFalse(p.slideshow.pauseReasons.contains(.grid))
-        XCTAssertEqual(p.slideshow.currentID?.value, 5, "the tapped tile's item is on screen")
+        XCTAssertEqual(seen["closed"] as? Bool, true, "the tap closed it and the slideshow runs")
+        XCTAssertEqual(seen["at3.2"] as? Int, 2, "the tapped tile's item is on screen")
+        XCTAssertEqual(p.slideshow.currentID?.value, 3, "and the slideshow went on from it")
     }
 
     func testRemoteKeysMoveTheFocusAndOKOpensTheFocusedItem() throws {

@@ -87,7 +87,7 @@ final class GridSnapshotTests: XCTestCase {
     func testEveryTileMatchesFFmpegsCoverCroppedThumbnail() throws {
         let dir = try TempDir()
         let media = try samples(dir)
-        let size = PixelSize(width: 1280, height: 720)
+        let size = PixelSize(width: 1920, height: 1080)
         let shot = dir.file("grid.png"), json = dir.file("grid.jsonl")
         let r = try CLITests.run(["snapshot", "--grid", "--size", "\(size)", "--layout-json", json, "--output", shot]
                                  + media.map(\.path), timeout: 120)
@@ -95,7 +95,7 @@ final class GridSnapshotTests: XCTestCase {
         let picture = try load(shot, size)
         let lines = try layout(json)
         let tiles = lines.filter { $0["path"] != nil }
-        XCTAssertEqual(tiles.count, media.count, "every item has a tile on a 1280x720 grid")
+        XCTAssertEqual(tiles.count, media.count, "every item has a tile on a 1920x1080 grid (5 columns, 2 rows)")
         XCTAssertEqual(lines.filter { $0["chip"] != nil }.map { $0["chip"] as? String }, GridFilter.allCases.map(\.rawValue))
         for sample in media {
             let tile = try XCTUnwrap(tiles.first { $0["path"] as? String == sample.path }, sample.path)
@@ -138,7 +138,8 @@ final class GridSnapshotTests: XCTestCase {
         let top = dir.file("top.jsonl"), down = dir.file("down.jsonl")
         for (json, rows) in [(top, "0"), (down, "1")] {
             let r = try CLITests.run(["snapshot", "--grid", "--grid-columns", "3", "--grid-scroll", rows, "--size", "640x640",
-                                      "--layout-json", json, "--output", dir.file("s.png")] + media.map(\.path), timeout: 120)
+                                      "--layout-json", json, "--output", dir.file("s.png")] + media.map(\.path) + media.map(\.path),
+                                     timeout: 120)
             XCTAssertEqual(r.status, 0, r.stderr)
         }
         let a = try layout(top).filter { $0["index"] as? Int == 4 }.first.map(rect)

@@ -96,7 +96,7 @@ final class LivePlaylistTests: XCTestCase {
         XCTAssertFalse(playlist.isPathSorted, "a.jpg after d.jpg")
         // Out of path order, the place is found by a scan: before the first entry that sorts after it.
         XCTAssertEqual(playlist.pathOrderPosition(of: "/m/bb.jpg"), 1)
-        playlist.replace(with: [PlaylistItem(path: "/m/x.jpg")])
+        _ = playlist.replace(with: [PlaylistItem(path: "/m/x.jpg")])
         XCTAssertTrue(playlist.isPathSorted)
     }
 

@@ -10,7 +10,7 @@ final class ScheduleCLITests: XCTestCase {
 
     func testRecordShowsOffThenTheWindowFromItsEdge() throws {
         let dir = try TempDir()
-        let fallback = try ColourPictures.make(dir, "fallback.png", "red")
+        _ = try ColourPictures.make(dir, "fallback.png", "red")
         try FileManager.default.createDirectory(atPath: dir.file("day"), withIntermediateDirectories: true)
         _ = try ColourPictures.make(dir, "day/green.png", "0x00ff00")
         let schedule = dir.file("schedule")

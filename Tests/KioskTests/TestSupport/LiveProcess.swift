@@ -6,8 +6,6 @@ import XCTest
 /// still running at the end is killed and the test fails.
 final class LiveProcess: @unchecked Sendable {
     private let process = Process()
-    /// The process id (for /proc readings).
-    var pid: Int32 { process.processIdentifier }
     private let lock = NSCondition()
     private var err = Data()
     private var out = Data()
