@@ -37,6 +37,15 @@ def psnr(a, b):
     return 10 * math.log10(255 * 255 * len(pa) / se)
 
 
+def crop(img, r):
+    """The part of a (w, h, px) image inside r (a dict with x, y, width, height), clamped to the image."""
+    w, h, px = img
+    x0, y0 = max(0, r['x']), max(0, r['y'])
+    x1, y1 = min(w, r['x'] + r['width']), min(h, r['y'] + r['height'])
+    rows = [px[(y * w + x0) * 3:(y * w + x1) * 3] for y in range(y0, y1)]
+    return max(0, x1 - x0), max(0, y1 - y0), b''.join(rows)
+
+
 def rotate_cw(img):
     """The image turned 90 degrees clockwise: the top-left corner goes to the top-right."""
     w, h, px = img
@@ -113,6 +122,20 @@ def check_input(c, g, a, shot, ref):
     c.check(f'{g} input-drag-logged', m is not None and abs(float(m.group(1)) + 22.5) < 1 and abs(float(m.group(2))) < 1,
             m.group(0) + ' (yaw -22.5 +-1)' if m else 'no drag in the log')
     compare('input-pano-dragged', 'pano-yaw', ['pano'])
+    # The grid: a long press opened it; inside each tile it equals `kiosk snapshot --grid` (the frames around the
+    # current and focused tiles are the player's own); a tap on b.png's tile opened b.png.
+    c.check(f'{g} input-long-press-grid', 'long press: the grid' in log and 'grid: open' in log,
+            next((x for x in log.splitlines() if 'grid:' in x), 'no grid line in the log'))
+    s = shot('input-grid')
+    tiles = [json.loads(x) for x in read(os.path.join(a.fixtures, 'grid.jsonl')).splitlines() if '"path"' in x]
+    if s is None or len(tiles) != 3:
+        c.check(f'{g} input-grid', False, f'no screendump input-grid or {len(tiles)} tiles (3); {tail}')
+    else:
+        want = ref('grid')
+        scores = [psnr(crop(s, t), crop(want, t)) for t in tiles]
+        c.check(f'{g} input-grid', min(scores) >= 30,
+                'tiles vs kiosk snapshot --grid: ' + ', '.join(f'{v:.1f}' for v in scores) + ' dB (>= 30)')
+    compare('input-grid-opened', 'b', ['a', 'pano'])
     rc = read(os.path.join(a.results, 'input.exit'), 'none').strip()
     c.check(f'{g} input-exit', rc == '0', f'exit {rc} after SIGTERM')
 

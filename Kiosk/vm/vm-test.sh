@@ -60,7 +60,12 @@ for i in a b; do "$KIOSK" snapshot "$FIX/$i.png" --size "$RES" --output "$FIX/re
 "$KIOSK" snapshot "$FIX/b.png" --size "$RES" --zoom 2.5 --center 0.75,0.25 --output "$FIX/ref-b-zoom.png"
 "$KIOSK" snapshot "$FIX/pano_360.png" --size "$RES" --output "$FIX/ref-pano.png"
 "$KIOSK" snapshot "$FIX/pano_360.png" --size "$RES" --yaw -22.5 --output "$FIX/ref-pano-yaw.png"
-for i in a b a-portrait a-800x600 b-zoom pano pano-yaw; do ff -i "$FIX/ref-$i.png" -f image2 -vcodec ppm "$FIX/$i.ppm"; done
+# the grid of the input step's three items, and the centre of b.png's tile (where the step taps)
+"$KIOSK" snapshot --grid "$FIX/a.png" "$FIX/b.png" "$FIX/pano_360.png" --size "$RES" --layout-json "$FIX/grid.jsonl" \
+  --output "$FIX/ref-grid.png"
+TAP=$(python3 -c 'import json,sys; t=json.loads(open(sys.argv[1]).readlines()[1]); print(t["x"]+t["width"]//2, t["y"]+t["height"]//2)' \
+  "$FIX/grid.jsonl")
+for i in a b a-portrait a-800x600 b-zoom pano pano-yaw grid; do ff -i "$FIX/ref-$i.png" -f image2 -vcodec ppm "$FIX/$i.ppm"; done
 echo "== fixtures: $(elapsed)"
 
 IO=$HERE/.cache/io
@@ -121,7 +126,7 @@ if [ "\$KIOSK_VM_GPU" = bochs ]; then
   # --osd-level 0: the screendumps are compared with snapshots of the view; "Zoom 2.5×" and "Paused" are not
   # what this step is about (OverlayOSDTests and TextOnScreenCLITests are)
   "$KIOSK" play --no-state --output drm --drm-device /dev/dri/card0 --duration $DURATION --transition none --pan-speed 0 \
-    --osd-level 0 --log-level info --input-device \$TOUCH --input-device \$KEYS \$F/a.png \$F/b.png \$F/pano_360.png > \$R/input.log 2>&1 &
+    --osd-level 0 --no-thumb-cache --log-level info --input-device \$TOUCH --input-device \$KEYS \$F/a.png \$F/b.png \$F/pano_360.png > \$R/input.log 2>&1 &
   pid=\$!
   waitlog \$R/input.log "first frame presented" 90
   send "key 57"; waitlog \$R/input.log "key 57: paused" 10; waitlog \$R/input.log "info: paused (user)" 10
@@ -136,6 +141,13 @@ if [ "\$KIOSK_VM_GPU" = bochs ]; then
   # the first 360 frame compiles the equirect pass on llvmpipe under TCG: seconds
   c=\$(showing); send "key 106"; waitmore \$c && sleep 6 && shot input-pano
   send "drag 240 240 400 240 0.8 0.3"; waitlog \$R/input.log "drag: view yaw" 10 && sleep 2 && shot input-pano-dragged
+  # back on a.png (the first tile, so the grid opens unscrolled as the snapshot draws it), a long press (held
+  # 1.2 s, moved 1 px) opens the grid; a tap on b.png's tile opens b.png
+  c=\$(showing); send "key 106"; waitmore \$c && sleep 1
+  send "drag 240 240 241 240 0.05 1.2"; waitlog \$R/input.log "grid: open" 10 && waitlog \$R/input.log "tiles ready" 90 \
+    && sleep 3 && shot input-grid
+  c=\$(showing); send "tap $TAP"; waitlog \$R/input.log "grid: opened an item" 10 && waitmore \$c && sleep 3 \
+    && shot input-grid-opened
   kill -TERM \$pid; wait \$pid; echo \$? > \$R/input.exit
   echo quit > \$FIFO; wait \$upid
 fi

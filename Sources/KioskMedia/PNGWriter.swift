@@ -27,21 +27,37 @@ public enum PNGWriter {
         _ = FFmpegLibrary.quiet
         func fail(_ why: String) -> MediaError { MediaError(path: name, reason: "PNG encoder: \(why)") }
         guard image.size.width > 0, image.size.height > 0 else { throw fail("empty picture") }
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG) else { throw fail("no png encoder") }
+        let frame = try RGBAFrame(image, name: name)
+        return try StillEncoder.encode(frame.frame, codec: AV_CODEC_ID_PNG, size: image.size, pixelFormat: AV_PIX_FMT_RGBA,
+                                       fail: fail)
+    }
+}
+
+/// One picture through a libavcodec image encoder (png, mjpeg): the packet's bytes.
+enum StillEncoder {
+    /// Encodes `frame` (of `size`, in `pixelFormat`) with the encoder `id`; `configure` sets the context before it
+    /// opens (its quality goes onto the frame); errors are made by `fail`.
+    static func encode(_ frame: UnsafeMutablePointer<AVFrame>, codec id: AVCodecID, size: PixelSize, pixelFormat: AVPixelFormat,
+                       fail: (String) -> MediaError,
+                       configure: (UnsafeMutablePointer<AVCodecContext>) -> Void = { _ in }) throws -> [UInt8] {
+        guard let codec = avcodec_find_encoder(id) else { throw fail("no encoder") }
         guard let ctx = avcodec_alloc_context3(codec) else { throw fail("avcodec_alloc_context3 failed") }
         var c: UnsafeMutablePointer<AVCodecContext>? = ctx
         defer { avcodec_free_context(&c) }
-        ctx.pointee.width = Int32(image.size.width)
-        ctx.pointee.height = Int32(image.size.height)
-        ctx.pointee.pix_fmt = AV_PIX_FMT_RGBA
-        ctx.pointee.time_base = AVRational(num: 1, den: 1)
+        ctx.pointee.width = Int32(size.width)
+        ctx.pointee.height = Int32(size.height)
+        ctx.pointee.pix_fmt = pixelFormat
+        ctx.pointee.time_base = AVRational(num: 1, den: 25)
+        ctx.pointee.thread_count = 1
+        configure(ctx)
         var rc = avcodec_open2(ctx, codec, nil)
         guard rc >= 0 else { throw fail("avcodec_open2: \(FFmpegLibrary.errorText(rc))") }
-        let frame = try RGBAFrame(image, name: name)
+        frame.pointee.quality = ctx.pointee.global_quality
+        frame.pointee.pts = 0
         guard let packet = av_packet_alloc() else { throw fail("av_packet_alloc failed") }
         var p: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&p) }
-        rc = avcodec_send_frame(ctx, frame.frame)
+        rc = avcodec_send_frame(ctx, frame)
         guard rc >= 0 else { throw fail("avcodec_send_frame: \(FFmpegLibrary.errorText(rc))") }
         rc = avcodec_receive_packet(ctx, packet)
         guard rc >= 0, let data = packet.pointee.data else { throw fail("avcodec_receive_packet: \(FFmpegLibrary.errorText(rc))") }

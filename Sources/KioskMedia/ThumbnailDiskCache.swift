@@ -136,10 +136,9 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
 
     private static func nanoseconds(_ t: timespec) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec) }
 
+    /// Now on the wall clock (file times are wall-clock times), in nanoseconds.
     private static func nowNanoseconds() -> Int64 {
-        var t = timespec()
-        clock_gettime(CLOCK_REALTIME, &t)
-        return nanoseconds(t)
+        Int64(Date().timeIntervalSince1970 * 1e9)
     }
 
     private static func reason(_ error: any Error) -> String {

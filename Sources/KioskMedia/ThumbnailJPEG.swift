@@ -32,30 +32,12 @@ enum ThumbnailJPEG {
         rc = sws_scale_frame(sws, yuv, rgba.frame)
         guard rc >= 0 else { throw fail("sws_scale_frame: \(FFmpegLibrary.errorText(rc))") }
 
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG) else { throw fail("no mjpeg encoder") }
-        guard let ctx = avcodec_alloc_context3(codec) else { throw fail("avcodec_alloc_context3 failed") }
-        var c: UnsafeMutablePointer<AVCodecContext>? = ctx
-        defer { avcodec_free_context(&c) }
-        ctx.pointee.width = Int32(image.size.width)
-        ctx.pointee.height = Int32(image.size.height)
-        ctx.pointee.pix_fmt = AV_PIX_FMT_YUVJ444P
-        ctx.pointee.color_range = AVCOL_RANGE_JPEG
-        ctx.pointee.time_base = AVRational(num: 1, den: 25)
-        ctx.pointee.flags |= kiosk_codec_flag_qscale()
-        ctx.pointee.global_quality = quality * kiosk_qp2lambda()
-        ctx.pointee.thread_count = 1
-        rc = avcodec_open2(ctx, codec, nil)
-        guard rc >= 0 else { throw fail("avcodec_open2: \(FFmpegLibrary.errorText(rc))") }
-        yuv.pointee.quality = ctx.pointee.global_quality
-        yuv.pointee.pts = 0
-        guard let packet = av_packet_alloc() else { throw fail("av_packet_alloc failed") }
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        defer { av_packet_free(&p) }
-        rc = avcodec_send_frame(ctx, yuv)
-        guard rc >= 0 else { throw fail("avcodec_send_frame: \(FFmpegLibrary.errorText(rc))") }
-        rc = avcodec_receive_packet(ctx, packet)
-        guard rc >= 0, let data = packet.pointee.data else { throw fail("avcodec_receive_packet: \(FFmpegLibrary.errorText(rc))") }
-        return [UInt8](UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
+        return try StillEncoder.encode(yuv, codec: AV_CODEC_ID_MJPEG, size: image.size, pixelFormat: AV_PIX_FMT_YUVJ444P,
+                                       fail: fail) { ctx in
+            ctx.pointee.color_range = AVCOL_RANGE_JPEG
+            ctx.pointee.flags |= kiosk_codec_flag_qscale()
+            ctx.pointee.global_quality = quality * kiosk_qp2lambda()
+        }
     }
 
     /// The RGBA picture of JPEG `bytes`, which must be `size`; `name` labels errors.

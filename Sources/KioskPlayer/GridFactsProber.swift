@@ -76,7 +76,7 @@ final class GridFactsProber: @unchecked Sendable {
             lock.lock()
             done.insert(job.path)
             if let facts { known[job.path] = facts }
-            let now = ProcessInfo.processInfo.systemUptime
+            let now = MonotonicClock.seconds()
             let wake = now - lastWake >= 0.2 || next >= queue.count
             if wake { lastWake = now }
             lock.unlock()

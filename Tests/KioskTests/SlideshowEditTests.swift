@@ -177,7 +177,9 @@ final class SlideshowEditTests: XCTestCase {
         XCTAssertEqual(s.pauseReasons, [.interaction])
         XCTAssertEqual(s.currentID, 0, "a finger held down keeps the item")
         s.run(input.handle(.touch(.up, slot: 0, at: CanvasPoint(x: 100, y: 100), time: 9)), at: 9)
-        for t in stride(from: 9.0, through: 15, by: 0.1) { frame(t) }
+        for t in stride(from: 9.0, through: 9.8, by: 0.1) { frame(t) }
+        XCTAssertEqual(s.currentID, 0, "the slot's last second runs after the lift")
+        for t in stride(from: 9.9, through: 10.5, by: 0.1) { frame(t) }
         XCTAssertEqual(s.currentID, 1, "the slot ran on once the finger lifted")
     }
 
