@@ -4,9 +4,10 @@
 
 /// The grid's share of input, pure.
 public enum GridInputRouting {
-    /// Evdev codes that move the focus: up, down, left, right, page up/down, home, end.
+    /// Evdev codes that move the focus: up, down, left, right, page up/down (and a remote's channel up/down), home,
+    /// end.
     static let moves: [Int: GridMove] = [103: .up, 108: .down, 105: .left, 106: .right, 104: .pageUp, 109: .pageDown,
-                                         102: .home, 107: .end]
+                                         0x192: .pageUp, 0x193: .pageDown, 102: .home, 107: .end]
     /// OK on a remote, Enter on a keyboard, select.
     static let activate: Set<Int> = [0x160, 28, 96, 0x161]
     /// Back, Escape, Exit.
@@ -30,6 +31,21 @@ public enum GridInputRouting {
         if activate.contains(code) { return .input(.activate) }
         if back.contains(code) { return .close }
         return nil
+    }
+
+    /// Whether a key-map outcome still acts while the grid is open: volume, mute, quit, the grid key and console
+    /// switches do; what would move, pause, zoom or caption the slideshow hidden under the grid does not, so that
+    /// closing the grid goes back to where the slideshow was.
+    public static func passesThrough(_ outcome: KeyOutcome) -> Bool {
+        switch outcome {
+        case .ignored: return false
+        case .switchVT: return true
+        case .action(let a):
+            switch a {
+            case .volumeUp, .volumeDown, .mute, .grid, .quit: return true
+            case .next, .previous, .pause, .zoomIn, .zoomOut, .overlay, .back, .effect, .none: return false
+            }
+        }
     }
 
     /// A wheel turn of `steps` detents (positive: away from the user) scrolls the grid up by that many rows.

@@ -110,7 +110,7 @@ public final class Interaction {
             if pressed { lastInput = t }
             if gridOpen, let g = GridInputRouting.command(forKey: code) {
                 if pressed { out.append(.command(.grid(g))) }
-            } else {
+            } else if !gridOpen || GridInputRouting.passesThrough(outcome) {
                 out += apply(outcome, code: code, at: t)
             }
         case .pointerMove(let p, _):
@@ -122,10 +122,11 @@ public final class Interaction {
         case .pointerButton(let pressed, let p, _):
             lastInput = t
             pointer = p
-            if !pressed && mouseDown, !splitDrag.isGrabbing, geometry?.spherical == true {
+            if !pressed && mouseDown && gridOpen { out.append(.command(.grid(.input(.dragEnded(vy: 0))))) }
+            if !pressed && mouseDown, !gridOpen, !splitDrag.isGrabbing, geometry?.spherical == true {
                 view.release(vx: 0, vy: 0, t: t, base: baseSphere, canvas: canvas)
             }
-            if pressed && !mouseDown { _ = splitDrag.press(at: p, canvas: canvas) }
+            if pressed && !mouseDown && !gridOpen { _ = splitDrag.press(at: p, canvas: canvas) }
             if !pressed { splitDrag.release() }
             mouseDown = pressed
         case .wheel(let steps, let p, _):

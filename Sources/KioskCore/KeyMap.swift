@@ -51,7 +51,8 @@ public enum KeyCode {
         "KEY_ZOOMOUT": 0x1a3, "KEY_I": 23, "KEY_P": 25, "KEY_N": 49, "KEY_B": 48, "KEY_E": 18, "KEY_F": 33, "KEY_M": 50,
         "KEY_F1": 59, "KEY_F2": 60, "KEY_F3": 61, "KEY_F4": 62, "KEY_F5": 63, "KEY_F6": 64, "KEY_F7": 65,
         "KEY_F8": 66, "KEY_F9": 67, "KEY_F10": 68, "KEY_F11": 87, "KEY_F12": 88,
-        "KEY_MENU": 139, "KEY_END": 107, "KEY_G": 34, "KEY_CONTEXT_MENU": 0x1b6,
+        "KEY_MENU": 139, "KEY_END": 107, "KEY_G": 34, "KEY_CONTEXT_MENU": 0x1b6, "KEY_CHANNELUP": 0x192,
+        "KEY_CHANNELDOWN": 0x193,
     ]
 
     /// The code of `KEY_NAME`, `NAME` or a number (decimal or 0x hex).

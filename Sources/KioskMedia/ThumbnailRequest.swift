@@ -45,51 +45,54 @@ public struct ThumbnailStats: Sendable, Equatable {
     public var decoded = 0
     /// Thumbnails read back from the disk cache.
     public var diskHits = 0
-    /// Requests that were already in memory when they were wanted.
-    public var memoryHits = 0
     /// Requests dropped from the queue, or stopped while being made, because they were no longer wanted.
     public var cancelled = 0
     /// Files whose thumbnail could not be made.
     public var failed = 0
     /// Bytes of decoded pictures held in memory now.
     public var memoryBytes = 0
+    /// Tiles that became ready (decoded, from disk, or failed): what a grid redraws for.
+    public var ready = 0
 
     /// No work yet.
     public init() {}
 }
 
-/// The decoded thumbnails held in memory, by path, within a byte budget: the least recently used go first. Not
-/// thread-safe; its owner locks.
+/// The decoded thumbnails held in memory, by request (path and projection), within a byte budget: the least
+/// recently used go first. Not thread-safe; its owner locks.
 struct ThumbnailMemory {
     /// Most bytes of pictures held.
     let budget: Int
     /// Bytes of pictures held now.
     private(set) var bytes = 0
-    private var items: [String: (thumbnail: Thumbnail, variant: String, used: UInt64)] = [:]
+    private var items: [ThumbnailRequest: (thumbnail: Thumbnail, used: UInt64)] = [:]
     private var clock: UInt64 = 0
 
     /// An empty memory of `budget` bytes.
     init(budget: Int) { self.budget = max(0, budget) }
 
-    /// Whether the picture for `request` is held.
-    func holds(_ request: ThumbnailRequest) -> Bool { items[request.path]?.variant == request.variant }
-
-    /// The picture held for `path` (whatever its override), counted as a use.
-    mutating func use(_ path: String) -> Thumbnail? {
-        guard let item = items[path] else { return nil }
+    /// Whether the picture for `request` is held; a held one counts as used now.
+    mutating func touch(_ request: ThumbnailRequest) -> Bool {
+        guard items[request] != nil else { return false }
         clock += 1
-        items[path]?.used = clock
-        return item.thumbnail
+        items[request]?.used = clock
+        return true
     }
 
-    /// Holds `thumbnail` for `request` (replacing the path's old one), then lets the least recently used go until
-    /// the budget holds. A picture larger than the whole budget is not held.
+    /// The picture held for `request`, counted as a use.
+    mutating func use(_ request: ThumbnailRequest) -> Thumbnail? {
+        guard touch(request) else { return nil }
+        return items[request]?.thumbnail
+    }
+
+    /// Holds `thumbnail` for `request`, then lets the least recently used go until the budget holds. A picture
+    /// larger than the whole budget is not held.
     mutating func put(_ thumbnail: Thumbnail, for request: ThumbnailRequest) {
         let size = thumbnail.image.byteCount
-        if let old = items.removeValue(forKey: request.path) { bytes -= old.thumbnail.image.byteCount }
+        if let old = items.removeValue(forKey: request) { bytes -= old.thumbnail.image.byteCount }
         guard size <= budget else { return }
         clock += 1
-        items[request.path] = (thumbnail, request.variant, clock)
+        items[request] = (thumbnail, clock)
         bytes += size
         while bytes > budget, let oldest = items.min(by: { $0.value.used < $1.value.used }) {
             items[oldest.key] = nil

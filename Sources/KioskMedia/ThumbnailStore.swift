@@ -64,34 +64,33 @@ public final class ThumbnailStore: @unchecked Sendable {
         }
     }
 
-    /// Replaces what is wanted with `requests`, most wanted first (visible tiles, then a margin). Queued work for
-    /// tiles no longer wanted is dropped and running work is stopped at its next step; both count as cancelled.
-    /// Tiles already in memory, being made, or failed are not queued again.
+    /// Replaces what is wanted with `requests`, most wanted first (visible tiles, then a margin). Only as many as
+    /// the memory holds are taken (the rest wait for a later call), so wanted tiles never push each other out.
+    /// Queued work for tiles no longer wanted is dropped and running work is stopped at its next step; both count
+    /// as cancelled. Tiles already in memory (kept fresh there), being made, or failed are not queued again.
     public func want(_ requests: [ThumbnailRequest]) {
         condition.lock()
         defer { condition.unlock() }
         guard !stopping else { return }
+        let room = memory.budget / max(1, side * side * 4)
         var wanted = Set<ThumbnailRequest>()
         var order: [ThumbnailRequest] = []
-        for r in requests where wanted.insert(r).inserted { order.append(r) }
+        for r in requests where order.count < room && wanted.insert(r).inserted { order.append(r) }
         counts.cancelled += queue.count { !wanted.contains($0) }
-        for (r, job) in running where !wanted.contains(r) { job.cancelled = true }
+        for (r, job) in running { job.cancelled = !wanted.contains(r) }  // one wanted again goes on
         queue = []
         for r in order {
-            if memory.holds(r) {
-                counts.memoryHits += 1
-            } else if !failures.contains(r.path) && running[r] == nil {
-                queue.append(r)
-            }
+            if memory.touch(r) { continue }
+            if !failures.contains(r.path) && running[r] == nil { queue.append(r) }
         }
         if !queue.isEmpty { condition.broadcast() }
     }
 
-    /// The picture for `path` if it is in memory now (counted as a use); never waits.
-    public func thumbnail(for path: String) -> Thumbnail? {
+    /// The picture for `request` if it is in memory now (counted as a use); never waits.
+    public func thumbnail(for request: ThumbnailRequest) -> Thumbnail? {
         condition.lock()
         defer { condition.unlock() }
-        return memory.use(path)
+        return memory.use(request)
     }
 
     /// What is known about the item at `path` so far (from its thumbnail's probe), if anything.
@@ -161,6 +160,7 @@ public final class ThumbnailStore: @unchecked Sendable {
         switch outcome {
         case .decoded(let t), .disk(let t):
             if case .decoded = outcome { counts.decoded += 1 } else { counts.diskHits += 1 }
+            counts.ready += 1
             memory.put(t, for: request)
             known[request.path] = t.facts
             return true
@@ -169,6 +169,7 @@ public final class ThumbnailStore: @unchecked Sendable {
             return false
         case .failed(let why):
             counts.failed += 1
+            counts.ready += 1
             if failures.insert(request.path).inserted { log.warn("no thumbnail for \(request.path): \(why)") }
             return true
         }

@@ -60,8 +60,7 @@ public enum Thumbnailer {
             case .still(let image):
                 picture = image
             case .animation(let frames, _):
-                picture = frames.image(at: 0)
-                if let failure = frames.failure as? MediaError { throw failure }
+                picture = frames.image(at: 0)  // decoded before `decode` returned; later frames do not matter
                 facts.kind = .animation
                 facts.duration = frames.durations.reduce(0, +)
             case .clip:
@@ -74,7 +73,8 @@ public enum Thumbnailer {
             }
         case .audio:
             cut = .whole
-            if let art = try MediaFile.coverArt(path, targetSize: { ThumbnailCrop.whole.decodeSize(full: $0, side: side) }) {
+            // Cover art that cannot be decoded leaves the placeholder, as the player's now-playing card does.
+            if let art = try? MediaFile.coverArt(path, targetSize: { ThumbnailCrop.whole.decodeSize(full: $0, side: side) }) {
                 picture = art
             } else {
                 picture = SoundPicture.placeholder(size: square)

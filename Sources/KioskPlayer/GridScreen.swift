@@ -24,8 +24,12 @@ final class GridScreen {
     private var store: ThumbnailStore?
     /// Probes every item's kind, length and projection for the chips and badges.
     private var prober: GridFactsProber?
-    /// Textures of the tiles on screen, by path.
-    private var textures: [String: Texture] = [:]
+    /// Textures of the tiles on screen, by request (path and projection); the requests whose upload failed.
+    private var textures: [ThumbnailRequest: Texture] = [:]
+    private var uploadFailed = Set<ThumbnailRequest>()
+    /// The disk cache, made at the first open and kept (nil: none, or not made yet).
+    private var disk: ThumbnailDiskCache?
+    private var diskMade = false
     /// The playlist version and facts count the entries were built from.
     private var built = (version: -1, facts: -1)
     /// Wakes the frame loop (a thumbnail or a fact arrived).
@@ -59,10 +63,10 @@ final class GridScreen {
         var s = GridState(entries: entries(playlist), current: current, canvas: canvas, columns: settings.columns, at: t)
         if filter != .all { _ = s.handle(.filter(filter), at: t) }
         state = s
-        startLoaders(side: s.layout.tileSide)
+        if store?.side != s.layout.tileSide { startLoaders(side: s.layout.tileSide) }
         prober?.probe(playlist.ids.compactMap { playlist.item($0) })
         opened = (t, store?.stats, false)
-        built = (playlist.version, facts: prober?.count ?? 0)
+        built = (playlist.version, facts: -1)  // facts that land before the first step are taken then
     }
 
     /// Closes it; its textures go at once, its queued thumbnail work is dropped (the caches stay).
@@ -73,6 +77,7 @@ final class GridScreen {
         state = nil
         textures.removeAll()
         store?.want([])
+        prober?.probe([])  // what is probed stays; the rest waits for the next open
     }
 
     /// Ends its loaders (the player is ending).
@@ -121,7 +126,7 @@ final class GridScreen {
     func step(_ playlist: LivePlaylist, current: ItemID?, canvas: PixelSize, at t: Double) {
         guard var s = state else { return }
         let facts = prober?.count ?? 0
-        if built.version != playlist.version || built.facts != facts {
+        if built.version != playlist.version || built.facts != facts || s.current != current {
             if built.version != playlist.version { prober?.probe(playlist.ids.compactMap { playlist.item($0) }) }
             s.update(entries: entries(playlist), current: current)
             built = (playlist.version, facts)
@@ -129,9 +134,24 @@ final class GridScreen {
         if s.layout.canvas != canvas { s.resize(canvas: canvas) }
         s.step(at: t)
         state = s
-        if store?.side != s.layout.tileSide { startLoaders(side: s.layout.tileSide) }
-        let tiles = s.tiles(at: t, margin: Self.marginRows)
-        store?.want(tiles.map { ThumbnailRequest(path: $0.entry.path, override: override(of: $0.entry.id, in: playlist)) })
+        if store?.side != s.layout.tileSide {
+            textures.removeAll()
+            startLoaders(side: s.layout.tileSide)
+        }
+        // The visible tiles first, then the rows around them nearest first; a tile whose texture is up needs no
+        // picture in memory.
+        let visible = s.tiles(at: t, margin: 0)
+        let shown = Set(visible.map(\.index))
+        let first = visible.first?.index ?? 0
+        let around = s.tiles(at: t, margin: Self.marginRows).filter { !shown.contains($0.index) }
+            .sorted { abs($0.index - first) < abs($1.index - first) }
+        let wanted = (visible + around).map { request(for: $0.entry, in: playlist) }
+        store?.want(wanted.filter { textures[$0] == nil && !uploadFailed.contains($0) })
+    }
+
+    /// The thumbnail request for an entry: its path and the playlist's projection override.
+    private func request(for entry: GridEntry, in playlist: LivePlaylist) -> ThumbnailRequest {
+        ThumbnailRequest(path: entry.path, override: playlist.item(entry.id)?.override)
     }
 
     /// The grid's entries: every playlist item with what is known of it.
@@ -143,16 +163,17 @@ final class GridScreen {
         }
     }
 
-    private func override(of id: ItemID, in playlist: LivePlaylist) -> ProjectionOverride? {
-        playlist.item(id)?.override
-    }
-
+    /// A store for tiles of `side`; the one before (another tile size) ends on a thread of its own, so a decode it
+    /// is in the middle of never holds up the frame loop.
     private func startLoaders(side: Int) {
-        store?.stop()
-        let disk = settings.diskCache ? diskCache() : nil
+        if let old = store { Thread { old.stop() }.start() }
+        if !diskMade {
+            disk = settings.diskCache ? diskCache() : nil
+            diskMade = true
+        }
         let wake = self.wake
-        store = ThumbnailStore(side: side, memoryBudget: settings.memoryBytes, disk: disk, timeout: timeout, limits: limits,
-                               log: log, onReady: wake)
+        store = ThumbnailStore(side: side, memoryBudget: settings.memoryBytes, disk: disk, timeout: timeout,
+                               limits: limits, log: log, onReady: wake)
         if prober == nil {
             prober = GridFactsProber(limits: limits, log: log, onProgress: wake)
         }
@@ -174,25 +195,36 @@ final class GridScreen {
         var canvas: PixelSize
         var tiles: [Int]
         var loaded: Int
+        /// Thumbnails that became ready or failed, and the facts and playlist the tiles were built from.
+        var ready: Int
+        var built: Int
+        var version: Int
+        var current: ItemID?
+        /// The output's generation (a display that came back must be drawn again).
+        var generation = 0
     }
 
     /// The frame for `t` on `canvas` and its key, drawn with `context`'s textures.
-    func frame(at t: Double, canvas: PixelSize, context: GLContext) -> (frame: RenderFrame, key: FrameKey)? {
+    func frame(at t: Double, canvas: PixelSize, playlist: LivePlaylist, context: GLContext) -> (frame: RenderFrame, key: FrameKey)? {
         guard let s = state else { return nil }
         let tiles = s.tiles(at: t, margin: 0)
         var pictures: [Int: Texture] = [:]
-        var keep = Set<String>()
+        var keep = Set<ThumbnailRequest>()
         for tile in tiles {
-            keep.insert(tile.entry.path)
-            if let tex = texture(for: tile.entry.path, context: context) { pictures[tile.index] = tex }
+            let r = request(for: tile.entry, in: playlist)
+            keep.insert(r)
+            if let tex = texture(for: r, context: context) { pictures[tile.index] = tex }
         }
         textures = textures.filter { keep.contains($0.key) }
-        if !opened.saidReady, tiles.allSatisfy({ pictures[$0.index] != nil || store?.failed($0.entry.path) == true }), let now = store?.stats {
+        let failed: (String) -> Bool = { [store, uploadFailed] path in
+            store?.failed(path) == true || uploadFailed.contains { $0.path == path }
+        }
+        if !opened.saidReady, tiles.allSatisfy({ pictures[$0.index] != nil || failed($0.entry.path) }), let now = store?.stats {
             opened.saidReady = true
             let ms = Int(((t - opened.at) * 1000).rounded())
             log.info("grid: \(tiles.count) tiles ready \(ms) ms after opening (\(Self.delta(now, since: opened.stats)))")
         }
-        let look = GridPainter(state: s, tiles: tiles, pictures: pictures, failed: { [store] in store?.failed($0) ?? false })
+        let look = GridPainter(state: s, tiles: tiles, pictures: pictures, failed: failed)
         var overlays: [RenderOverlay]
         do {
             overlays = try look.overlays(text: painter).layers
@@ -204,20 +236,23 @@ final class GridScreen {
             overlays = look.shapes()
         }
         let key = FrameKey(scroll: Int(s.scroll.rounded()), focus: s.focus, filter: s.filter, canvas: canvas,
-                           tiles: tiles.map(\.index), loaded: pictures.count)
+                           tiles: tiles.map(\.index), loaded: pictures.count, ready: store?.stats.ready ?? 0,
+                           built: built.facts, version: built.version, current: s.current)
         return (RenderFrame(background: GridPainter.background, layers: [], overlays: overlays), key)
     }
 
-    /// The texture of a tile's thumbnail, uploaded once it is decoded.
-    private func texture(for path: String, context: GLContext) -> Texture? {
-        if let t = textures[path] { return t }
-        guard let thumb = store?.thumbnail(for: path) else { return nil }
+    /// The texture of a tile's thumbnail, uploaded once it is decoded (an upload that fails is said once and the
+    /// tile then shows as failed).
+    private func texture(for request: ThumbnailRequest, context: GLContext) -> Texture? {
+        if let t = textures[request] { return t }
+        guard !uploadFailed.contains(request), let thumb = store?.thumbnail(for: request) else { return nil }
         do {
             let t = try Texture(context: context, image: thumb.image)
-            textures[path] = t
+            textures[request] = t
             return t
         } catch {
-            log.warn("grid: \(path): \(error)")
+            log.warn("grid: \(request.path): \(error)")
+            uploadFailed.insert(request)
             return nil
         }
     }

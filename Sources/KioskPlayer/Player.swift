@@ -242,6 +242,7 @@ public final class Player {
                 continue
             }
             if grid.isOpen {
+                if hotplug?.changed() == true { output.displayChanged() }
                 try gridTurn(at: t, output: output, renderer: renderer, lastKey: &lastGridKey, presented: &presented,
                              first: &firstFrameTime)
                 lastKey = nil

@@ -62,14 +62,17 @@ extension Player {
         publish(show.takeEvents())
         grid.step(show.playlist, current: show.currentID, canvas: output.size, at: t)
         postStatus(scene: scene, output: output)
-        guard output.isAvailable, let drawn = grid.frame(at: t, canvas: output.size, context: output.context) else {
+        guard output.isAvailable, var drawn = grid.frame(at: t, canvas: output.size, playlist: show.playlist,
+                                                         context: output.context) else {
             output.wait(until: wakeTime(t + 1), on: clock)
             return
         }
+        drawn.key.generation = output.generation
         if drawn.key != lastKey || output.needsEveryFrame || !pendingScreenshots.isEmpty {
             try renderer.draw(drawn.frame, into: output.target, rotation: output.rotation)
             takeScreenshots(from: output.target)
-            if try presentFrame(output, presented: &presented, first: &first) { lastKey = drawn.key }
+            guard try presentFrame(output, presented: &presented, first: &first) else { return }  // not shown: again
+            lastKey = drawn.key
         }
         if grid.isAnimating || output.needsEveryFrame { return }  // inertia, or a recording: the next frame
         let idleAt = config.grid.idle > 0 ? grid.lastInput.map { $0 + config.grid.idle } : nil

@@ -13,7 +13,7 @@ public enum MPVKeyNames {
         "NEXT": "KEY_NEXTSONG", "PREV": "KEY_PREVIOUSSONG", "FORWARD": "KEY_FASTFORWARD", "REWIND": "KEY_REWIND",
         "-": "KEY_MINUS", "=": "KEY_EQUAL", "+": "KEY_EQUAL", "KP_ADD": "KEY_KPPLUS", "KP_SUBTRACT": "KEY_KPMINUS",
         "ZOOMIN": "KEY_ZOOMIN", "ZOOMOUT": "KEY_ZOOMOUT", "INFO": "KEY_INFO", "BACK": "KEY_BACK",
-        "END": "KEY_END", "MENU": "KEY_MENU",
+        "END": "KEY_END", "MENU": "KEY_MENU", "CHANNEL_UP": "KEY_CHANNELUP", "CHANNEL_DOWN": "KEY_CHANNELDOWN",
     ]
 
     /// Letters and digits: their evdev codes (US layout positions).

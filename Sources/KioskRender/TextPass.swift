@@ -58,8 +58,11 @@ final class TextPass {
         }
         let area = text.area
         guard !text.quads.isEmpty, !area.isEmpty else { return }
-        let key = LookKey(atlasID: text.atlas.atlasID, generation: text.atlas.generation, quads: text.quads, area: area,
-                          style: text.style)
+        // The look is the same wherever the block is: keyed by its glyphs relative to its area, a block that moves
+        // (a badge on a scrolling tile) is copied to its new place, not made again.
+        let key = LookKey(atlasID: text.atlas.atlasID, generation: text.atlas.generation,
+                          quads: text.quads.map { GlyphQuad(source: $0.source, destination: $0.destination.offsetBy(-area.x, -area.y)) },
+                          size: area.size, style: text.style)
         let look: OffscreenTarget
         if let made = looks[key] {
             look = made
@@ -77,12 +80,13 @@ final class TextPass {
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 
-    /// What makes a block's look: its glyphs (in their atlas as it was), its place and its style.
+    /// What makes a block's look: its glyphs (in their atlas as it was, placed relative to its area), its size and
+    /// its style.
     private struct LookKey: Hashable {
         var atlasID: Int
         var generation: Int
         var quads: [GlyphQuad]
-        var area: PixelRect
+        var size: PixelSize
         var style: TextStyle
     }
 

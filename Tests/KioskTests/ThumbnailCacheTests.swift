@@ -42,8 +42,8 @@ final class ThumbnailCacheTests: XCTestCase {
     /// Every path's tile from `store`, waiting for them.
     func tiles(_ store: ThumbnailStore, _ paths: [String]) -> [Thumbnail]? {
         store.want(paths.map { ThumbnailRequest(path: $0) })
-        guard eventually(60, { paths.allSatisfy { store.thumbnail(for: $0) != nil } }) else { return nil }
-        return paths.compactMap { store.thumbnail(for: $0) }
+        guard eventually(60, { paths.allSatisfy { store.thumbnail(for: ThumbnailRequest(path: $0)) != nil } }) else { return nil }
+        return paths.compactMap { store.thumbnail(for: ThumbnailRequest(path: $0)) }
     }
 
     /// Bytes of the entry files in `folder`.
@@ -154,11 +154,19 @@ final class ThumbnailCacheTests: XCTestCase {
         let budget = tile * 10
         let store = makeStore(nil, memory: budget)
         defer { store.stop() }
+        // Wanting more than fits takes only what fits: the rest would push the first ones out again.
         store.want(paths.map { ThumbnailRequest(path: $0) })
-        XCTAssertTrue(eventually(60) { store.stats.decoded == paths.count }, "decoded \(store.stats.decoded)")
-        XCTAssertLessThanOrEqual(store.stats.memoryBytes, budget)
+        XCTAssertTrue(eventually(60) { store.stats.decoded == 10 }, "decoded \(store.stats.decoded)")
+        usleep(300_000)
+        XCTAssertEqual(store.stats.decoded, 10, "no more than the memory holds")
+        // Scrolling on, ten at a time: every tile is made, and the memory never holds more than its budget.
+        for first in stride(from: 10, to: paths.count, by: 10) {
+            store.want(paths[first..<(first + 10)].map { ThumbnailRequest(path: $0) })
+            XCTAssertTrue(eventually(60) { store.stats.decoded == first + 10 }, "decoded \(store.stats.decoded)")
+            XCTAssertLessThanOrEqual(store.stats.memoryBytes, budget)
+        }
         XCTAssertEqual(store.stats.memoryBytes, budget, "full, to the tile")
-        XCTAssertNil(store.thumbnail(for: paths[0]), "the first tiles were let go")
+        XCTAssertNil(store.thumbnail(for: ThumbnailRequest(path: paths[0])), "the first tiles were let go")
         XCTAssertEqual(store.facts(for: paths[0])?.kind, .image, "facts stay")
     }
 
@@ -181,11 +189,11 @@ final class ThumbnailCacheTests: XCTestCase {
         defer { store.stop() }
         store.want(clips.map { ThumbnailRequest(path: $0) })
         store.want(pictures.map { ThumbnailRequest(path: $0) })
-        XCTAssertTrue(eventually(60) { pictures.allSatisfy { store.thumbnail(for: $0) != nil } }, "the new set completes")
+        XCTAssertTrue(eventually(60) { pictures.allSatisfy { store.thumbnail(for: ThumbnailRequest(path: $0)) != nil } }, "the new set completes")
         let s = store.stats
         XCTAssertGreaterThan(s.cancelled, 150, "\(s)")
         XCTAssertLessThan(s.decoded, 20, "\(s)")
-        XCTAssertNil(store.thumbnail(for: clips[199]))
+        XCTAssertNil(store.thumbnail(for: ThumbnailRequest(path: clips[199])))
     }
 
     func testBrokenFilesFailOnceWithOneWarningEach() throws {
@@ -205,7 +213,7 @@ final class ThumbnailCacheTests: XCTestCase {
         defer { store.stop() }
         let all = [cut, junk, good].map { ThumbnailRequest(path: $0) }
         store.want(all)
-        XCTAssertTrue(eventually(60) { store.failed(cut) && store.failed(junk) && store.thumbnail(for: good) != nil })
+        XCTAssertTrue(eventually(60) { store.failed(cut) && store.failed(junk) && store.thumbnail(for: ThumbnailRequest(path: good)) != nil })
         store.want(all)  // failed files are not tried again
         usleep(300_000)
         XCTAssertEqual(store.stats.failed, 2)
