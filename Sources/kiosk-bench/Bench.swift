@@ -183,6 +183,9 @@ struct Bench {
 
         // 6. Remote control: mpv's JSON IPC round trips against kiosk and against mpv itself.
         try IPCBench(kiosk: kioskExe, dir: tmp).run()
+
+        // 7. The grid of 10,000 items opened twice: decoding, then from the disk cache.
+        try GridBench.run(kiosk: kioskExe, count: 10_000)
     }
 
     /// 1080p30 and 2160p30 H.264 clips, 10 s each (made now), played untimed against ffmpeg's decode-only time.

@@ -31,7 +31,9 @@ enum GridBench {
                 throw BenchError("kiosk never said its tiles were ready:\n\(r.err.suffix(600))")
             }
             let words = ready.components(separatedBy: "grid: ").last ?? String(ready)
-            print("grid of \(count) items, \(label): \(words)")
+            let first = r.err.split(separator: "\n").first { $0.contains("first frame presented") }
+                .flatMap { $0.components(separatedBy: "presented ").last } ?? "?"
+            print("grid of \(count) items, \(label): \(words); the process's first frame \(first)")
         }
     }
 }
