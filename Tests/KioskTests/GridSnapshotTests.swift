@@ -105,6 +105,7 @@ final class GridSnapshotTests: XCTestCase {
             let want = try reference(sample, side: r.width)
             let got = tilePixels(picture, r, badges: tile["badges"] as? [[Int]] ?? [], reference: want)
             let db = ImageCompare.psnrRGB(got, want)
+            print("grid tile \((sample.path as NSString).lastPathComponent): \(String(format: "%.1f", db)) dB against ffmpeg")
             XCTAssertGreaterThanOrEqual(db, 25, "\(sample.path): \(db) dB against ffmpeg's thumbnail")
         }
         // The stereo tiles show one eye: the right half's flat blue is nowhere in the SBS tile's right edge.
