@@ -53,10 +53,11 @@ struct Bench {
     }
 
     /// 10 s of `size` at 30 fps (H.264): kiosk's headless `--untimed` playback against ffmpeg's decode-only run.
-    private func videoComparison(label: String, clip: String, kiosk: String, ffmpeg: String, env: [String: String]) throws {
-        var ffTimes: [Double] = [], ffCPU: [Double] = [], kTimes: [Double] = [], kCPU: [Double] = []
+    private func videoComparison(label: String, clip: String, kiosk: String, ffmpeg: String, env: [String: String],
+                                 mpv: MPVPeer?, flatMs: Double?) throws {
+        var ffTimes: [Double] = [], ffCPU: [Double] = [], kTimes: [Double] = [], kCPU: [Double] = [], mTimes: [Double] = []
         var frames = 0
-        var rss = 0.0
+        var rss = 0.0, mpvRSS = 0.0
         for _ in 0..<3 {
             var c0 = childCPU()
             ffTimes.append(try run(ffmpeg, ["-v", "error", "-i", clip, "-f", "null", "-"]).seconds)
@@ -71,10 +72,24 @@ struct Bench {
                 if let i = words.firstIndex(where: { $0.hasPrefix("frames") }), i > 0 { frames = Int(words[i - 1]) ?? frames }
                 if let i = words.firstIndex(of: "RSS"), i + 1 < words.count { rss = max(rss, Double(words[i + 1]) ?? 0) }
             }
+            if let mpv {
+                let m = try mpv.play(clip, bench: self)
+                mTimes.append(m.seconds)
+                mpvRSS = max(mpvRSS, m.rssMiB)
+            }
         }
         let outside = frames > 0 ? (median(kCPU) - median(ffCPU)) / Double(frames) * 1000 : -1
         print(String(format: "%@ (10 s, 30 fps, H.264) untimed on a 1920x1080 headless canvas, median of 3: kiosk %.2f s, ffmpeg -f null %.2f s, ratio %.2f; %d frames; CPU outside the decoder %.1f ms/frame; kiosk peak RSS %.1f MiB",
                      label, median(kTimes), median(ffTimes), median(kTimes) / median(ffTimes), frames, outside, rss))
+        if !mTimes.isEmpty {
+            print(String(format: "  mpv --vo=gpu on llvmpipe under Xvfb (1920x1080): %.2f s, peak RSS %.1f MiB; kiosk's frame rate %.2fx mpv's (target >= 2)",
+                         median(mTimes), mpvRSS, median(mTimes) / median(kTimes)))
+        }
+        if let flatMs, frames > 0 {
+            let floor = median(ffTimes) + Double(frames) * flatMs / 1000
+            print(String(format: "  floor (ffmpeg's decode + %d frames x the %.1f ms flat pass): %.2f s; kiosk %.2fx the floor (target <= 1.3)",
+                         frames, flatMs, floor, median(kTimes) / floor))
+        }
     }
 
     private func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
@@ -194,11 +209,18 @@ struct Bench {
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         defer { if dir == nil { try? FileManager.default.removeItem(at: tmp) } }
         let ffmpeg = "/usr/bin/ffmpeg"
+        // kiosk's own flat pass of a 1920x1080 picture: the drawing a frame needs at the least
+        let still = tmp.appendingPathComponent("flat-1080.png").path
+        try run(ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1920x1080", "-frames:v", "1", still])
+        let flat = try run(me, ["projection", still, "1920x1080", "30"], env: ["LIBGL_ALWAYS_SOFTWARE": "1"])
+        let flatMs = flat.out.split(separator: " ").dropFirst().first.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let mpv = MPVPeer(size: "1920x1080")
         for (label, size) in [("1080p30", "1920x1080"), ("2160p30", "3840x2160")] {
             let clip = tmp.appendingPathComponent("clip-\(label).mp4").path
             try run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=10", "-c:v", "libx264",
                              "-preset", "ultrafast", "-crf", "23", "-pix_fmt", "yuv420p", clip])
-            try videoComparison(label: label, clip: clip, kiosk: kiosk, ffmpeg: ffmpeg, env: ["LIBGL_ALWAYS_SOFTWARE": "1"])
+            try videoComparison(label: label, clip: clip, kiosk: kiosk, ffmpeg: ffmpeg, env: ["LIBGL_ALWAYS_SOFTWARE": "1"],
+                                mpv: mpv, flatMs: flatMs)
         }
     }
 }
