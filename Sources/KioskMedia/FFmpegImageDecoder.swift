@@ -325,7 +325,7 @@ public enum FFmpegImageDecoder {
         let pixels: RGBAImage
         do {
             // libjpeg-turbo first: DCT-scaled and streamed, the picture is never held whole.
-            pixels = try TurboJPEGDecoder(path: path, target: storedTarget).decode(timeLimit: timeLimit)
+            pixels = try TurboJPEGDecoder(path: path, stored: stored, target: storedTarget).decode(timeLimit: timeLimit)
         } catch is TurboJPEGDecoder.Refusal {
             // What libjpeg refuses (lossless or 12-bit JPEG, damage it will not pass) goes to ffmpeg's mjpeg, which
             // decodes it or throws its own one-line error as before; at full size, as mjpeg's `lowres` fails on

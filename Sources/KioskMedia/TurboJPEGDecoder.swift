@@ -20,6 +20,8 @@ final class TurboJPEGDecoder {
 
     /// The file, as the user named it.
     let path: String
+    /// The stored size its frame header gave (`JPEGStructure`), which `DecodeLimits` were checked against.
+    let stored: PixelSize
     /// The stored-orientation size to produce.
     let target: PixelSize
     /// The DCT scale's denominator used by the last decode (1, 2, 4 or 8).
@@ -30,9 +32,10 @@ final class TurboJPEGDecoder {
     /// accumulators (libjpeg's own buffers not counted).
     private(set) var streamingBytes = 0
 
-    /// A decoder of `path` to `target` (stored orientation, at most the stored size).
-    init(path: String, target: PixelSize) {
+    /// A decoder of `path`, whose header says `stored`, to `target` (stored orientation, at most `stored`).
+    init(path: String, stored: PixelSize, target: PixelSize) {
         self.path = path
+        self.stored = stored
         self.target = target
     }
 
@@ -56,7 +59,9 @@ final class TurboJPEGDecoder {
         func refusal() -> Refusal { Refusal(reason: String(cString: kiosk_jpeg_message(jpeg))) }
         guard kiosk_jpeg_read_header(jpeg) == 0 else { throw refusal() }
         let info = kiosk_jpeg_decompressor(jpeg).assumingMemoryBound(to: jpeg_decompress_struct.self)
-        let stored = PixelSize(width: Int(info.pointee.image_width), height: Int(info.pointee.image_height))
+        let size = PixelSize(width: Int(info.pointee.image_width), height: Int(info.pointee.image_height))
+        // The limits were checked against the header read in Swift: libjpeg must be decoding that picture.
+        guard size == stored else { throw Refusal(reason: "libjpeg reads a \(size) picture, the frame header says \(stored)") }
         denominator = Self.scaleDenominator(stored: stored, target: target)
         info.pointee.scale_num = 1
         info.pointee.scale_denom = UInt32(denominator)

@@ -99,7 +99,7 @@ final class TurboJPEGTests: XCTestCase {
         try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=1500x1000,scale=6000:4000:flags=bicubic,noise=alls=10:allf=t",
                               "-frames:v", "1", "-q:v", "2", path])
         let target = PixelSize(width: 1920, height: 1080)
-        let decoder = TurboJPEGDecoder(path: path, target: target)
+        let decoder = TurboJPEGDecoder(path: path, stored: PixelSize(width: 6000, height: 4000), target: target)
         let image = try decoder.decode(timeLimit: 60)
         XCTAssertEqual(image.size, target)
         XCTAssertEqual(decoder.denominator, 2)
@@ -120,7 +120,8 @@ final class TurboJPEGTests: XCTestCase {
         let dir = try TempDir()
         let path = dir.file("lossless.jpg")  // SOF3: libjpeg-turbo 2.1 refuses it, ffmpeg decodes it
         try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x240", "-frames:v", "1", "-c:v", "ljpeg", "-pix_fmt", "bgr24", path])
-        XCTAssertThrowsError(try TurboJPEGDecoder(path: path, target: PixelSize(width: 320, height: 240)).decode(timeLimit: 10)) { error in
+        let size = PixelSize(width: 320, height: 240)
+        XCTAssertThrowsError(try TurboJPEGDecoder(path: path, stored: size, target: size).decode(timeLimit: 10)) { error in
             XCTAssertTrue(error is TurboJPEGDecoder.Refusal, "\(error)")
             XCTAssertTrue("\(error)".contains("SOF type 0xc3"), "\(error)")
         }
@@ -161,7 +162,8 @@ final class TurboJPEGTests: XCTestCase {
             XCTAssertLessThan(Date().timeIntervalSince(start), 1.0, "\(name) was slow")
         }
         // libjpeg's own refusal of the bad scan header comes back through the setjmp shim as a message.
-        XCTAssertThrowsError(try TurboJPEGDecoder(path: dir.file("bad-scan.jpg"), target: PixelSize(width: 320, height: 240))
+        XCTAssertThrowsError(try TurboJPEGDecoder(path: dir.file("bad-scan.jpg"), stored: PixelSize(width: 320, height: 240),
+                                              target: PixelSize(width: 320, height: 240))
             .decode(timeLimit: 10)) { error in
             XCTAssertTrue(error is TurboJPEGDecoder.Refusal, "\(error)")
             XCTAssertFalse("\(error)".isEmpty)
