@@ -296,8 +296,7 @@ public enum FFmpegImageDecoder {
 
     /// The direct path for JPEG: libjpeg-turbo (`TurboJPEGDecoder`) streams it, DCT-scaled, to the target; when
     /// libjpeg refuses the file, it is read once and handed to the mjpeg decoder as one packet, with no container
-    /// probing, at the reduced `lowres` size when the picture is at least twice the target. Returns nil for files
-    /// that are not JPEG.
+    /// probing. Returns nil for files that are not JPEG.
     static func decodeJPEG(path: String, limits: DecodeLimits = .standard, targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem? {
         _ = FFmpegLibrary.quiet
         let size = try FileBytes.size(path)
