@@ -65,10 +65,11 @@ final class TurboJPEGTests: XCTestCase {
         }
         try ffmpegJPEG("baseline-420.jpg", ["-pix_fmt", "yuvj420p"])
         try ffmpegJPEG("baseline-444.jpg", ["-pix_fmt", "yuvj444p"])
-        try ffmpegJPEG("gray.jpg", ["-pix_fmt", "gray"])
         try cjpeg("progressive.jpg", ["-progressive"])
         try cjpeg("restart.jpg", ["-restart", "1"])
-        try cjpeg("cjpeg-gray.jpg", ["-grayscale"])
+        try cjpeg("gray.jpg", ["-grayscale"])  // one component (ffmpeg's mjpeg encoder writes no greyscale JPEG)
+        XCTAssertEqual(try FFmpegCLI.probe(dir.file("gray.jpg"), "stream=pix_fmt"), "gray")
+        XCTAssertEqual(try FFmpegCLI.probe(dir.file("progressive.jpg"), "stream=pix_fmt"), "yuvj420p")
         let testsrc = dir.file("testsrc2.jpg")
         try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=640x480", "-frames:v", "1", "-q:v", "2", testsrc])
         files.append(("testsrc2.jpg", testsrc))
