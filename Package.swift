@@ -24,6 +24,10 @@ let cModules: [Target] = [
                    providers: [.apt(["libudev-dev"])]),
     .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                    providers: [.apt(["libwebp-dev"])]),
+    // JPEG stills: libjpeg-turbo's DCT scaling and scanline streaming (with djpeg from libjpeg-turbo-progs as the
+    // benchmark's reference).
+    .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
+                   providers: [.apt(["libjpeg62-turbo-dev"])]),
     .systemLibrary(name: "CGif", path: "Sources/CGif",
                    providers: [.apt(["libgif-dev"])]),
     .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
@@ -46,9 +50,12 @@ let package = Package(
         // Pure Swift: media model, playlist items and M3U text, media extensions, slideshow scheduler, view maths,
         // config, the monotonic clock. No C imports and no file-system access (the playlist loader is in KioskMedia).
         .target(name: "KioskCore"),
+        // libjpeg's fatal errors longjmp, which Swift cannot catch: each libjpeg call that can fail runs inside a setjmp
+        // in one C file, used only by KioskMedia.
+        .target(name: "CKioskJPEGShim", dependencies: ["CJPEG"]),
         // Media on disk: the playlist loader (files, folders, .m3u files), decoders and encoders (ffmpeg, libwebp,
-        // giflib). The only place those C modules are imported.
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg", "CWebP", "CGif"]),
+        // giflib, libjpeg-turbo). The only place those C modules are imported.
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg", "CWebP", "CGif", "CJPEG", "CKioskJPEGShim"]),
         // EGL context, GL resources and shader passes. The only place EGL/GLES is imported.
         // Shaders/*.vert|*.frag are embedded into it at build time by the ShaderEmbed plugin.
         .target(name: "KioskRender", dependencies: ["KioskCore", "CEGL"],

@@ -19,6 +19,8 @@ packages=(
   # and XMP captions the caption tests read back
   libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-dejavu-core
   libharfbuzz-bin tesseract-ocr tesseract-ocr-eng libimage-exiftool-perl
+  # JPEG stills through libjpeg-turbo (DCT scaling, streamed rows); djpeg is the decode benchmark's reference
+  libjpeg62-turbo-dev libjpeg-turbo-progs
 )
 missing=()
 for p in "${packages[@]}"; do

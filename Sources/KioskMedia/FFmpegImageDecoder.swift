@@ -294,9 +294,9 @@ public enum FFmpegImageDecoder {
         }
     }
 
-    /// The direct path for JPEG: the file is read once and handed to the mjpeg decoder as one packet, with no
-    /// container probing, at the reduced `lowres` size when the picture is at least twice the target. Returns nil
-    /// for files that are not JPEG.
+    /// The direct path for JPEG: libjpeg-turbo (`TurboJPEGDecoder`) streams it, DCT-scaled, to the target; when
+    /// libjpeg refuses the file, it is read once and handed to the mjpeg decoder as one packet, with no container
+    /// probing. Returns nil for files that are not JPEG.
     static func decodeJPEG(path: String, limits: DecodeLimits = .standard, targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem? {
         _ = FFmpegLibrary.quiet
         let size = try FileBytes.size(path)
@@ -321,12 +321,20 @@ public enum FFmpegImageDecoder {
                              projection: XMPProjection.metadata(head))
         let wanted = clamp(targetSize(shown), to: shown)
         let storedTarget = orientation.swapsAxes ? wanted.transposed : wanted
-        let k = lowresFactor(stored: stored, target: storedTarget)
-        let frame = try decodeWholeJPEG(path: path, size: size, lowres: k, what: what)
-        var owned: UnsafeMutablePointer<AVFrame>? = frame
-        defer { av_frame_free(&owned) }
-        let image = orientation.apply(to: try PixelConversion.toRGBA(path: path, frame: frame, target: storedTarget))
-        return DecodedItem(info: info, picture: .still(image))
+        let pixels: RGBAImage
+        do {
+            // libjpeg-turbo first: DCT-scaled and streamed, the picture is never held whole.
+            pixels = try TurboJPEGDecoder(path: path, stored: stored, target: storedTarget).decode(timeLimit: timeLimit)
+        } catch is TurboJPEGDecoder.Refusal {
+            // What libjpeg refuses (lossless or 12-bit JPEG, damage it will not pass) goes to ffmpeg's mjpeg, which
+            // decodes it or throws its own one-line error as before; at full size, as mjpeg's `lowres` fails on
+            // lossless JPEG ("Operation not permitted").
+            let frame = try decodeWholeJPEG(path: path, size: size, lowres: 0, what: what)
+            var owned: UnsafeMutablePointer<AVFrame>? = frame
+            defer { av_frame_free(&owned) }
+            pixels = try PixelConversion.toRGBA(path: path, frame: frame, target: storedTarget)
+        }
+        return DecodedItem(info: info, picture: .still(orientation.apply(to: pixels)))
     }
 
     /// Decodes a whole JPEG file read straight into one packet. The decoder and the compressed bytes are freed

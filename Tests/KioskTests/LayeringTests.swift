@@ -47,6 +47,9 @@ final class LayeringTests: XCTestCase {
         }
         XCTAssertEqual(importers["CUdev"], ["KioskOutput"])
         XCTAssertEqual(importers["CLibinput"], ["KioskInput"])
+        for module in ["CJPEG", "CKioskJPEGShim"] {
+            XCTAssertEqual(importers[module], ["KioskMedia"], module)
+        }
         for module in ["CFreeType", "CHarfBuzz", "CFontconfig"] {
             XCTAssertEqual(importers[module], ["KioskText"], module)
         }
