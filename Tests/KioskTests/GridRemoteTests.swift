@@ -53,6 +53,13 @@ final class GridRemoteTests: XCTestCase {
             let ready = p.stderr.split(separator: "\n").first { $0.contains("tiles ready") }.map(String.init) ?? ""
             if run == 0 {
                 XCTAssertFalse(ready.contains("decoded 0,"), "the first open decodes: \(ready)")
+                // the rows around the screen load after it: wait until all 12 wanted tiles (4 rows of 3) are on disk
+                var entries = 0
+                for _ in 0..<200 where entries < 12 {
+                    entries = ((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []).filter { $0.hasSuffix(".thumb") }.count
+                    usleep(100_000)
+                }
+                XCTAssertGreaterThanOrEqual(entries, 12, "the disk cache holds the screen and the rows around it")
             } else {
                 XCTAssertTrue(ready.contains("decoded 0,") && !ready.contains("from disk 0,"),
                               "the second open takes every thumbnail from the disk cache: \(ready)")

@@ -44,7 +44,7 @@ final class GridSnapshotTests: XCTestCase {
 
     /// ffmpeg's thumbnail of `s`: one eye, scaled to cover S×S with its area filter, centre-cropped.
     private func reference(_ s: Sample, side: Int) throws -> [UInt8] {
-        let vf = "\(s.eye)scale=\(side):\(side):force_original_aspect_ratio=increase:flags=area,crop=\(side):\(side)"
+        let vf = "\(s.eye)scale=\(side):\(side):force_original_aspect_ratio=increase:flags=area+accurate_rnd+full_chroma_int,crop=\(side):\(side)"
         let data = try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin"] + s.input + ["-i", s.path] + s.map
                                      + ["-frames:v", "1", "-vf", vf, "-pix_fmt", "rgba", "-f", "rawvideo", "-"])
         return [UInt8](data)

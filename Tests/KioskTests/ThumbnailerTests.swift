@@ -13,7 +13,7 @@ final class ThumbnailerTests: XCTestCase {
         var vf: [String] = []
         if let eye { vf.append("crop=\(eye)") }
         if let unsqueeze { vf.append("scale=\(unsqueeze)") }
-        vf += ["scale=\(side):\(side):force_original_aspect_ratio=increase:flags=area", "crop=\(side):\(side)"]
+        vf += ["scale=\(side):\(side):force_original_aspect_ratio=increase:flags=area+accurate_rnd+full_chroma_int", "crop=\(side):\(side)"]
         let data = try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin"] + (seek.map { ["-ss", "\($0)"] } ?? [])
                                      + ["-i", path, "-frames:v", "1", "-vf", vf.joined(separator: ","),
                                         "-pix_fmt", "rgba", "-f", "rawvideo", "-"])
