@@ -40,7 +40,7 @@ vec2 kiosk_minify_chroma(vec2 lo, vec2 hi) {
         for (int i = 0; i < nx; i++) {
             vec2 tx = kiosk_minify_tap(lo.x, hi.x, i);
             float w = tx.y * ty.y;
-            sum += w * kiosk_chroma(vec2(tx.x, ty.x) / size);
+            sum += w * kiosk_chroma_area(vec2(tx.x, ty.x) / size);
             total += w;
         }
     }

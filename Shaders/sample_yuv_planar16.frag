@@ -8,6 +8,11 @@ vec2 kiosk_chroma(vec2 cst) {
     return vec2(kiosk_bilinear16(u_plane1, cst).x, kiosk_bilinear16(u_plane2, cst).x);
 }
 
+// The chroma codes the area pre-pass reads (filtered here: the texture unit cannot filter byte pairs).
+vec2 kiosk_chroma_area(vec2 cst) {
+    return kiosk_chroma(cst);
+}
+
 vec4 kiosk_sample(vec2 uv) {
     vec2 st = kiosk_stored(uv);
     return kiosk_yuv(vec3(kiosk_luma(st), kiosk_chroma(st + u_chromaShift)));
