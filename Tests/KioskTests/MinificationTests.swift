@@ -150,6 +150,27 @@ final class MinificationTests: RenderTestCase {
         XCTAssertEqual(GLObjectCount.now.textures, before.textures)
     }
 
+    func testThirtyTimesSmallerTakesTwoStagesAndIsTheBoxMean() throws {
+        let source = RenderTestSupport.noisePicture(size: PixelSize(width: 1920, height: 1080))
+        let canvas = PixelSize(width: 64, height: 36)
+        let texture = try Texture(context: try gl(), image: source)
+        let shown = try draw(texture, canvas: canvas)
+        var box = [UInt8](repeating: 255, count: canvas.width * canvas.height * 4)
+        for y in 0..<canvas.height {
+            for x in 0..<canvas.width {
+                for c in 0..<3 {
+                    var sum = 0
+                    for sy in y * 30..<(y + 1) * 30 {
+                        for sx in x * 30..<(x + 1) * 30 { sum += Int(source.pixels[(sy * 1920 + sx) * 4 + c]) }
+                    }
+                    box[(y * canvas.width + x) * 4 + c] = UInt8((Double(sum) / 900).rounded())
+                }
+            }
+        }
+        let db = RenderTestSupport.psnr(shown, RGBAImage(size: canvas, pixels: box))
+        XCTAssertGreaterThanOrEqual(db, 45, "30× through 128×72 then 64×36")
+    }
+
     func testStageSizes() {
         let hd = PixelSize(width: 1920, height: 1080)
         XCTAssertEqual(MinifyPass.stageSizes(picture: hd, drawn: (960, 540)), [])
