@@ -1,5 +1,20 @@
 // Sampling stage for NV12: an 8-bit luma plane (R8) and interleaved U,V (RG8).
+// The luma code at stored uv st, and the two chroma codes at chroma uv cst (the area pre-pass reads these apart).
+float kiosk_luma(vec2 st) {
+    return texture(u_plane0, st).r * 255.0;
+}
+
+vec2 kiosk_chroma(vec2 cst) {
+    return kiosk_bilinear8(u_plane1, cst).rg * 255.0;
+}
+
+// The chroma codes the area pre-pass reads, filtered by the texture unit: its taps are averaged, so the 8-bit filter
+// steps do not show, and one read costs a quarter of kiosk_chroma's four.
+vec2 kiosk_chroma_area(vec2 cst) {
+    return texture(u_plane1, cst).rg * 255.0;
+}
+
 vec4 kiosk_sample(vec2 uv) {
     vec2 st = kiosk_stored(uv);
-    return kiosk_yuv(vec3(texture(u_plane0, st).r, kiosk_bilinear8(u_plane1, st + u_chromaShift).rg) * 255.0);
+    return kiosk_yuv(vec3(kiosk_luma(st), kiosk_chroma(st + u_chromaShift)));
 }

@@ -1,6 +1,7 @@
 // Shared head of the video sampling stages (sample_yuv_*.frag, sample_nv12.frag, sample_p010.frag,
 // sample_video_rgba.frag): a frame's planes, how integer sample codes become RGB, and how displayed uv maps to
-// the stored frame. Each layout has its own stage, so no pixel pays for another layout's branch.
+// the stored frame. Each layout has its own stage, so no pixel pays for another layout's branch. A YUV layout's
+// stage also defines float kiosk_luma(vec2 st) and vec2 kiosk_chroma(vec2 cst), the codes at stored and chroma uv.
 // rgb = u_yuvMatrix * (code * u_codeScale - u_yuvOffset), codes being the integer sample values.
 // 16-bit samples go up as byte pairs and chroma is filtered here at float precision: filtering bytes in hardware
 // loses precision (llvmpipe filters 8-bit textures in 8-bit steps).

@@ -6,7 +6,7 @@ import KioskCore
 public final class OffscreenTarget: RenderTarget {
     /// The context the names belong to.
     let context: GLContext
-    /// The colour attachment (nearest filtering: it is sampled 1:1 by the final pass).
+    /// The colour attachment (nearest filtering unless made otherwise: the final pass samples it 1:1).
     let texture: Texture
     /// The GL framebuffer name.
     public let framebufferName: UInt32
@@ -14,8 +14,13 @@ public final class OffscreenTarget: RenderTarget {
     public var size: PixelSize { texture.size }
 
     /// A framebuffer of `size` pixels.
-    public init(context: GLContext, size: PixelSize) throws {
-        let texture = try Texture(context: context, size: size, filter: GL_NEAREST)
+    public convenience init(context: GLContext, size: PixelSize) throws {
+        try self.init(context: context, size: size, filter: GL_NEAREST)
+    }
+
+    /// A framebuffer of `size` pixels whose texture is sampled with `filter` (GL_NEAREST or GL_LINEAR).
+    init(context: GLContext, size: PixelSize, filter: Int32) throws {
+        let texture = try Texture(context: context, size: size, filter: filter)
         var fbo: GLuint = 0
         glGenFramebuffers(1, &fbo)
         GLObjectCount.add(.framebuffer)

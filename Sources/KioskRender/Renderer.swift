@@ -14,6 +14,8 @@ public final class Renderer {
     private var canvas: OffscreenTarget?
     /// Draws text overlays; keeps the glyph atlas's texture across frames.
     private(set) lazy var text = TextPass(context: context)
+    /// Reduces minified flat layers first; keeps their reduced copies across frames.
+    let minify = MinifyPass()
 
     /// A renderer on `context` (which must be current on this thread).
     public init(context: GLContext) throws {
@@ -32,16 +34,20 @@ public final class Renderer {
         return made
     }
 
-    /// The layer program composed for a projection, an effect and a transition, compiled once.
-    func program(pass: any ShaderPass.Type, effect: any ShaderEffect.Type,
-                 transition: any ShaderTransition.Type = NoTransition.self,
-                 sampler: [String] = PassRegistry.rgbaSampler) throws -> Program {
-        let pieces = PassRegistry.pieces(pass: pass, effect: effect, transition: transition, sampler: sampler)
+    /// The program composed of fragment `pieces` (with the full-screen vertex shader), compiled once.
+    func program(fragmentPieces pieces: [String]) throws -> Program {
         let key = pieces.joined(separator: "+")
         if let made = programs[key] { return made }
         let made = try Program(context: context, vertexShader: PassRegistry.vertexShader, fragmentPieces: pieces)
         programs[key] = made
         return made
+    }
+
+    /// The layer program composed for a projection, an effect and a transition, compiled once.
+    func program(pass: any ShaderPass.Type, effect: any ShaderEffect.Type,
+                 transition: any ShaderTransition.Type = NoTransition.self,
+                 sampler: [String] = PassRegistry.rgbaSampler) throws -> Program {
+        try program(fragmentPieces: PassRegistry.pieces(pass: pass, effect: effect, transition: transition, sampler: sampler))
     }
 
     /// Draws `frame` into `target`. With a rotation the frame is drawn on a canvas of the rotated size first.
@@ -55,6 +61,7 @@ public final class Renderer {
             try drawFinal(canvas, into: target, rotation: rotation)
         }
         text.frameDrawn()
+        minify.frameDrawn()
         if let error = context.glErrorCheck("Renderer.draw") { throw error }
     }
 
@@ -75,7 +82,7 @@ public final class Renderer {
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         for item in frame.drawOrder {
             switch item {
-            case .picture(let layer): try drawPicture(layer, background: bg, canvas: target.size)
+            case .picture(let layer): try drawPicture(layer, background: bg, target: target)
             case .overlay(let overlay): try drawOverlay(overlay, canvas: target.size)
             }
         }
@@ -84,9 +91,17 @@ public final class Renderer {
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
     }
 
-    /// One picture layer in its rect: the rect is the canvas its pass, effect and transition see.
-    private func drawPicture(_ layer: RenderLayer, background bg: RGBColor, canvas: PixelSize) throws {
+    /// One picture layer in its rect: the rect is the canvas its pass, effect and transition see. A minified flat
+    /// layer is drawn from its reduced copy.
+    private func drawPicture(_ layer: RenderLayer, background bg: RGBColor, target: RenderTarget) throws {
+        let canvas = target.size
         let rect = layer.rect ?? CanvasRect(canvas)
+        guard rect.width > 0, rect.height > 0 else { return }
+        var layer = layer
+        if let reduced = try minify.reduce(layer, rect: rect.size, renderer: self) {
+            layer.texture = reduced
+            target.bind()
+        }
         guard use(rect, blend: layer.blend, canvas: canvas) else { return }
         let program = try program(pass: type(of: layer.pass), effect: type(of: layer.effect),
                                   transition: type(of: layer.transition.transition), sampler: PassRegistry.sampler(layer.texture.samplerPieces, pass: type(of: layer.pass)))

@@ -133,6 +133,15 @@ public enum PassRegistry {
     }
     /// The tail of every layer shader (`main`).
     public static let main = "main.frag"
+    /// The minification pre-pass (an area filter, see `MinifyPass`): its taps, then its tail for an RGBA stage or
+    /// for a YUV layout's stage (each plane filtered at its own resolution before conversion).
+    public static let minifyShaders = (taps: "minify_taps.frag", rgba: "minify.frag", yuv: "minify_yuv.frag")
+
+    /// The pieces of the minification pre-pass reading a picture through `sampler`.
+    public static func minifyPieces(sampler: [String]) -> [String] {
+        let yuv = sampler.first == "yuv.frag" && sampler != videoSampler(.rgba)
+        return [prelude] + sampler + [minifyShaders.taps, yuv ? minifyShaders.yuv : minifyShaders.rgba]
+    }
 
     /// The pieces of the layer shader for a projection, an effect, a transition and a sampling stage, in order.
     public static func pieces(pass: any ShaderPass.Type, effect: any ShaderEffect.Type,

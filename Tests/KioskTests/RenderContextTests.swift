@@ -34,6 +34,12 @@ final class RenderContextTests: RenderTestCase {
                                  pieces.joined(separator: "+"))
             }
         }
+        // The minification pre-pass through every sampling stage.
+        for sampler in PassRegistry.samplers {
+            let pieces = PassRegistry.minifyPieces(sampler: sampler)
+            XCTAssertNoThrow(try Program(context: gl, vertexShader: PassRegistry.vertexShader, fragmentPieces: pieces),
+                             pieces.joined(separator: "+"))
+        }
         for overlay in [PassRegistry.solidOverlayShader, PassRegistry.textureOverlayShader, PassRegistry.textShader] {
             XCTAssertNoThrow(try Program(context: gl, vertexShader: PassRegistry.vertexShader, fragmentShader: overlay), overlay)
         }
@@ -55,6 +61,7 @@ final class RenderContextTests: RenderTestCase {
                 }
             }
         }
+        for sampler in PassRegistry.samplers { used.formUnion(PassRegistry.minifyPieces(sampler: sampler)) }
         XCTAssertEqual(used, Set(ShaderLibrary.names), "a shader file in Shaders/ is not reachable from PassRegistry")
     }
 
@@ -112,6 +119,14 @@ final class RenderContextTests: RenderTestCase {
             let url = tmp.appendingPathComponent(pieces.joined(separator: "+"))
             try PassRegistry.composedSource(pass: FlatPass.self, effect: NoEffect.self, transition: transition)
                 .write(to: url, atomically: true, encoding: .utf8)
+            let result = try RenderTestSupport.run(validator, ["-S", "frag", url.path])
+            XCTAssertEqual(result.status, 0, "\(url.lastPathComponent): \(result.output)")
+            checked.formUnion(pieces)
+        }
+        for sampler in PassRegistry.samplers {
+            let pieces = PassRegistry.minifyPieces(sampler: sampler)
+            let url = tmp.appendingPathComponent(pieces.joined(separator: "+"))
+            try pieces.map { try ShaderLibrary.source(named: $0) }.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
             let result = try RenderTestSupport.run(validator, ["-S", "frag", url.path])
             XCTAssertEqual(result.status, 0, "\(url.lastPathComponent): \(result.output)")
             checked.formUnion(pieces)
