@@ -311,7 +311,13 @@ public final class Player {
             guard let (pictures, key) = built, output.isAvailable,
                   key != lastKey || overlaid.changed || output.generation != lastGeneration || output.needsEveryFrame
                     || !pendingScreenshots.isEmpty else {
-                output.wait(until: nil, on: clock)  // nothing new to draw, or the display is lost
+                // Nothing new to draw, or the display is lost. Untimed, the clock must still move on: a clip whose
+                // last frame was drawn before its decoder said it had ended would otherwise hold the loop forever.
+                if let untimed = untimedClock, built != nil {
+                    advanceUntimed(untimed, scene: scene, playing: playing)
+                } else {
+                    output.wait(until: nil, on: clock)
+                }
                 continue
             }
             var frame = pictures
