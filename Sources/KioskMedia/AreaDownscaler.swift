@@ -63,6 +63,17 @@ struct AreaDownscaler {
     /// Takes the next `rows` source rows (RGBA, `stride` bytes apart) from `base`; rows past the source's height are
     /// ignored.
     mutating func add(_ base: UnsafePointer<UInt8>, rows: Int, stride: Int) {
+        if source == target {  // nothing to reduce (a picture decoded at its target size): rows are copied
+            let row = target.width * 4
+            pixels.withUnsafeMutableBufferPointer { out in
+                guard let dst = out.baseAddress else { return }
+                for r in 0..<min(rows, source.height - sourceRow) {
+                    (dst + (sourceRow + r) * row).update(from: base + r * stride, count: row)
+                }
+            }
+            sourceRow += min(rows, source.height - sourceRow)
+            return
+        }
         for r in 0..<min(rows, source.height - sourceRow) {
             reduceRow(base + r * stride)
             // Source row y is [y*t, (y+1)*t) in units of 1/t rows; output row o is [o*s, (o+1)*s), with s >= t, so a
