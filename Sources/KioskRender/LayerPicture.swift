@@ -11,6 +11,8 @@ public protocol LayerPicture: AnyObject {
     var samplerPieces: [String] { get }
     /// Binds its textures and sets the sampling stage's uniforms on `program` (in use).
     func bind(to program: Program)
+    /// Bumped by each upload; 0 when the picture is drawn into (its content then unknown to its users).
+    var contentVersion: Int { get }
 }
 
 extension Texture: LayerPicture {

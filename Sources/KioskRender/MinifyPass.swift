@@ -24,8 +24,10 @@ final class MinifyPass {
         weak var picture: (any LayerPicture)?
         /// The stages' targets, largest first.
         var stages: [OffscreenTarget]
-        /// Whether it was drawn since the last `frameDrawn()`.
-        var used: Bool
+        /// Frames drawn since it was last used (0: used in the frame being drawn).
+        var idle = 0
+        /// The picture's content version the stages were drawn from (nil: not drawn yet).
+        var drawnFrom: Int? = nil
     }
 
     /// Reductions by picture.
@@ -62,25 +64,33 @@ final class MinifyPass {
         let sizes = Self.stageSizes(picture: picture.size, drawn: Self.drawnSize(flat.transform, rect: rect))
         guard !sizes.isEmpty else { return nil }
         let key = ObjectIdentifier(picture)
-        var entry = reduced[key].flatMap { $0.picture === picture ? $0 : nil } ?? Reduced(picture: picture, stages: [], used: true)
+        var entry = reduced[key].flatMap { $0.picture === picture ? $0 : nil } ?? Reduced(picture: picture, stages: [])
         if entry.stages.map(\.size) != sizes {
             entry.stages = []
             entry.stages = try sizes.map { try OffscreenTarget(context: renderer.context, size: $0, filter: GL_LINEAR) }
+            entry.drawnFrom = nil
         }
-        entry.used = true
+        entry.idle = 0
+        // A picture whose content did not change since its copy was made (a still, a paused clip) is not reduced
+        // again; one that is drawn into (version 0) always is.
+        let version = picture.contentVersion
+        if version == 0 || entry.drawnFrom != version {
+            var source: any LayerPicture = picture
+            for target in entry.stages {
+                try draw(source, into: target, renderer: renderer)
+                source = target.texture
+            }
+            entry.drawnFrom = version
+        }
         reduced[key] = entry
-        var source: any LayerPicture = picture
-        for target in entry.stages {
-            try draw(source, into: target, renderer: renderer)
-            source = target.texture
-        }
         return entry.stages.last?.texture
     }
 
-    /// Releases the copies of pictures not drawn since the last call.
+    /// A frame was drawn: copies of pictures drawn neither in it nor in the frame before are released (so a copy
+    /// survives one frame without its picture, as text looks do).
     func frameDrawn() {
-        reduced = reduced.filter { $0.value.used && $0.value.picture != nil }
-        for key in reduced.keys { reduced[key]?.used = false }
+        for key in reduced.keys { reduced[key]?.idle += 1 }
+        reduced = reduced.filter { $0.value.idle <= 2 && $0.value.picture != nil }  // 1: used in this frame, 2: the one before
     }
 
     /// The number of pictures with a reduced copy now.

@@ -11,6 +11,9 @@ public final class Texture {
     let name: GLuint
     /// The size of the storage.
     public private(set) var size: PixelSize
+    /// How many pictures were uploaded into it (0: it is drawn into, its content unknown): a copy made from it is
+    /// still good while this stays the same.
+    public private(set) var contentVersion = 0
 
     /// A texture holding `image` (straight alpha, as decoded).
     public convenience init(context: GLContext, image: RGBAImage) throws {
@@ -48,6 +51,7 @@ public final class Texture {
 
     /// Uploads `image` premultiplied into the bound texture: a new allocation, or into the existing storage.
     private func upload(_ image: RGBAImage, allocating: Bool) throws {
+        contentVersion += 1
         let w = GLsizei(image.size.width), h = GLsizei(image.size.height)
         glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
         Texture.premultiplied(image.pixels).withUnsafeBytes { bytes in

@@ -17,6 +17,8 @@ public final class VideoTexture: LayerPicture {
     public private(set) var size = PixelSize(width: 0, height: 0)
     /// The time of the frame shown.
     public private(set) var pts = 0.0
+    /// How many frames were uploaded (a copy made from it is still good while this stays the same).
+    public private(set) var contentVersion = 0
     private var conversion = YUVConversion(layout: .yuv420p, matrix: .bt601, range: .limited)
     private var orient = YUVConversion.orientationMatrix(.up)
     private var chromaShift = (0.0, 0.0)
@@ -38,6 +40,7 @@ public final class VideoTexture: LayerPicture {
 
     /// Uploads `frame`, reusing the storage while plane sizes and formats stay the same.
     public func update(with frame: VideoFrame) throws {
+        contentVersion += 1
         let layout = frame.layout
         guard frame.planes.count == layout.planeCount, frame.size.width > 0, frame.size.height > 0 else {
             throw RenderError(call: "VideoTexture.update", reason: "frame \(frame.size) \(layout.rawValue) has \(frame.planes.count) planes")

@@ -1,6 +1,6 @@
 // Minified flat layers (issue 15, part 3): a 1080p video frame and a 1080p still drawn at 3× and 4× smaller
 // through the real renderer match ffmpeg's area scaler (PSNR >= 40 dB), plain bilinear does not, 2× is unchanged,
-// and the reduced copies are kept while drawn and released when their layer goes.
+// and the reduced copies are kept while drawn (a still's is not made again) and released when their layer has gone two frames.
 import Foundation
 import KioskCore
 @testable import KioskMedia
@@ -126,7 +126,7 @@ final class MinificationTests: RenderTestCase {
         }
     }
 
-    func testReducedCopyIsKeptWhileDrawnAndReleasedWhenTheLayerGoes() throws {
+    func testReducedCopyIsKeptWhileDrawnAndReleasedWhenTheLayerIsGoneForTwoFrames() throws {
         let gl = try gl()
         let r = try XCTUnwrap(renderer)
         let canvas = PixelSize(width: 160, height: 90)
@@ -143,6 +143,8 @@ final class MinificationTests: RenderTestCase {
             try r.draw(RenderFrame(background: .black, layers: [layer]), into: target)
             XCTAssertEqual(GLObjectCount.now.framebuffers, drawn.framebuffers, "the copy is reused")
             XCTAssertEqual(GLObjectCount.now.textures, drawn.textures)
+            try r.draw(RenderFrame(background: .black, layers: []), into: target)
+            XCTAssertEqual(r.minify.count, 1, "a copy outlives one frame without its layer")
             try r.draw(RenderFrame(background: .black, layers: []), into: target)
             XCTAssertEqual(r.minify.count, 0)
             XCTAssertEqual(GLObjectCount.now.framebuffers, before.framebuffers, "the copy goes with its layer")
