@@ -45,9 +45,9 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
         for name in FileAccess.names(in: folder)?.map(\.name) ?? [] {
             let path = folder + "/" + name
             if name.hasPrefix(ThumbnailEntryFile.tempPrefix) { unlink(path); continue }  // a write cut short
-            guard name.hasSuffix(Self.suffix), let st = FileAccess.status(path), st.st_mode & S_IFMT == S_IFREG else { continue }
-            entries[name] = (Int(st.st_size), Self.nanoseconds(st.st_mtim))
-            total += Int(st.st_size)
+            guard name.hasSuffix(Self.suffix), let stamp = FileStamp(path: path), stamp.isRegular else { continue }
+            entries[name] = (Int(stamp.size), stamp.modified)
+            total += Int(stamp.size)
         }
     }
 
@@ -119,8 +119,8 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
     /// The entry's key: the file's path, size, mtime (ns) and the tile side and variant; nil when the file
     /// cannot be looked at or is not a regular file (its decode reports why).
     static func key(path: String, side: Int, variant: String) -> String? {
-        guard let st = FileAccess.status(path), st.st_mode & S_IFMT == S_IFREG else { return nil }
-        return "\(path)\n\(st.st_size)\n\(nanoseconds(st.st_mtim))\n\(side)\n\(variant)"
+        guard let stamp = FileStamp(path: path), stamp.isRegular else { return nil }
+        return "\(path)\n\(stamp.size)\n\(stamp.modified)\n\(side)\n\(variant)"
     }
 
     /// The entry file's name for `key`: its FNV-1a 64-bit hash in hex.
@@ -133,8 +133,6 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex + suffix
     }
-
-    private static func nanoseconds(_ t: timespec) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec) }
 
     /// Now on the wall clock (file times are wall-clock times), in nanoseconds.
     private static func nowNanoseconds() -> Int64 {

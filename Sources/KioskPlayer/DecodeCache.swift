@@ -226,16 +226,3 @@ public final class DecodeCache: @unchecked Sendable {
         return Set(entries.compactMap { if case .ready = $0.value { return $0.key } else { return nil } })
     }
 }
-
-/// What a file looked like: its size and modification time (nanoseconds), from `stat`.
-struct FileStamp: Equatable, Sendable {
-    let size: Int64
-    let modified: Int64
-
-    /// The file at `path` now; nil if it cannot be looked at.
-    init?(path: String) {
-        guard let st = FileAccess.status(path) else { return nil }
-        size = Int64(st.st_size)
-        modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-    }
-}

@@ -241,8 +241,8 @@ public final class Player {
                 if let untimed = untimedClock { untimed.advance(by: 1.0 / 30) }
                 continue
             }
+            if hotplug?.changed() == true { output.displayChanged() }
             if grid.isOpen {
-                if hotplug?.changed() == true { output.displayChanged() }
                 try gridTurn(at: t, output: output, renderer: renderer, lastKey: &lastGridKey, presented: &presented,
                              first: &firstFrameTime)
                 lastKey = nil
@@ -252,7 +252,6 @@ public final class Player {
             prepareDecodes()
             let retried = cache.retryChanged()
             if !retried.isEmpty { show.retry(retried) }
-            if hotplug?.changed() == true { output.displayChanged() }
             let scene = show.update(at: t, availability: cache.availability)
             publish(show.takeEvents())
             guard let scene else {
