@@ -22,6 +22,8 @@ public struct PlayerConfig: Sendable {
     public var effect: EffectSpec?
     /// Longest a video stays, in seconds (nil: its whole length).
     public var videoMax: Double?
+    /// Where a clip's YUV frames become RGB (`--video-convert`).
+    public var videoConversion: VideoConversion = .auto
     /// Present every video frame as soon as it is decoded, with no clock and no sound (`--untimed`).
     public var untimed = false
     /// The picture shown while there is nothing to play (`--idle-image`); the background colour without one.
@@ -76,6 +78,8 @@ public enum CommandSpecs {
         OptionSpec("ken-burns", .flag, "slow zoom and pan across stills"),
         OptionSpec("decode-timeout", .number(0.1...600), metavar: "S", "give up a decode after S seconds (default 20)"),
         OptionSpec("video-max", .number(0.1...1e7), metavar: "S", "longest a video stays, in seconds (default: its length)"),
+        OptionSpec("video-convert", .choice(VideoConversion.allCases.map(\.rawValue)),
+                   "where video frames become RGB: cpu (swscale, on the decode thread), gpu (in the shader) or auto (default: cpu on a software renderer such as llvmpipe, gpu otherwise)"),
         OptionSpec("max-pixels", .integer(1...1_000_000_000), metavar: "N",
                    "refuse pictures, animation canvases and videos of more than N pixels, read from their headers (default 64000000)"),
         OptionSpec("animation-mb", .integer(4...4096), metavar: "MB",
@@ -189,6 +193,7 @@ public enum CommandSpecs {
         if let v = o.integer("volume") { c.audio.volume = v }
         c.audio.muted = o.has("mute")
         c.videoMax = o.number("video-max")
+        if let v = o.string("video-convert"), let conversion = VideoConversion(rawValue: v) { c.videoConversion = conversion }
         if let n = o.integer("max-pixels") { c.limits.maxPixels = n }
         if let m = o.integer("animation-mb") { c.limits.animationBytes = m << 20 }
         c.untimed = o.has("untimed")

@@ -63,13 +63,15 @@ public enum MediaFile {
 
     /// Opens a video for playing: its decoder thread starts at `startAt` seconds and its first frame is decoded
     /// before this returns (so the item is ready before its slot begins). `maxLength` caps its slot (`--video-max`).
+    /// `form` says, from the displayed size, whether its frames come as planes or as RGBA.
     public static func openClip(_ path: String, info: MediaInfo, log: Log, startAt: Double = 0,
                                 maxLength: Double? = nil, timeout: Double = 20,
-                                limits: DecodeLimits = .standard) throws -> DecodedItem {
+                                limits: DecodeLimits = .standard,
+                                form: (_ displaySize: PixelSize) -> VideoFrameForm = { _ in .planes }) throws -> DecodedItem {
         for stream in info.streams where stream.type == "video" && stream.width > 0 && stream.height > 0 {
             try limits.checkPixels(PixelSize(width: stream.width, height: stream.height), path: path, what: "video")
         }
-        let decoder = try VideoDecoder(path: path, log: log, startAt: startAt, maxLength: maxLength)
+        let decoder = try VideoDecoder(path: path, log: log, startAt: startAt, maxLength: maxLength, form: form)
         guard decoder.peekFrame(timeout: timeout) != nil else {
             decoder.close()
             throw decoder.failure ?? MediaError(path: path, reason: "no video frame decoded")

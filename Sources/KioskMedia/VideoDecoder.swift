@@ -10,11 +10,13 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
     public struct Limits: Sendable, Equatable {
         /// Most frames queued.
         public var maxFrames: Int
-        /// Most bytes of planes queued (one frame is always allowed, however large).
+        /// Most bytes of planes queued: past two frames (always allowed, however large, so the decoder keeps one
+        /// ahead of the one being drawn), a frame is decoded only while one more of the last one's size fits.
+        /// 24 MiB holds four 1080p YUV frames or two 1080p RGBA ones; a 2160p clip gets its two.
         public var maxBytes: Int
 
         /// Creates limits.
-        public init(maxFrames: Int = 8, maxBytes: Int = 96 << 20) {
+        public init(maxFrames: Int = 4, maxBytes: Int = 24 << 20) {
             self.maxFrames = max(1, maxFrames)
             self.maxBytes = max(1, maxBytes)
         }
@@ -30,9 +32,12 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
 
     /// Opens `path` (errors naming the file are thrown here), optionally seeks to `startAt` seconds, and starts
     /// the decode thread. A pixel format with no shader path is logged once on `log`. `maxLength` caps the slot.
+    /// `form` says, from the displayed size, whether frames come as their planes or as RGBA converted on the
+    /// decode thread.
     public init(path: String, log: Log, limits: Limits = Limits(), loop: Bool = false, startAt: Double? = nil,
-                maxLength: Double? = nil) throws {
+                maxLength: Double? = nil, form: (_ displaySize: PixelSize) -> VideoFrameForm = { _ in .planes }) throws {
         let reader = try VideoStreamReader(path: path)
+        reader.form = form(Self.displaySize(reader.info))
         let start = max(0, startAt ?? 0)
         if start > 0 { try reader.seek(to: start) }
         info = reader.info
@@ -51,7 +56,10 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
     deinit { shared.stop() }
 
     /// The displayed size: stored size widened by the sample aspect ratio, then turned by the display matrix.
-    public var displaySize: PixelSize {
+    public var displaySize: PixelSize { Self.displaySize(info) }
+
+    /// A stream's displayed size.
+    private static func displaySize(_ info: VideoStreamInfo) -> PixelSize {
         let w = max(1, Int((Double(info.size.width) * info.sampleAspect).rounded()))
         return info.orientation.displayedSize(of: PixelSize(width: w, height: info.size.height))
     }
@@ -99,6 +107,8 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
         let lock = NSCondition()
         var queue: [VideoFrame] = []
         var bytes = 0
+        /// Bytes of the newest frame queued: the next is expected to be as large.
+        var frameBytes = 0
         var ended = false
         var failure: MediaError?
         var stopping = false
@@ -115,7 +125,7 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
         }
 
         private var isFull: Bool {
-            !queue.isEmpty && (queue.count >= limits.maxFrames || bytes >= limits.maxBytes)
+            queue.count >= limits.maxFrames || (queue.count >= 2 && bytes + frameBytes > limits.maxBytes)
         }
 
         /// The decode thread's loop: decode while there is room, wait otherwise.
@@ -168,6 +178,7 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
                     framesThisPass += 1
                     queue.append(frame)
                     bytes += frame.byteCount
+                    frameBytes = frame.byteCount
                 case .success(nil):
                     if loop && framesThisPass > 0 {
                         let step = reader.info.frameRate > 0 ? 1 / reader.info.frameRate : 0.04

@@ -57,9 +57,13 @@ final class VideoStreamReader {
     /// Declared length of the video stream (or the container) when the figure is not a guess from the bit rate.
     private let declaredLength: Double?
     private var lastPTS: Double?
+    /// Planes as decoded, or RGBA through `converter` (set before the first frame is read).
+    var form: VideoFrameForm = .planes
+    private let converter: VideoFrameConverter
 
     /// Opens `path` and its best video stream.
     init(path: String) throws {
+        converter = VideoFrameConverter(path: path)
         _ = FFmpegLibrary.quiet
         let size = try FileBytes.size(path)
         if size == 0 { throw MediaError(path: path, reason: "empty file") }
@@ -122,6 +126,26 @@ final class VideoStreamReader {
     /// The next frame in presentation order; nil at the end. A broken stream hands out what decoded before the
     /// break, then throws a `MediaError` naming the file.
     func next() throws -> VideoFrame? {
+        try nextDecoded().map(finish)
+    }
+
+    /// A frame held through a seek was copied as planes (converting every frame skipped on the way would waste
+    /// the conversion): with RGBA asked for, it is converted now, as it is handed out.
+    private func finish(_ frame: VideoFrame) throws -> VideoFrame {
+        guard case .rgba(let limit) = form, frame.layout != .rgba else { return frame }
+        var out = frame
+        let target = VideoFrameConverter.targetSize(stored: frame.size, sampleAspect: frame.sampleAspect,
+                                                    orientation: frame.orientation, limit: limit)
+        out.planes = [try converter.convert(frame, target: target)]
+        out.layout = .rgba
+        out.size = target
+        out.sampleAspect = 1
+        out.range = .full
+        return out
+    }
+
+    /// The next frame as decoded (planes while a seek looks for its target).
+    private func nextDecoded() throws -> VideoFrame? {
         if let target = seekTarget {
             // Keep the newest frame at or before the target; hand it out when a later one (or the end) shows up.
             while let frame = try decodeOne() {
@@ -276,18 +300,25 @@ final class VideoStreamReader {
         default: matrix = .untagged(height: size.height)
         }
         let siting: ChromaSiting = f.chroma_location == AVCHROMA_LOC_CENTER ? .center : .left
-        if let layout, let planes = Self.copyPlanes(f, layout: layout, size: size) {
+        let rgba: PixelSize??
+        switch form {
+        case .rgba(let limit) where seekTarget == nil: rgba = .some(limit)
+        default: rgba = layout == nil ? .some(nil) : .none
+        }
+        if rgba == nil, let layout, let planes = Self.copyPlanes(f, layout: layout, size: size) {
             return VideoFrame(pts: pts, size: size, layout: layout, matrix: matrix, range: range, siting: siting,
                               planes: planes, sampleAspect: sar, orientation: info.orientation)
         }
-        if conversionNote == nil {
+        if layout == nil, conversionNote == nil {
             let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "\(format.rawValue)"
             conversionNote = "\(info.path): pixel format \(name) has no shader path; converting to RGBA with swscale"
         }
-        let image = try PixelConversion.convert(path: info.path, source: frame, target: size)
-        return VideoFrame(pts: pts, size: size, layout: .rgba, matrix: matrix, range: .full, siting: .center,
-                          planes: [VideoPlane(bytes: image.pixels, stride: size.width * 4, rows: size.height)],
-                          sampleAspect: sar, orientation: info.orientation)
+        // RGBA asked for, or a format with no shader path (converted at its own size)
+        let target = VideoFrameConverter.targetSize(stored: size, sampleAspect: sar, orientation: info.orientation,
+                                                    limit: rgba ?? nil)
+        let plane = try converter.convert(frame, matrix: matrix, range: range, siting: siting, target: target)
+        return VideoFrame(pts: pts, size: target, layout: .rgba, matrix: matrix, range: .full, siting: .center,
+                          planes: [plane], sampleAspect: 1, orientation: info.orientation)
     }
 
     /// The frame's planes copied as they are (stride kept); nil for a layout the copy cannot take (negative strides).

@@ -50,6 +50,8 @@ public final class Player {
     private let waitForDecodes: Bool
     /// Where long clips were left.
     public let resume: ResumeBook
+    /// Whether clips come as planes (the shader converts) or RGBA (swscale on the decode thread).
+    public let videoFrames: VideoFrameChoice
     /// Where every command comes in; send from any thread.
     public let inbox = CommandInbox()
     var observers: [(PlayerEvent) -> Void] = []
@@ -148,9 +150,11 @@ public final class Player {
         show = Slideshow(playlist: playlist, options: config.slideshow)
         let book = ResumeBook()
         resume = book
+        let frames = VideoFrameChoice(config.videoConversion)
+        videoFrames = frames
         sound = ItemSound(settings: config.audio, log: log)
         cache = DecodeCache(playlist: playlist, timeout: config.decodeTimeout, log: log,
-                            decode: decode ?? Player.decoder(for: config, log: log, resume: book))
+                            decode: decode ?? Player.decoder(for: config, log: log, resume: book, frames: frames))
         restore(config.restored)  // an earlier run's item, pause and resume places, before the first decode
         if let first = show.upcoming { cache.request(first) }
         observe { [log, clock] in PlayerLog.write($0, at: clock.now, log: log) }
@@ -167,6 +171,8 @@ public final class Player {
     /// Sets the output frames go to (on the render thread: its GL context must be current here).
     public func attach(_ output: Output) throws {
         renderer = try Renderer(context: output.context)
+        videoFrames.settle(renderer: output.context.renderer)
+        log.info("video: \(videoFrames.current == .cpu ? "frames become RGBA on the decode thread (swscale)" : "planes go up as decoded and the shader converts them") (--video-convert \(config.videoConversion.rawValue))")
         composer = SceneComposer(config: config, context: output.context, playlist: show.playlist)
         composer?.waitForFrames = waitForDecodes
         composer?.clockOverride = { [sound] slot in sound.clock(for: slot.sequence) }

@@ -7,12 +7,14 @@ extension Player {
     /// items (by name or the item's override) whole, within the texture limit.
     /// Videos open their decoder thread (a one-frame video without sound is held like a still: `HeldFrameClip`) (at the place a long clip was left, from `resume`) and decode their first
     /// frame here, ahead of their slot.
+    /// Clips come as planes or RGBA as `frames` says (by default, `--video-convert` guessed for this machine).
     public static func decoder(for config: PlayerConfig, log: Log = Log(level: .error),
-                               resume: ResumeBook? = nil) -> DecodeCache.Decode {
+                               resume: ResumeBook? = nil, frames: VideoFrameChoice? = nil) -> DecodeCache.Decode {
         let canvas = config.size
         let fit = config.fit
         let maxZoom = config.kenBurns?.maxZoom ?? 1
-        let decodeFile = fileDecoder(config: config, canvas: canvas, fit: fit, maxZoom: maxZoom, log: log, resume: resume)
+        let decodeFile = fileDecoder(config: config, canvas: canvas, fit: fit, maxZoom: maxZoom, log: log, resume: resume,
+                                     frames: frames ?? VideoFrameChoice(config.videoConversion))
         guard config.readsMetadata else { return decodeFile }
         // Captions and the now-playing card show what the file says of itself: read on the decode thread too.
         return { item in
@@ -24,7 +26,7 @@ extension Player {
 
     /// Decodes one item's file.
     private static func fileDecoder(config: PlayerConfig, canvas: PixelSize, fit: FitMode, maxZoom: Double, log: Log,
-                                    resume: ResumeBook?) -> DecodeCache.Decode {
+                                    resume: ResumeBook?, frames: VideoFrameChoice) -> DecodeCache.Decode {
         return { item in
             let path = item.path
             // A size over --max-pixels is refused here, from the headers, before ffmpeg decodes a frame of it.
@@ -40,8 +42,11 @@ extension Player {
             }
             if let info = probed, info.kind == .video {
                 let start = info.duration.map { $0 >= ResumeBook.minimumLength ? resume?.start(for: path) ?? 0 : 0 } ?? 0
+                let view = ItemView(path: path, metadata: info.projection, itemOverride: item.override, config: config)
                 return try MediaFile.openClip(path, info: info, log: log, startAt: start, maxLength: config.videoMax,
-                                              timeout: config.decodeTimeout, limits: config.limits)
+                                              timeout: config.decodeTimeout, limits: config.limits) {
+                    frames.form(displaySize: $0, view: view, canvas: canvas, fit: fit)
+                }
             }
             let view = ItemView.beforeDecode(path: path, itemOverride: item.override, config: config)
             return try MediaFile.decode(path, limits: config.limits, timeout: config.decodeTimeout, targetSize: {

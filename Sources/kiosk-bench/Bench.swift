@@ -54,7 +54,7 @@ struct Bench {
 
     /// 10 s of `size` at 30 fps (H.264): kiosk's headless `--untimed` playback against ffmpeg's decode-only run.
     private func videoComparison(label: String, clip: String, kiosk: String, ffmpeg: String, env: [String: String],
-                                 mpv: MPVPeer?, flatMs: Double?) throws {
+                                 mpv: MPVPeer?, flatMs: Double?, baseline: Double = 0) throws {
         var ffTimes: [Double] = [], ffCPU: [Double] = [], kTimes: [Double] = [], kCPU: [Double] = [], mTimes: [Double] = []
         var frames = 0
         var rss = 0.0, mpvRSS = 0.0
@@ -79,8 +79,8 @@ struct Bench {
             }
         }
         let outside = frames > 0 ? (median(kCPU) - median(ffCPU)) / Double(frames) * 1000 : -1
-        print(String(format: "%@ (10 s, 30 fps, H.264) untimed on a 1920x1080 headless canvas, median of 3: kiosk %.2f s, ffmpeg -f null %.2f s, ratio %.2f; %d frames; CPU outside the decoder %.1f ms/frame; kiosk peak RSS %.1f MiB",
-                     label, median(kTimes), median(ffTimes), median(kTimes) / median(ffTimes), frames, outside, rss))
+        print(String(format: "%@ (10 s, 30 fps, H.264) untimed on a 1920x1080 headless canvas, median of 3: kiosk %.2f s, ffmpeg -f null %.2f s, ratio %.2f; %d frames; CPU outside the decoder %.1f ms/frame; kiosk peak RSS %.1f MiB (+%.1f over the idle baseline)",
+                     label, median(kTimes), median(ffTimes), median(kTimes) / median(ffTimes), frames, outside, rss, rss - baseline))
         if !mTimes.isEmpty {
             print(String(format: "  mpv --vo=gpu on llvmpipe under Xvfb (1920x1080): %.2f s, peak RSS %.1f MiB; kiosk's frame rate %.2fx mpv's (target >= 2)",
                          median(mTimes), mpvRSS, median(mTimes) / median(kTimes)))
@@ -93,6 +93,14 @@ struct Bench {
     }
 
     private func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
+
+    /// The peak RSS kiosk's closing info line reports ("... peak RSS N MiB"), or -1.
+    static func peakRSS(fromLog log: String) -> Double {
+        guard let line = log.split(separator: "\n").last(where: { $0.contains("peak RSS") }) else { return -1 }
+        let words = line.split(separator: " ")
+        guard let i = words.firstIndex(of: "RSS"), i + 1 < words.count else { return -1 }
+        return Double(words[i + 1]) ?? -1
+    }
 
     /// Decodes one file to about `size` in this process; prints `ms rssMiB`.
     func decodeChild(_ path: String, size: PixelSize) throws {
@@ -215,12 +223,29 @@ struct Bench {
         let flat = try run(me, ["projection", still, "1920x1080", "30"], env: ["LIBGL_ALWAYS_SOFTWARE": "1"])
         let flatMs = flat.out.split(separator: " ").dropFirst().first.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let mpv = MPVPeer(size: "1920x1080")
+        let soft = ["LIBGL_ALWAYS_SOFTWARE": "1"]
+        // The idle baseline: kiosk showing a tiny picture on the same canvas (the GL driver, ffmpeg's libraries)
+        let tiny = tmp.appendingPathComponent("tiny.png").path
+        try run(ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=blue:size=16x16", "-frames:v", "1", tiny])
+        let idle = try run(kiosk, ["play", tiny, "--output", "headless", "--size", "1920x1080", "--length", "2", "--log-level", "info"],
+                           env: soft)
+        let baseline = Self.peakRSS(fromLog: idle.err)
+        print(String(format: "idle baseline: kiosk showing a 16x16 picture on a 1920x1080 headless canvas, peak RSS %.1f MiB", baseline))
         for (label, size) in [("1080p30", "1920x1080"), ("2160p30", "3840x2160")] {
             let clip = tmp.appendingPathComponent("clip-\(label).mp4").path
             try run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30:duration=10", "-c:v", "libx264",
                              "-preset", "ultrafast", "-crf", "23", "-pix_fmt", "yuv420p", clip])
-            try videoComparison(label: label, clip: clip, kiosk: kiosk, ffmpeg: ffmpeg, env: ["LIBGL_ALWAYS_SOFTWARE": "1"],
-                                mpv: mpv, flatMs: flatMs)
+            try videoComparison(label: label, clip: clip, kiosk: kiosk, ffmpeg: ffmpeg, env: soft,
+                                mpv: mpv, flatMs: flatMs, baseline: baseline)
+            // the shader path (--video-convert gpu, the default on a GPU) once, and where a frame's time goes
+            let gpu = try run(kiosk, ["play", clip, "--output", "headless", "--untimed", "--no-loop", "--size", "1920x1080",
+                                      "--log-level", "info", "--video-convert", "gpu"], env: soft)
+            print(String(format: "  the same with --video-convert gpu (planes converted in the shader): %.2f s, peak RSS %.1f MiB (+%.1f)",
+                         gpu.seconds, Self.peakRSS(fromLog: gpu.err), Self.peakRSS(fromLog: gpu.err) - baseline))
+            let pass = try run(me, ["videopass", clip, "1920x1080", "20"], env: soft).out.split(separator: " ")
+            if pass.count >= 4 {
+                print("  one decoded frame, --video-convert gpu: upload \(pass[1]) ms, YUV draw \(pass[2]) ms; an RGBA picture's flat pass \(pass[3].trimmingCharacters(in: .whitespacesAndNewlines)) ms")
+            }
         }
     }
 }

@@ -21,6 +21,11 @@ do {
             throw BenchError("usage: kiosk-bench projection FILE WxH FRAMES")
         }
         try bench.projectionChild(args[1], size: size, frames: n)
+    case "videopass":  // child process: a decoded video frame's upload and draw against the flat pass of a picture
+        guard args.count >= 4, let size = PixelSize(parsing: args[2]), let n = Int(args[3]) else {
+            throw BenchError("usage: kiosk-bench videopass CLIP WxH FRAMES")
+        }
+        try VideoPassBench.run(clip: args[1], canvas: size, frames: n)
     case "text":  // kiosk-bench text [FRAMES]: a frame's cost with a caption and a clock, against without
         try TextBench.run(frames: args.count >= 2 ? Int(args[1]) ?? 30 : 30)
     case "soak":  // kiosk-bench soak [COUNT]: item changes through the real decoders and renderer, virtual clock

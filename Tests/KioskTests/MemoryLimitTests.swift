@@ -144,6 +144,7 @@ final class MemoryLimitTests: XCTestCase {
             XCTAssertLessThanOrEqual((threads == 0 ? 17 : threads) * 2 * frameBytes,
                                      max(VideoStreamReader.poolBytes, 2 * frameBytes), "\(size)")
         }
-        XCTAssertEqual(VideoDecoder.Limits().maxBytes, 96 << 20)
+        XCTAssertEqual(VideoDecoder.Limits().maxBytes, 24 << 20)
+        XCTAssertEqual(VideoDecoder.Limits().maxFrames, 4)
     }
 }
