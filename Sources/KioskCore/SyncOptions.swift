@@ -53,6 +53,7 @@ extension CommandSpecs {
     public static func syncSettings(_ o: ParsedOptions) throws(UsageError) -> SyncSettings {
         var s = SyncSettings()
         s.epoch = o.number("sync-epoch")
+        if s.epoch != nil, o.has("untimed") { throw UsageError("--sync-epoch follows the wall clock: it does not go with --untimed") }
         switch (o.size("wall"), o.string("viewport")) {
         case (nil, nil): break
         case (nil, .some): throw UsageError("--viewport needs --wall WxH (the whole canvas it is a part of)")
