@@ -23,10 +23,7 @@ public final class RealtimeClock: Sendable {
 
     /// CLOCK_REALTIME in seconds (with the test skew).
     public func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        let real = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
-        return real + skew.seconds(after: MonotonicClock.seconds() - made)
+        Self.systemSeconds() + skew.seconds(after: MonotonicClock.seconds() - made)
     }
 
     /// Wall time minus monotonic time now: add it to a CLOCK_MONOTONIC instant to get its wall time.
