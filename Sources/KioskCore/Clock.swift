@@ -47,3 +47,13 @@ public final class VirtualClock: Clock, @unchecked Sendable {
         lock.lock(); t = max(t, seconds); lock.unlock()
     }
 }
+
+extension RealtimeClock {
+    /// CLOCK_REALTIME in seconds, the wall clock `--sync-epoch` follows: read here, beside the monotonic clock, so
+    /// the system's clocks are read in one file.
+    static func systemSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
+    }
+}

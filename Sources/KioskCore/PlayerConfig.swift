@@ -34,6 +34,8 @@ public struct PlayerConfig: Sendable {
     public var overlays = OverlaySettings()
     /// The overview grid: columns, idle return, thumbnail caches (`--grid-columns`, `--grid-idle`, ...).
     public var grid = GridSettings()
+    /// Wall-clock sync and this screen's part of a video wall (`--sync-epoch`, `--wall`, `--viewport`, `--sync-audio`).
+    public var sync = SyncSettings()
 
     /// How large a picture may be (`--max-pixels`) and how much one animation may hold (`--animation-mb`).
     public var limits = DecodeLimits.standard
@@ -99,7 +101,7 @@ public enum CommandSpecs {
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
-    ] + audio + view + captions + overlays + input + remote + scheduling + state + watch + grid
+    ] + audio + view + captions + overlays + input + remote + scheduling + state + watch + grid + sync
 
     /// Schedule options of `kiosk play` and `kiosk record`.
     public static let scheduling: [OptionSpec] = [
@@ -158,7 +160,7 @@ public enum CommandSpecs {
         OptionSpec("center", .point, metavar: "X,Y", "picture point at the centre, 0..1 each (default 0.5,0.5)"),
         OptionSpec("duration", .number(0.05...86_400), metavar: "S", "slot length used to time animations (default 5)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
-    ] + view + captions + snapshotOverlays + scheduling + snapshotGrid
+    ] + view + captions + snapshotOverlays + scheduling + snapshotGrid + wallView
 
     /// `kiosk outputs` options.
     public static let outputs: [OptionSpec] = [
@@ -201,6 +203,7 @@ public enum CommandSpecs {
         c.captions = try captionSettings(o)
         c.overlays = try overlaySettings(o)
         c.grid = try gridSettings(o)
+        c.sync = try syncSettings(o)
         return c
     }
 }

@@ -99,6 +99,8 @@ public final class Slideshow {
     /// Items outside their time windows now.
     var outside = Set<ItemID>()
     var events: [PlayerEvent] = []
+    /// With `--sync-epoch`: the item the wall-clock timeline shows next (SlideshowSync.swift).
+    var syncUpcoming: ItemID?
 
     /// Creates a slideshow over `items` (a new playlist, ids 0, 1, 2… in order).
     public convenience init(items: [PlaylistItem], options: SlideshowOptions) {
@@ -136,6 +138,7 @@ public final class Slideshow {
     /// The item the slideshow wants next: the one to decode ahead of its slot.
     public var upcoming: ItemID? {
         guard !isFinished else { return nil }
+        if let syncUpcoming { return syncUpcoming }
         if let target { return target }
         if slot == nil { return firstCandidate(from: position, direction: 1, allowWrap: options.loop).map { idAt($0.pos, wrapped: $0.wrapped) } }
         return candidate(after: 1, availability: { _ in .ready(.still) }, peek: true)?.id

@@ -98,7 +98,7 @@ public enum PlayJob {
     /// The pixels `snapshot` writes.
     public static func snapshotImage(input: String, config: PlayerConfig, at: Double, view: FlatView,
                                      wall: (now: Date, zone: TimeZone)? = nil, log: Log) throws -> RGBAImage {
-        let canvas = config.size
+        let canvas = Player.decodeConfig(config).size  // the wall on this picture with --wall, else the picture
         let wall = wall ?? (Date(), TimeZone.current)
         LocalMediaPolicy.readTimeout = config.decodeTimeout
         if !MediaExtensions.isPicture(input), let info = try? MediaFile.probe(input, limits: config.limits), info.kind == .audio {
@@ -110,7 +110,7 @@ public enum PlayJob {
             named.decodeSize(picture: picture) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: view.fit, maxZoom: view.zoom) }
         }
         let item = ItemView(path: input, metadata: decoded.info.projection, itemOverride: nil, config: config)
-        let output = try HeadlessOutput(size: canvas, pacing: nil)
+        let output = try HeadlessOutput(size: config.size, pacing: nil)
         let renderer = try Renderer(context: output.context)
         let timing = decoded.picture.timing
         let frame = timing.frameIndex(at: at, slotDuration: config.slideshow.duration)
@@ -119,10 +119,11 @@ public enum PlayJob {
         let pass = item.pass(texture: texture.size, canvas: canvas, view: item.startView(canvas: canvas), flat: view)
         let overlays = try SnapshotOverlays.layers(path: input, kind: .still, at: at, length: config.slideshow.duration,
                                                    config: config, canvas: canvas, wall: wall, log: log)
-        try renderer.draw(RenderFrame(background: config.background,
-                                  layers: [RenderLayer(texture: texture, pass: pass, opacity: 1, effect: ItemView.effect(config))],
-                                  overlays: overlays),
-                      into: output.target, rotation: .none)
+        try renderer.draw(Player.onScreen(RenderFrame(background: config.background,
+                                                      layers: [RenderLayer(texture: texture, pass: pass, opacity: 1,
+                                                                           effect: ItemView.effect(config))],
+                                                      overlays: overlays), wall: config.sync.wall, size: config.size),
+                          into: output.target, rotation: .none)
         return try output.readPixels()
     }
 
@@ -130,18 +131,18 @@ public enum PlayJob {
     /// progress over it), or with `--no-overlays` its cover art or the placeholder.
     static func soundSnapshot(input: String, info: MediaInfo, config: PlayerConfig, at: Double,
                               wall: (now: Date, zone: TimeZone), log: Log) throws -> RGBAImage {
-        let canvas = config.size
+        let canvas = Player.decodeConfig(config).size
         let length = min(info.duration ?? 0, config.videoMax ?? .infinity)
         let sound = SoundPicture(path: input, length: length, canvas: canvas, look: SoundPicture.Look(overlays: config.overlays),
                                  log: log)
-        let output = try HeadlessOutput(size: canvas, pacing: nil)
+        let output = try HeadlessOutput(size: config.size, pacing: nil)
         let renderer = try Renderer(context: output.context)
         let texture = try Texture(context: output.context, image: sound.image)
         let pass = FlatPass(transform: FlatView(fit: .contain).transform(picture: texture.size, canvas: canvas))
         let overlays = try SnapshotOverlays.layers(path: input, kind: .sound, at: min(at, length), length: length, config: config,
                                                    canvas: canvas, wall: wall, hasArtwork: sound.hasCoverArt, log: log)
-        try renderer.draw(RenderFrame(background: config.background, layers: [RenderLayer(texture: texture, pass: pass)],
-                                      overlays: overlays),
+        try renderer.draw(Player.onScreen(RenderFrame(background: config.background, layers: [RenderLayer(texture: texture, pass: pass)],
+                                                      overlays: overlays), wall: config.sync.wall, size: config.size),
                           into: output.target, rotation: .none)
         return try output.readPixels()
     }
@@ -150,7 +151,7 @@ public enum PlayJob {
     /// the YUV sampling stage like the player draws it.
     static func clipSnapshot(input: String, config: PlayerConfig, at: Double, view: FlatView,
                              wall: (now: Date, zone: TimeZone), log: Log) throws -> RGBAImage {
-        let canvas = config.size
+        let canvas = Player.decodeConfig(config).size
         let info = try MediaFile.probe(input)
         let decoder = try VideoDecoder(path: input, log: log, startAt: at)
         defer { decoder.close() }
@@ -158,15 +159,16 @@ public enum PlayJob {
             throw decoder.failure ?? MediaError(path: input, reason: "no video frame at \(at) s")
         }
         let item = ItemView(path: input, metadata: info.projection, itemOverride: nil, config: config)
-        let output = try HeadlessOutput(size: canvas, pacing: nil)
+        let output = try HeadlessOutput(size: config.size, pacing: nil)
         let renderer = try Renderer(context: output.context)
         let texture = try VideoTexture(context: output.context, frame: frame)
         let pass = item.pass(texture: texture.size, canvas: canvas, view: item.startView(canvas: canvas), flat: view)
         let overlays = try SnapshotOverlays.layers(path: input, kind: .clip, at: frame.pts, length: info.duration ?? 0,
                                                    config: config, canvas: canvas, wall: wall, log: log)
-        try renderer.draw(RenderFrame(background: config.background,
-                                      layers: [RenderLayer(texture: texture, pass: pass, opacity: 1, effect: ItemView.effect(config))],
-                                      overlays: overlays),
+        try renderer.draw(Player.onScreen(RenderFrame(background: config.background,
+                                                      layers: [RenderLayer(texture: texture, pass: pass, opacity: 1,
+                                                                           effect: ItemView.effect(config))],
+                                                      overlays: overlays), wall: config.sync.wall, size: config.size),
                           into: output.target, rotation: .none)
         log.info("snapshot of \(input): frame at \(String(format: "%.3f", frame.pts)) s")
         return try output.readPixels()

@@ -97,6 +97,11 @@ public final class Player {
     var overlayFailure: String?
     /// The overview grid (PlayerGrid.swift): closed until a long press, the menu key or `kiosk-view` opens it.
     let grid: GridScreen
+    /// With `--sync-epoch`: the wall-clock timeline and the wall time of this frame (PlayerSync.swift).
+    var sync: PlayerSync?
+    var frameWall = 0.0
+    /// Why the timeline could not be made (an empty playlist); `run` throws it.
+    private var syncFailure: PlayerError?
 
     /// With `--untimed`: the clock the player moves itself, to each next video frame's time as soon as it is
     /// decoded (no pacing, no sound).
@@ -154,8 +159,15 @@ public final class Player {
         videoFrames = frames
         sound = ItemSound(settings: config.audio, log: log)
         cache = DecodeCache(playlist: playlist, timeout: config.decodeTimeout, log: log,
-                            decode: decode ?? Player.decoder(for: config, log: log, resume: book, frames: frames))
+                            decode: decode ?? Player.decoder(for: Player.decodeConfig(config), log: log,
+                                                             resume: config.sync.epoch == nil ? book : nil, frames: frames))
+        playsSound = config.sync.playsSound
         restore(config.restored)  // an earlier run's item, pause and resume places, before the first decode
+        if let epoch = config.sync.epoch {
+            do { sync = try PlayerSync(epoch: epoch, items: items, ids: playlist.ids, config: config, log: log) } catch {
+                syncFailure = error as? PlayerError ?? PlayerError("\(error)")
+            }
+        }
         if let first = show.upcoming { cache.request(first) }
         observe { [log, clock] in PlayerLog.write($0, at: clock.now, log: log) }
         observe { [overlays, clock] in overlays.handle($0, at: clock.now) }
@@ -175,7 +187,8 @@ public final class Player {
         log.info("video: \(videoFrames.current == .cpu ? "frames become RGBA on the decode thread (swscale)" : "planes go up as decoded and the shader converts them") (--video-convert \(config.videoConversion.rawValue))")
         composer = SceneComposer(config: config, context: output.context, playlist: show.playlist)
         composer?.waitForFrames = waitForDecodes
-        composer?.clockOverride = { [sound] slot in sound.clock(for: slot.sequence) }
+        // Synced screens choose frames by the wall clock, never by a sound card's clock.
+        composer?.clockOverride = config.sync.epoch != nil ? nil : { [sound] slot in sound.clock(for: slot.sequence) }
         composer?.idlePicture = IdlePicture.load(config.idleImage, canvas: config.size, timeout: config.decodeTimeout, log: log)
         if let fd = interaction?.fileDescriptor { output.watch(fd) }
         inbox.wake(through: output.wakeupSignal)
@@ -202,6 +215,7 @@ public final class Player {
     /// Throws when nothing given to it can be shown and nothing else can bring items.
     public func run(length: Double?, shouldStop: () -> Bool = { false }) throws -> PlayReport {
         guard let output, let renderer, let composer else { throw PlayerError("the player has no output") }
+        if let syncFailure { throw syncFailure }
         var presented = 0
         var lastKey: SceneComposer.VisualKey?
         var lastGridKey: GridScreen.FrameKey?
@@ -258,7 +272,7 @@ public final class Player {
             prepareDecodes()
             let retried = cache.retryChanged()
             if !retried.isEmpty { show.retry(retried) }
-            let scene = show.update(at: t, availability: cache.availability)
+            let scene = scene(at: t)
             publish(show.takeEvents())
             guard let scene else {
                 if show.isIdle && !keepsRunningWhenEmpty && show.playlist.version == givenPlaylist { break }
@@ -267,13 +281,15 @@ public final class Player {
                     leaveClip()
                     sound.stop()
                     cache.evict(keeping: [])
-                    var frame = try composer.idleFrame()
+                    composer.canvas = wallPlacement(on: output.size).canvas
+                    let frame = try composer.idleFrame()
                     let overlaid = overlayFrame(at: t)
                     postStatus(scene: nil, output: output)
                     if output.isAvailable, lastKey != frame.key || overlaid.changed || output.generation != lastGeneration
                         || !pendingScreenshots.isEmpty {
-                        frame.frame.overlays += overlayLayers(overlaid.scene, canvas: output.size)
-                        try renderer.draw(frame.frame, into: output.target, rotation: output.rotation)
+                        let drawn = onScreen(frame.frame, overlays: overlayLayers(overlaid.scene, canvas: composer.canvas),
+                                             size: output.size)
+                        try renderer.draw(drawn, into: output.target, rotation: output.rotation)
                         takeScreenshots(from: output.target)
                         lastGeneration = output.generation
                         if try presentFrame(output, presented: &presented, first: &firstFrameTime) {
@@ -299,6 +315,7 @@ public final class Player {
             sound.pause(scene.paused)  // the slideshow's pause holds the clip's sound, and so its frames
             if let p = playing {
                 p.position = p.clip.startTime + scene.currentTime
+                sync?.keepInStep(p, scene: scene, at: t, log: log)
                 if let reason = p.endsEarly(at: scene.currentTime, slotLength: scene.current.length, log: log) {
                     show.endCurrent(reason)
                 }
@@ -308,7 +325,7 @@ public final class Player {
             if let u = show.upcoming { keep.insert(u) }
             cache.evict(keeping: keep)
             composer.forget(keeping: keep)
-            composer.canvas = output.size   // a display's mode can change while playing
+            composer.canvas = wallPlacement(on: output.size).canvas   // a display's mode can change while playing
             composer.effect = effects.effect(at: t)
             let built = try composer.frame(for: scene, cache: cache)
             let overlaid = overlayFrame(at: t)
@@ -325,8 +342,7 @@ public final class Player {
                 }
                 continue
             }
-            var frame = pictures
-            frame.overlays += overlayLayers(overlaid.scene, canvas: output.size)
+            let frame = onScreen(pictures, overlays: overlayLayers(overlaid.scene, canvas: composer.canvas), size: output.size)
             try renderer.draw(frame, into: output.target, rotation: output.rotation)
             takeScreenshots(from: output.target)
             lastGeneration = output.generation
@@ -334,6 +350,7 @@ public final class Player {
             lastKey = key
             overlaysPresented()
             logPresentation(scene)
+            sync?.logPresented(scene, wall: frameWall, framePTS: composer.shownPTS[scene.current.sequence], log: log)
             if let untimed = untimedClock { advanceUntimed(untimed, scene: scene, playing: playing) }
         }
         if spans.slots == 0 && show.isIdle && playing == nil && !keepsRunningWhenEmpty {
@@ -383,7 +400,7 @@ public final class Player {
             spans.open(SoundSpan(path: item.info.path, start: t - scene.currentTime, mediaStart: clip.startTime, length: -1))
         }
         if untimedClock == nil, playsSound, hasSound {
-            sound.start(path: item.info.path, sequence: scene.current.sequence, at: clip.startTime)
+            sound.start(path: item.info.path, sequence: scene.current.sequence, at: soundStart(clip, scene: scene))
         } else {
             sound.stop()
         }

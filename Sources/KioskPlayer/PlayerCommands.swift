@@ -141,8 +141,8 @@ enum PlayerLog {
 
 /// The slots a run showed and where their sound played.
 struct SoundSpans {
-    /// The sequence of the slot on screen.
-    var sequence = -1
+    /// The sequence of the slot on screen (none yet: a wall-clock slot before the epoch may be -1).
+    var sequence = Int.min
     /// Slots shown so far.
     var slots = 0
     private var spans: [SoundSpan] = []

@@ -129,7 +129,7 @@ final class SceneComposer {
         var entry = textures[slot.sequence]
         if let item = cache.item(slot.id), case .clip(let clip) = item.picture {
             if entry == nil, let owner = clipOwners[slot.id], owner != slot.sequence {
-                clip.seek(to: clip.startTime)
+                clip.seek(to: clip.startTime + time)  // at its slot's time: ~0, or part-way with --sync-epoch
             }
             clipOwners[slot.id] = slot.sequence
             let due = clockOverride?(slot) ?? (clip.startTime + time)
