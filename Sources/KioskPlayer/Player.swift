@@ -361,20 +361,6 @@ public final class Player {
                           firstFrameTime: firstFrameTime, soundSpans: spans.closed(at: end))
     }
 
-    /// Presents the drawn frame; counts it and feeds the clock only when it reached the screen.
-    func presentFrame(_ output: Output, presented: inout Int, first: inout Double?) throws -> Bool {
-        guard case .shown(let at) = try output.present() else { return false }
-        if let flips = clock as? PresentationClock, let interval = output.refreshInterval {
-            flips.flipped(at: at, interval: interval)
-        }
-        presented += 1
-        if presented == 1 {
-            first = clock.now
-            onFirstFrame?()
-        }
-        return true
-    }
-
     /// Decodes ahead: the upcoming item is requested now; on a virtual clock the loop waits for it.
     private func prepareDecodes() {
         if waitForDecodes {
@@ -382,35 +368,5 @@ public final class Player {
             if let u = show.upcoming { cache.wait(for: u) }
         }
         if let u = show.upcoming { cache.request(u) }
-    }
-
-    /// A new slot is on screen: its clip and its sound start (the previous ones stop).
-    private func startSlot(_ scene: Scene, at t: Double, spans: inout SoundSpans) {
-        spans.sequence = scene.current.sequence
-        spans.slots += 1
-        leaveClip()
-        spans.close(at: t - scene.currentTime)
-        guard let item = cache.item(scene.current.id), case .clip(let clip) = item.picture else {
-            sound.stop()
-            return
-        }
-        playing = PlayingClip(path: item.info.path, clip: clip, length: item.info.duration ?? 0)
-        let hasSound = item.info.streams.contains(where: { $0.type == "audio" })
-        if hasSound && untimedClock == nil {
-            spans.open(SoundSpan(path: item.info.path, start: t - scene.currentTime, mediaStart: clip.startTime, length: -1))
-        }
-        if untimedClock == nil, playsSound, hasSound {
-            sound.start(path: item.info.path, sequence: scene.current.sequence, at: soundStart(clip, scene: scene))
-        } else {
-            sound.stop()
-        }
-    }
-
-    /// The clip on screen is left: a long one remembers where, and its teardown goes to the reaper.
-    func leaveClip() {
-        guard let p = playing else { return }
-        p.leave(resume)
-        playing = nil
-        Reaper.dispose(consume p)
     }
 }

@@ -1,4 +1,5 @@
 import KioskCore
+import KioskOutput
 
 /// How the loop paces itself after a frame: the presentation log of clip frames (debug), and `--untimed`'s clock
 /// that jumps to the next frame as soon as it is decoded.
@@ -28,5 +29,19 @@ extension Player {
         } else {
             clock.advance(by: 1.0 / 30)
         }
+    }
+
+    /// Presents the drawn frame; counts it and feeds the clock only when it reached the screen.
+    func presentFrame(_ output: Output, presented: inout Int, first: inout Double?) throws -> Bool {
+        guard case .shown(let at) = try output.present() else { return false }
+        if let flips = clock as? PresentationClock, let interval = output.refreshInterval {
+            flips.flipped(at: at, interval: interval)
+        }
+        presented += 1
+        if presented == 1 {
+            first = clock.now
+            onFirstFrame?()
+        }
+        return true
     }
 }

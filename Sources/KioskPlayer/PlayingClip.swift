@@ -47,3 +47,35 @@ final class PlayingClip {
         return nil
     }
 }
+
+extension Player {
+    /// A new slot is on screen: its clip and its sound start (the previous ones stop).
+    func startSlot(_ scene: Scene, at t: Double, spans: inout SoundSpans) {
+        spans.sequence = scene.current.sequence
+        spans.slots += 1
+        leaveClip()
+        spans.close(at: t - scene.currentTime)
+        guard let item = cache.item(scene.current.id), case .clip(let clip) = item.picture else {
+            sound.stop()
+            return
+        }
+        playing = PlayingClip(path: item.info.path, clip: clip, length: item.info.duration ?? 0)
+        let hasSound = item.info.streams.contains(where: { $0.type == "audio" })
+        if hasSound && untimedClock == nil {
+            spans.open(SoundSpan(path: item.info.path, start: t - scene.currentTime, mediaStart: clip.startTime, length: -1))
+        }
+        if untimedClock == nil, playsSound, hasSound {
+            sound.start(path: item.info.path, sequence: scene.current.sequence, at: soundStart(clip, scene: scene))
+        } else {
+            sound.stop()
+        }
+    }
+
+    /// The clip on screen is left: a long one remembers where, and its teardown goes to the reaper.
+    func leaveClip() {
+        guard let p = playing else { return }
+        p.leave(resume)
+        playing = nil
+        Reaper.dispose(consume p)
+    }
+}

@@ -63,7 +63,9 @@ final class FolderWatchCLITests: XCTestCase {
         XCTAssertEqual(try c.request(#"["set_property","pause",true]"#)["error"], .string("success"))
         guard case .string(let shown) = try c.get("path") else { return XCTFail("nothing on screen: \(p.stderr)") }
         Files.remove(shown)
-        XCTAssertTrue(try poll(5, { try c.get("path") }) { $0 != nil && $0 != .string(shown) }, p.stderr)
+        // Between the deleted item and the next one, nothing may be on screen for a moment: `path` is then
+        // unavailable (as in mpv), which is "not yet" here.
+        XCTAssertTrue(poll(5, { try? c.get("path") }) { $0 != nil && $0 != .string(shown) }, p.stderr)
         XCTAssertEqual(filenames(try c.get("playlist")), sorted.filter { $0 != shown })
         XCTAssertTrue(p.stderr.contains("\(folder): 1 file left"), p.stderr)
     }
