@@ -166,7 +166,7 @@ public final class FleetClient: @unchecked Sendable {
         case .snapshot(let reply):
             do {
                 let jpeg = try camera.taken(reply)
-                connection.publish(topics.camera, jpeg, retain: false)
+                connection.publish(topics.camera, jpeg, retain: true)
                 log.info("mqtt: snapshot: \(jpeg.count) bytes on \(topics.camera)")
             } catch {
                 log.warn("mqtt: \(error)")

@@ -21,7 +21,7 @@ struct FleetTopics: Sendable {
     var availability: String { base + "/availability" }
     /// Items started and ended (JSON, not retained).
     var event: String { base + "/event" }
-    /// JPEG pictures of the screen, on request.
+    /// JPEG pictures of the screen, on request (retained: the last one is there for a controller that starts later).
     var camera: String { base + "/camera" }
 
     /// The command a topic names, or nil when the topic is not one of this kiosk's commands.
