@@ -109,12 +109,12 @@ public final class FleetClient: @unchecked Sendable {
 
     /// Says `offline`, leaves the broker and ends the thread (bounded).
     public func stop() {
+        defer { camera.remove() }
         guard started else { return }
         started = false
         mailbox.stop()
         if ended.wait(timeout: .now() + 5) == .timedOut { log.warn("mqtt: the client did not stop within 5 s") }
         connection.stop()
-        camera.remove()
     }
 
     // MARK: - the fleet's thread

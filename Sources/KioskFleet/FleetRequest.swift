@@ -13,12 +13,16 @@ enum FleetRequest: Equatable, Sendable {
     /// A JPEG of the screen on the camera topic.
     case snapshot
 
+    /// The largest payload a command takes (a path, a view's JSON): anything longer is refused unread.
+    static let maxPayload = 64 * 1024
+
     /// The commands, as the README lists them.
     static let names = ["next", "previous", "pause", "resume", "volume", "mute", "screen", "view", "load", "playlist",
                         "snapshot"]
 
     /// The request `command` with `payload` makes, or why it is refused (one line).
     static func parse(_ command: String, payload bytes: [UInt8]) throws(FleetRefusal) -> FleetRequest {
+        guard bytes.count <= maxPayload else { throw FleetRefusal("the payload is over \(maxPayload / 1024) KiB") }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw FleetRefusal("the payload is not UTF-8") }
         let payload = text.trimmingCharacters(in: .whitespacesAndNewlines)
         switch command {

@@ -99,6 +99,7 @@ final class MQTTFleetOptionTests: XCTestCase {
             XCTAssertThrowsError(try parse(command, payload), "\(command) '\(payload)'")
         }
         XCTAssertThrowsError(try FleetRequest.parse("volume", payload: [0xFF, 0xFE]), "not UTF-8")
+        XCTAssertThrowsError(try FleetRequest.parse("load", payload: [UInt8](repeating: 0x61, count: 64 * 1024 + 1)), "too long")
     }
 
     func testTopicsStayUnderTheKiosksOwnPrefix() {
