@@ -22,8 +22,8 @@ packages=(
   # JPEG stills through libjpeg-turbo (DCT scaling, streamed rows); djpeg is the decode benchmark's reference
   libjpeg62-turbo-dev libjpeg-turbo-progs
   # fleets over MQTT: libmosquitto is the client (KioskFleet); the broker and its command-line clients are what the
-  # MQTT tests (MQTTFleetTests) run against
-  libmosquitto-dev mosquitto mosquitto-clients
+  # MQTT tests (MQTTFleet*Tests) run against, and openssl makes the certificates of their TLS broker
+  libmosquitto-dev mosquitto mosquitto-clients openssl
 )
 missing=()
 for p in "${packages[@]}"; do

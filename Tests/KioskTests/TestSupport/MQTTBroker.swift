@@ -50,12 +50,14 @@ final class MQTTBroker {
     private let config: String
     private var process: Process?
 
-    /// Writes the config into `dir` and starts the broker (waiting up to 5 s for it to listen).
-    init(_ dir: TempDir) throws {
+    /// Writes the config into `dir` (with `settings`: more config lines for the listener, e.g. TLS files or a password
+    /// file) and starts the broker, waiting up to 5 s for it to listen.
+    init(_ dir: TempDir, anonymous: Bool = true, settings: [String] = []) throws {
         executable = try MQTTTools.find("mosquitto")
         port = MQTTTools.freePort()
         config = dir.file("mosquitto-\(port).conf")
-        try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let lines = ["listener \(port) 127.0.0.1", "allow_anonymous \(anonymous)", "persistence false"] + settings
+        try (lines.joined(separator: "\n") + "\n").write(toFile: config, atomically: true, encoding: .utf8)
         try start()
     }
 
@@ -93,25 +95,28 @@ struct MQTTClients {
     let port: Int
     let pub: String
     let sub: String
+    /// Options every call adds: credentials, `--cafile` for TLS.
+    let extra: [String]
 
-    /// The clients for `broker`.
-    init(_ broker: MQTTBroker) throws {
+    /// The clients for `broker`, with `extra` options on every call.
+    init(_ broker: MQTTBroker, extra: [String] = []) throws {
         port = broker.port
         pub = try MQTTTools.find("mosquitto_pub")
         sub = try MQTTTools.find("mosquitto_sub")
+        self.extra = extra
     }
 
     /// Publishes `payload` (empty: a null message) on `topic` at QoS 1.
     func publish(_ topic: String, _ payload: String) throws {
         let body = payload.isEmpty ? ["-n"] : ["-m", payload]
-        let r = try BoundedProcess.run(pub, ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic] + body, timeout: 10)
+        let r = try BoundedProcess.run(pub, ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic] + body + extra, timeout: 10)
         XCTAssertEqual(r.status, 0, String(decoding: r.stderr, as: UTF8.self))
     }
 
     /// Up to `count` messages on `topics` (retained ones first), waiting at most `seconds` for them: (topic, payload).
     func messages(_ topics: [String], count: Int, seconds: Int) throws -> [(topic: String, payload: String)] {
         let r = try BoundedProcess.run(sub, ["-h", "127.0.0.1", "-p", "\(port)", "-C", "\(count)", "-W", "\(seconds)",
-                                             "-F", "%t\t%p"] + topics.flatMap { ["-t", $0] }, timeout: Double(seconds) + 10)
+                                             "-F", "%t\t%p"] + extra + topics.flatMap { ["-t", $0] }, timeout: Double(seconds) + 10)
         return String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").compactMap { line -> (String, String)? in
             let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { return nil }
@@ -127,7 +132,7 @@ struct MQTTClients {
 
     /// The first message's raw bytes on `topic` (a retained one at once), or nil within `seconds`.
     func bytes(_ topic: String, seconds: Int) throws -> Data? {
-        let r = try BoundedProcess.run(sub, ["-h", "127.0.0.1", "-p", "\(port)", "-C", "1", "-W", "\(seconds)", "-N", "-t", topic],
+        let r = try BoundedProcess.run(sub, ["-h", "127.0.0.1", "-p", "\(port)", "-C", "1", "-W", "\(seconds)", "-N", "-t", topic] + extra,
                                        timeout: Double(seconds) + 10)
         return r.stdout.isEmpty ? nil : r.stdout
     }
