@@ -8,15 +8,11 @@ public struct FleetServices: Sendable {
     public var load: @Sendable (String) throws(FleetRefusal) -> [PlaylistItem]
     /// The schedule's targets, by the names the `playlist` command and Home Assistant's select use.
     public var playlists: [FleetPlaylist]
-    /// Expands a target's folder or playlist file into items.
-    public var expand: @Sendable (String) -> [PlaylistItem]
 
     /// Services.
-    public init(load: @escaping @Sendable (String) throws(FleetRefusal) -> [PlaylistItem], playlists: [FleetPlaylist],
-                expand: @escaping @Sendable (String) -> [PlaylistItem]) {
+    public init(load: @escaping @Sendable (String) throws(FleetRefusal) -> [PlaylistItem], playlists: [FleetPlaylist]) {
         self.load = load
         self.playlists = playlists
-        self.expand = expand
     }
 }
 
@@ -48,6 +44,8 @@ public final class FleetClient: @unchecked Sendable {
     private let camera: FleetCamera
     private let ended = DispatchSemaphore(value: 0)
     private var started = false
+    /// Starts one of the schedule's targets (the schedule's driver plays it at its next turn); set before `start`.
+    private var choosePlaylist: (@Sendable (String) -> Void)?
 
     // The fleet thread's own state.
     private var sink: CommandSink?
@@ -77,6 +75,12 @@ public final class FleetClient: @unchecked Sendable {
         connection = try BrokerConnection(endpoint, will: .init(topic: topics.availability, payload: "offline"),
                                           events: mailbox)
         camera = try FleetCamera()
+    }
+
+    /// `playlist` commands start a target through `choose` (the schedule's driver, which plays it as its own until
+    /// its next edge); call before `start`.
+    public func choosePlaylists(through choose: @escaping @Sendable (String) -> Void) {
+        choosePlaylist = choose
     }
 
     /// The topics' root, `kiosk/ID`.
@@ -217,10 +221,9 @@ public final class FleetClient: @unchecked Sendable {
                     throw FleetRefusal("'\(FleetRequest.clipped(name))' is not one of the schedule's playlists"
                                        + (names.isEmpty ? " (there is no schedule)" : " (\(names.joined(separator: ", ")))"))
                 }
-                let items = services.expand(target.path)
-                guard !items.isEmpty else { throw FleetRefusal("nothing playable in \(target.path)") }
-                counters.playlist = name
-                send([.screen(on: true), .load(items, .replace)], for: topic)
+                guard let choose = choosePlaylist else { throw FleetRefusal("there is no schedule to play it") }
+                choose(target.path)
+                send([.screen(on: true)], for: topic)  // wakes the player: the schedule's turn runs before the inbox
             case .snapshot:
                 let path = try camera.take(now: MonotonicClock.seconds())
                 let mailbox = self.mailbox

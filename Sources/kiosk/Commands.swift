@@ -79,6 +79,7 @@ struct Commands {
         let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: true, folders: scheduledFolders,
                                                 onPlay: { paths in fleet?.schedulePlays(paths) }, log: log)
         if let schedule { items = schedule.startingItems(at: 0) }
+        if let schedule, let fleet { fleet.choosePlaylists(through: ScheduleChoice(schedule).choose) }
         let clock = try? ScheduleSetup.wallClock(o, realClock: true)
         let reload = ConfigReload(raw: raw, schedule: schedule, log: log)
         stop.onReload { reload.reload() }

@@ -3,6 +3,7 @@ import Glibc
 import KioskCore
 import KioskFleet
 import KioskMedia
+import KioskPlayer
 import KioskRemote
 
 /// `kiosk play --mqtt HOST[:PORT]`: the fleet's MQTT client, built from the options before the player starts (a bad
@@ -19,8 +20,7 @@ enum FleetControl {
             load: { path throws(FleetRefusal) in
                 do throws(MediaRefusal) { return try gate.localItems(path) } catch { throw FleetRefusal(error.description) }
             },
-            playlists: targets,
-            expand: { path in PlaylistLoader(log: log).load([path]) })
+            playlists: targets)
         return try FleetClient(settings: settings, board: board, services: services, log: log)
     }
 
@@ -48,4 +48,16 @@ enum FleetControl {
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "kiosk" }
         return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+}
+
+/// The schedule driver's `choose` (thread-safe: it only records the choice under the driver's lock) for the fleet's
+/// thread.
+final class ScheduleChoice: @unchecked Sendable {
+    private let driver: ScheduleDriver
+
+    /// The choice of `driver`.
+    init(_ driver: ScheduleDriver) { self.driver = driver }
+
+    /// Plays the target `path` from the driver's next turn.
+    func choose(_ path: String) { driver.choose(path) }
 }

@@ -115,7 +115,8 @@ final class MQTTFleetRobustnessTests: MQTTFleetTestCase {
         stop(p)
     }
 
-    /// The schedule's targets are the `playlist` command's names and the select's options; choosing one plays it.
+    /// The schedule's targets are the `playlist` command's names and the select's options; choosing one plays it as
+    /// the schedule plays a window's target (its folder watched) until the next edge.
     func testPlaylistChoosesAScheduleTarget() throws {
         let morning = dir.file("morning"), evening = dir.file("evening")
         for folder in [morning, evening] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
@@ -133,6 +134,8 @@ final class MQTTFleetRobustnessTests: MQTTFleetTestCase {
         XCTAssertNotNil(try clients.wait("kiosk/sched/state", seconds: 10) {
             $0["playlist"] == .string("evening") && $0["path"]?.string == e
         }, p.stderr)
+        XCTAssertTrue(p.stderr.contains("schedule: playing \(evening) on request"), p.stderr)
+        XCTAssertTrue(p.waitFor("\(evening): watching for changes", timeout: 5), "its folder is watched as a window's: \(p.stderr)")
         try clients.publish("kiosk/sched/cmd/playlist", "night")
         XCTAssertTrue(p.waitFor("mqtt: kiosk/sched/cmd/playlist: refused: 'night' is not one of the schedule's playlists (morning, evening)",
                                 timeout: 10), p.stderr)
