@@ -39,6 +39,9 @@ let cModules: [Target] = [
                    providers: [.apt(["libharfbuzz-dev"])]),
     .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
                    providers: [.apt(["libfontconfig-dev"])]),
+    // MQTT for fleets: libmosquitto's client (its own network thread, reconnects, last will, TLS).
+    .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
+                   providers: [.apt(["libmosquitto-dev"])]),
 ]
 
 let package = Package(
@@ -89,13 +92,18 @@ let package = Package(
         // Remote control: a Unix-socket line server (its own thread, many clients, bounded queues) and mpv's JSON
         // IPC over it. Speaks to the player only through commands and the player's board. Foundation and libc only.
         .target(name: "KioskRemote", dependencies: ["KioskCore"]),
-        .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer", "KioskRemote", "KioskSeat"]),
+        // Fleets: an MQTT client (libmosquitto) that turns messages into commands and publishes the player's board
+        // (state, availability, events, Home Assistant discovery, camera). Speaks to the player only through
+        // commands and the board, like KioskRemote. The only place libmosquitto is imported.
+        .target(name: "KioskFleet", dependencies: ["KioskCore", "CMosquitto"]),
+        .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer", "KioskRemote", "KioskFleet",
+                                                        "KioskSeat"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput",
                                                              "KioskPlayer"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
-                                   "KioskAudio", "KioskInput", "KioskSeat", "KioskRemote", "KioskText"],
+                                   "KioskAudio", "KioskInput", "KioskSeat", "KioskRemote", "KioskText", "KioskFleet"],
                     exclude: ["Fixtures"]),
     ]
 )

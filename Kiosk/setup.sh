@@ -21,6 +21,9 @@ packages=(
   libharfbuzz-bin tesseract-ocr tesseract-ocr-eng libimage-exiftool-perl
   # JPEG stills through libjpeg-turbo (DCT scaling, streamed rows); djpeg is the decode benchmark's reference
   libjpeg62-turbo-dev libjpeg-turbo-progs
+  # fleets over MQTT: libmosquitto is the client (KioskFleet); the broker and its command-line clients are what the
+  # MQTT tests (MQTTFleet*Tests) run against, and openssl makes the certificates of their TLS broker
+  libmosquitto-dev mosquitto mosquitto-clients openssl
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -101,7 +101,7 @@ public enum CommandSpecs {
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
-    ] + audio + view + captions + overlays + input + remote + scheduling + state + watch + grid + sync
+    ] + audio + view + captions + overlays + input + remote + fleet + scheduling + state + watch + grid + sync
 
     /// Schedule options of `kiosk play` and `kiosk record`.
     public static let scheduling: [OptionSpec] = [
@@ -131,7 +131,7 @@ public enum CommandSpecs {
                    "serve mpv's JSON IPC on a Unix socket (auto: $XDG_RUNTIME_DIR/kiosk/ipc.sock or /run/kiosk/ipc.sock)"),
         OptionSpec("ipc-mode", .choice(["0600", "0660"]), "the socket's mode: 0600 owner only (default), 0660 also its group"),
         OptionSpec("media-root", .text, metavar: "DIR",
-                   "confine remote loadfile, loadlist and screenshot-to-file to DIR (symlinks resolved)"),
+                   "confine remote loadfile, loadlist and screenshot-to-file (IPC) and load (MQTT) to DIR (symlinks resolved)"),
     ]
 
     /// Sound options of `kiosk play`.

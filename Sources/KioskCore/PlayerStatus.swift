@@ -87,6 +87,8 @@ public struct PlayerStatus: Sendable, Equatable {
     /// The output's name for logs (`headless`, `drm card0 HDMI-A-1 1920x1080@60`) and its rotation in degrees.
     public var output = ""
     public var rotation = 0
+    /// Whether the display is on (a schedule's `off` window or a remote's `screen off` turns it off).
+    public var screenOn = true
     /// What is full screen: the slideshow or the grid.
     public var screenView = ScreenView.slideshow
     /// The grid's chip (also while it is closed: the one it opens with).

@@ -35,6 +35,7 @@ extension Player {
         s.effectSplit = effects.split(at: frameTime)
         s.output = output.name
         s.rotation = output.rotation.rawValue
+        s.screenOn = !screenOff
         s.screenView = grid.isOpen ? .grid : .slideshow
         s.gridFilter = grid.filter
         s.gridFocus = grid.focusedPath
@@ -92,7 +93,7 @@ extension Player {
         let thread = Thread {
             for s in shots {
                 do {
-                    try PNGWriter.write(image, to: s.path)
+                    try ScreenshotWriter.write(image, to: s.path)
                     log.info("screenshot: \(s.path) (\(image.size))")
                     s.reply?(.done())
                 } catch {

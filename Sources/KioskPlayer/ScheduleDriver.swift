@@ -24,6 +24,8 @@ public final class ScheduleDriver: LoopProducer {
     private var pending: (Schedule, [PlaylistItem], [String])?
     /// The next load is a reload: the item on screen stays when it is listed again.
     private var reloading = false
+    /// A target a remote chose (the fleet's `playlist` command; from another thread), started at the next turn.
+    private var chosen: String?
 
     /// A driver for `schedule` in `timeZone`; `wall` gives the local wall-clock instant at a player-clock time;
     /// `load` expands a folder or playlist into items; `fallbackItems` play when the schedule names no fallback
@@ -76,6 +78,15 @@ public final class ScheduleDriver: LoopProducer {
         lock.unlock()
     }
 
+    /// Plays the folder or playlist `path` (one of the schedule's targets, chosen by a remote; any thread) from the
+    /// next turn until the schedule's next edge, as a window's target: its folders are watched and `onPlay` hears of
+    /// it. The caller wakes the player (a command in its inbox does).
+    public func choose(_ path: String) {
+        lock.lock()
+        chosen = path
+        lock.unlock()
+    }
+
     public func turn(at t: Double) -> [PlayerCommand] {
         lock.lock()
         if let (s, f, p) = pending {
@@ -87,7 +98,15 @@ public final class ScheduleDriver: LoopProducer {
             reloading = true
             pending = nil
         }
+        let choice = chosen
+        chosen = nil
         lock.unlock()
+        if let choice {
+            playing = .some(.path(choice))
+            let items = started([choice], load(choice))
+            log.info("schedule: playing \(choice) on request (\(items.count) item\(items.count == 1 ? "" : "s")) until the next edge")
+            return [.screen(on: true), .load(items, .replace)]
+        }
         guard let due = next, t >= due - 1e-9 else { return [] }
         let now = wall(t)
         let d = schedule.decision(at: now, timeZone: timeZone)

@@ -3,7 +3,8 @@ import Glibc
 import KioskCore
 
 /// What remote commands may name: local paths only, and with `--media-root DIR` only paths whose real location
-/// (realpath: every symlink followed) is inside DIR. loadfile, loadlist and screenshot-to-file go through it.
+/// (realpath: every symlink followed) is inside DIR. loadfile, loadlist and screenshot-to-file go through it, and
+/// the fleet's MQTT `load` (`localItems`): one gate for every remote.
 public struct MediaGate: Sendable {
     /// The confining folder, resolved; nil: anywhere.
     public let root: String?
@@ -60,15 +61,37 @@ public struct MediaGate: Sendable {
         return path
     }
 
+    /// The items another remote server's `load` names (the fleet's MQTT): a local file, folder or playlist file
+    /// that exists and lies inside the root; a playlist's or folder's entries outside it are left out. Throws the
+    /// one-line reason for a refusal, which the caller logs with its own context.
+    public func localItems(_ given: String) throws(MediaRefusal) -> [PlaylistItem] {
+        guard let local = M3U.localPath(given), !local.isEmpty else { throw MediaRefusal("'\(given)' is not a local path") }
+        let path = Self.absolute(local)
+        if let why = refusal(path) { throw MediaRefusal("\(path): \(why)") }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw MediaRefusal("\(path): no such file or folder")
+        }
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard isDir.boolValue || ext == "m3u" || ext == "m3u8" else { return [PlaylistItem(path: path)] }
+        return expand(path).filter { refusal($0.path) == nil }
+    }
+
     /// Whether `path` lies inside the root (always, without one); logs a refusal.
     func allows(_ path: String, what: String) -> Bool {
-        guard let root else { return true }
+        guard let why = refusal(path) else { return true }
+        log.warn("ipc: \(what) \(path): refused: \(why)")
+        return false
+    }
+
+    /// Why `path` is refused (outside the root), or nil when it is allowed.
+    private func refusal(_ path: String) -> String? {
+        guard let root else { return nil }
         // An existing path is judged by where it really is; a new one by its folder's real place.
         let real = Self.realPath(path)
             ?? Self.realPath((path as NSString).deletingLastPathComponent).map { $0 + "/" + (path as NSString).lastPathComponent }
-        if let real, real == root || real.hasPrefix(root == "/" ? "/" : root + "/") { return true }
-        log.warn("ipc: \(what) \(path): refused: outside --media-root \(root)")
-        return false
+        if let real, real == root || real.hasPrefix(root == "/" ? "/" : root + "/") { return nil }
+        return "outside --media-root \(root)"
     }
 
     /// `path` joined to the current folder when relative (the server's, which is kiosk's).
@@ -83,6 +106,14 @@ public struct MediaGate: Sendable {
         defer { free(r) }
         return String(cString: r)
     }
+}
+
+/// Why a remote load is refused: one line naming the path.
+public struct MediaRefusal: Error, CustomStringConvertible, Sendable {
+    /// The line.
+    public let description: String
+    /// A refusal.
+    public init(_ description: String) { self.description = description }
 }
 
 /// Why the remote-control server could not start: one line naming the flag or path.

@@ -54,8 +54,12 @@ struct Commands {
             throw UsageError("--untimed needs --output headless")
         }
         let input = try CommandSpecs.inputOptions(from: o)
-        let remote = try RemoteControl.bind(o, log: log)
+        // One board for every reader: IPC, MQTT and the state file.
+        let board = PlayerBoard()
+        let remote = try RemoteControl.bind(o, board: board, log: log)
         defer { remote?.stop() }
+        let fleet = try FleetControl.client(o, board: board, log: log)
+        defer { fleet?.stop() }
         let state = try StateChoice.keeper(o, untimed: config.untimed, log: log)
         defer { state?.finish() }  // the last save, after the run
         config.restored = state?.restored
@@ -66,13 +70,16 @@ struct Commands {
                                      log: log)
         defer { folders.stop() }
         var items = scheduled && o.positional.isEmpty ? []
-            : try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil || scheduled || !folders.isEmpty,
+            : try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil || fleet != nil || scheduled
+                               || !folders.isEmpty,
                            loaded: o.positional.isEmpty ? nil : folders.items)
         // With a schedule, the folders of whatever plays are watched (its windows' and the fallback's).
         let scheduledFolders = scheduled ? ScheduledFolders(watch: !o.has("no-watch"), settle: o.number("settle") ?? 2, log: log) : nil
         defer { scheduledFolders?.stop() }
-        let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: true, folders: scheduledFolders, log: log)
+        let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: true, folders: scheduledFolders,
+                                                onPlay: { paths in fleet?.schedulePlays(paths) }, log: log)
         if let schedule { items = schedule.startingItems(at: 0) }
+        if let schedule, let fleet { fleet.choosePlaylists(through: ScheduleChoice(schedule).choose) }
         let clock = try? ScheduleSetup.wallClock(o, realClock: true)
         let reload = ConfigReload(raw: raw, schedule: schedule, log: log)
         stop.onReload { reload.reload() }
@@ -88,10 +95,16 @@ struct Commands {
                                           service.ready()
                                       },
                                       onStart: { player in
+                                          player.board = board
                                           if let remote { player.keepsRunningWhenEmpty = true; remote.serve(player) }
+                                          if let fleet {
+                                              player.keepsRunningWhenEmpty = true
+                                              player.postStatusNow()
+                                              do { try fleet.start(sending: player.inbox) } catch { log.error("mqtt: \(error)") }
+                                          }
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
                                           if let clock { player.wallClock = clock }
-                                          state?.keep(player)  // after the server took the board
+                                          state?.keep(player)  // after the servers took the board
                                           service.follow(player)
                                           if !folders.isEmpty { player.keepsRunningWhenEmpty = true; folders.start(sending: player.inbox) }
                                           scheduledFolders?.start(sending: player.inbox)

@@ -11,30 +11,34 @@ final class RemoteControl {
     private let server: IPCSocketServer
     private let session: MPVSession
     private let relay = CommandRelay()
-    /// The board the player posts to (given to the player before it runs).
-    let board = PlayerBoard()
+    /// The board the player posts to (given to the player before it runs; the fleet's MQTT client reads it too).
+    let board: PlayerBoard
 
-    /// Binds the socket the options name; nil without `--input-ipc-server`.
-    static func bind(_ o: ParsedOptions, log: Log) throws -> RemoteControl? {
+    /// Binds the socket the options name, serving from `board`; nil without `--input-ipc-server`.
+    static func bind(_ o: ParsedOptions, board: PlayerBoard, log: Log) throws -> RemoteControl? {
         guard let given = o.string("input-ipc-server") else {
-            for flag in ["ipc-mode", "media-root"] where o.string(flag) != nil {
-                throw UsageError("--\(flag) needs --input-ipc-server")
+            if o.string("ipc-mode") != nil { throw UsageError("--ipc-mode needs --input-ipc-server") }
+            if o.string("media-root") != nil, o.string("mqtt") == nil {
+                throw UsageError("--media-root needs --input-ipc-server or --mqtt")
             }
             return nil
         }
         let path = given == "auto" ? IPCSocketPath.standard(environment: ProcessInfo.processInfo.environment) : given
         let mode: UInt32 = o.string("ipc-mode") == "0660" ? 0o660 : 0o600
-        let gate: MediaGate
+        return try RemoteControl(path: path, mode: mode, gate: try mediaGate(o, log: log), board: board, log: log)
+    }
+
+    /// The media gate of `--media-root` (anywhere without it), for every remote: IPC and MQTT.
+    static func mediaGate(_ o: ParsedOptions, log: Log) throws -> MediaGate {
         do {
-            gate = try MediaGate(root: o.string("media-root"), log: log) { path in PlaylistLoader(log: log).load([path]) }
+            return try MediaGate(root: o.string("media-root"), log: log) { path in PlaylistLoader(log: log).load([path]) }
         } catch {
             throw UsageError(error.description)
         }
-        return try RemoteControl(path: path, mode: mode, gate: gate, log: log)
     }
 
-    private init(path: String, mode: UInt32, gate: MediaGate, log: Log) throws {
-        let board = self.board
+    private init(path: String, mode: UInt32, gate: MediaGate, board: PlayerBoard, log: Log) throws {
+        self.board = board
         session = MPVSession(board: board, sink: relay, gate: gate, log: log, keys: { MPVKeyNames.code($0) })
         server = try IPCSocketServer(path: path, mode: mode, handler: session, log: log)
     }

@@ -35,15 +35,18 @@ enum ScheduleSetup {
     }
 
     /// The schedule's driver: the command line's paths are the fallback (loaded again each time it comes back),
-    /// and `folders` watches the folders of whatever plays.
+    /// `folders` watches the folders of whatever plays, and `onPlay` hears the paths of each target that starts.
     static func driver(_ o: ParsedOptions, fallback: [PlaylistItem], realClock: Bool, folders: ScheduledFolders? = nil,
-                       log: Log) throws -> ScheduleDriver? {
+                       onPlay: @escaping ([String]) -> Void = { _ in }, log: Log) throws -> ScheduleDriver? {
         let (wall, zone) = try wallClock(o, realClock: realClock)
         guard let file = o.string("schedule") else { return nil }
         let schedule = try read(file)
         return ScheduleDriver(schedule: schedule, timeZone: zone, wall: wall, fallbackItems: fallback,
                               fallbackPaths: o.positional, log: log,
-                              onPlay: { paths, items in folders?.play(paths: paths, items: items) }) { path in
+                              onPlay: { paths, items in
+                                  folders?.play(paths: paths, items: items)
+                                  onPlay(paths)
+                              }) { path in
             PlaylistLoader(log: log).load([path])
         }
     }

@@ -1,0 +1,135 @@
+import Foundation
+import KioskCore
+
+/// What one message on `kiosk/ID/cmd/COMMAND` asks for, its payload checked. Pure: no I/O, so every payload rule
+/// is tested without a broker.
+enum FleetRequest: Equatable, Sendable {
+    /// Commands for the player's inbox, in order.
+    case player([PlayerCommand])
+    /// A local file, folder or playlist to play instead of what plays (through the media gate).
+    case load(String)
+    /// One of the schedule's targets, by its name.
+    case playlist(String)
+    /// A JPEG of the screen on the camera topic.
+    case snapshot
+
+    /// The largest payload a command takes (a path, a view's JSON): anything longer is refused unread.
+    static let maxPayload = 64 * 1024
+
+    /// The commands, as the README lists them.
+    static let names = ["next", "previous", "pause", "resume", "volume", "mute", "screen", "view", "load", "playlist",
+                        "snapshot"]
+
+    /// The request `command` with `payload` makes, or why it is refused (one line).
+    static func parse(_ command: String, payload bytes: [UInt8]) throws(FleetRefusal) -> FleetRequest {
+        guard bytes.count <= maxPayload else { throw FleetRefusal("the payload is over \(maxPayload / 1024) KiB") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw FleetRefusal("the payload is not UTF-8") }
+        let payload = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch command {
+        case "next": return .player([.next])
+        case "previous": return .player([.previous])
+        case "resume": return .player([.resume(.remote), .resume(.user)])
+        case "pause":
+            // A switch (Home Assistant's `paused`): empty or on pauses, off resumes.
+            return .player(try onOff(payload, empty: true) ? [.pause(.remote)] : [.resume(.remote), .resume(.user)])
+        case "screen": return .player([.screen(on: try onOff(payload, empty: nil))])
+        case "mute":
+            if payload.isEmpty || payload.lowercased() == "toggle" { return .player([.volume(.toggleMute)]) }
+            return .player([.volume(.mute(try onOff(payload, empty: nil)))])
+        case "volume": return .player([.volume(.set(try volume(payload)))])
+        case "view": return .player(try FleetViewPayload.changes(bytes).map { .view($0) })
+        case "load": return .load(try path(payload))
+        case "playlist":
+            guard !payload.isEmpty else { throw FleetRefusal("needs a playlist name") }
+            return .playlist(payload)
+        case "snapshot": return .snapshot
+        default:
+            throw FleetRefusal("unknown command (commands: \(names.joined(separator: ", ")))")
+        }
+    }
+
+    /// `on`/`off` (also `true`/`false`, `1`/`0`, any case); an empty payload means `empty` when that is given.
+    private static func onOff(_ payload: String, empty: Bool?) throws(FleetRefusal) -> Bool {
+        switch payload.lowercased() {
+        case "on", "true", "1": return true
+        case "off", "false", "0": return false
+        case "" where empty != nil: return empty ?? true
+        default: throw FleetRefusal("'\(clipped(payload))' is not on or off")
+        }
+    }
+
+    /// A volume 0...100: a whole number (Home Assistant may send `37.0`).
+    private static func volume(_ payload: String) throws(FleetRefusal) -> Int {
+        guard let v = Double(payload), v.isFinite, v.rounded() == v else {
+            throw FleetRefusal("'\(clipped(payload))' is not a whole number 0...100")
+        }
+        guard (0...100).contains(v) else { throw FleetRefusal("\(clipped(payload)) is out of range 0...100") }
+        return Int(v)
+    }
+
+    /// A path: one line (whether it is local and allowed is the media gate's to say).
+    private static func path(_ payload: String) throws(FleetRefusal) -> String {
+        guard !payload.isEmpty else { throw FleetRefusal("needs a path") }
+        guard !payload.contains(where: { $0.isNewline || $0 == "\0" }) else { throw FleetRefusal("a path is one line") }
+        return payload
+    }
+
+    /// `text` cut for a log line.
+    static func clipped(_ text: String) -> String {
+        text.count <= 60 ? text : String(text.prefix(57)) + "..."
+    }
+}
+
+/// Why a command's payload is refused: one line (logged with the topic).
+public struct FleetRefusal: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The reason.
+    public let description: String
+    /// A refusal.
+    public init(_ description: String) { self.description = description }
+}
+
+/// `cmd/view`'s JSON: `{"zoom": 2, "x": 0.3, "y": 0.6, "yaw": 30, "pitch": -10, "roll": 0, "fov": 100}`, any subset;
+/// `{"reset": true}` goes back to the slideshow's own view. The same changes IPC's kiosk-zoom, kiosk-center and
+/// kiosk-yaw… properties make.
+enum FleetViewPayload {
+    /// The keys taken.
+    static let keys = ["zoom", "x", "y", "yaw", "pitch", "roll", "fov", "reset"]
+
+    /// The view changes `bytes` asks for, in a fixed order (reset first, then zoom, centre, angles).
+    static func changes(_ bytes: [UInt8]) throws(FleetRefusal) -> [ViewChange] {
+        let json: JSONValue
+        do { json = try JSONValue.parse(bytes) } catch { throw FleetRefusal("not JSON: \(error)") }
+        guard case .object(let members) = json, !members.isEmpty else {
+            throw FleetRefusal("expected a JSON object with some of \(keys.joined(separator: ", "))")
+        }
+        var numbers: [String: Double] = [:]
+        var out: [ViewChange] = []
+        for (key, value) in members {
+            guard keys.contains(key) else { throw FleetRefusal("unknown key '\(FleetRequest.clipped(key))' (keys: \(keys.joined(separator: ", ")))") }
+            if key == "reset" {
+                guard value == .bool(true) else { throw FleetRefusal("reset takes true") }
+                out.append(.reset)
+                continue
+            }
+            guard let n = value.number, n.isFinite else { throw FleetRefusal("\(key) needs a number") }
+            numbers[key] = n
+        }
+        if let z = numbers["zoom"] {
+            guard (1...4).contains(z) else { throw FleetRefusal("zoom \(z) is out of range 1...4") }
+            out.append(.zoom(z))
+        }
+        if numbers["x"] != nil || numbers["y"] != nil {
+            guard let x = numbers["x"], let y = numbers["y"] else { throw FleetRefusal("x and y go together") }
+            guard (0...1).contains(x), (0...1).contains(y) else { throw FleetRefusal("x and y must be in 0...1") }
+            out.append(.center(x: x, y: y))
+        }
+        if let v = numbers["yaw"] { out.append(.yaw(v)) }
+        if let v = numbers["pitch"] { out.append(.pitch(v)) }
+        if let v = numbers["roll"] { out.append(.roll(v)) }
+        if let f = numbers["fov"] {
+            guard f > 0, f < 360 else { throw FleetRefusal("fov \(f) is out of range (0...360)") }
+            out.append(.fov(f))
+        }
+        return out
+    }
+}

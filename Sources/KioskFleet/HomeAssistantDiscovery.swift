@@ -1,0 +1,80 @@
+import KioskCore
+
+/// Home Assistant's MQTT discovery for one kiosk: a retained config per entity under
+/// `homeassistant/COMPONENT/ID_NAME/config`, each with the kiosk's availability topic, a unique id and the same
+/// device block, so Home Assistant shows one device with these entities:
+/// switches `paused` and `screen`, buttons `next`, `previous` and `snapshot`, a number `volume` (0–100), a select
+/// `playlist` (the schedule's targets; only with a schedule), a sensor `current item` (the state as its
+/// attributes) and a camera (the JPEGs `snapshot` publishes).
+enum HomeAssistantDiscovery {
+    /// One entity's config: where it goes and what it says.
+    struct Config {
+        /// `homeassistant/COMPONENT/ID_NAME/config`.
+        let topic: String
+        /// The JSON.
+        let json: JSONValue
+    }
+
+    /// The configs for kiosk `topics.id`; `playlists` are the select's options (none: no select).
+    static func configs(_ topics: FleetTopics, playlists: [String]) -> [Config] {
+        let device: JSONValue = .object([
+            ("identifiers", .array([.string("kiosk_\(topics.id)")])),
+            ("name", .string("kiosk \(topics.id)")),
+            ("manufacturer", .string("kiosk")),
+            ("model", .string("kiosk slideshow player")),
+        ])
+        func entity(_ component: String, _ name: String, _ title: String, _ members: [(String, JSONValue)]) -> Config {
+            let common: [(String, JSONValue)] = [
+                ("name", .string(title)),
+                ("unique_id", .string("kiosk_\(topics.id)_\(name)")),
+                ("object_id", .string("kiosk_\(topics.id)_\(name)")),
+                ("availability_topic", .string(topics.availability)),
+                ("payload_available", .string("online")),
+                ("payload_not_available", .string("offline")),
+                ("device", device),
+            ]
+            return Config(topic: topics.discovery(component, name), json: .object(common + members))
+        }
+        func command(_ name: String) -> JSONValue { .string(topics.commandPrefix + name) }
+        let state: JSONValue = .string(topics.state)
+        var out = [
+            entity("switch", "paused", "Paused", [
+                ("command_topic", command("pause")), ("state_topic", state),
+                ("value_template", .string("{{ 'on' if value_json.paused else 'off' }}")),
+                ("payload_on", .string("on")), ("payload_off", .string("off")),
+                ("state_on", .string("on")), ("state_off", .string("off")), ("qos", .int(1)), ("icon", .string("mdi:pause")),
+            ]),
+            entity("switch", "screen", "Screen", [
+                ("command_topic", command("screen")), ("state_topic", state),
+                ("value_template", .string("{{ value_json.screen }}")),
+                ("payload_on", .string("on")), ("payload_off", .string("off")),
+                ("state_on", .string("on")), ("state_off", .string("off")), ("qos", .int(1)), ("icon", .string("mdi:monitor")),
+            ]),
+            entity("button", "next", "Next", [("command_topic", command("next")),
+                                               ("qos", .int(1)), ("icon", .string("mdi:skip-next"))]),
+            entity("button", "previous", "Previous", [("command_topic", command("previous")),
+                                                       ("qos", .int(1)), ("icon", .string("mdi:skip-previous"))]),
+            entity("button", "snapshot", "Snapshot", [("command_topic", command("snapshot")),
+                                                       ("qos", .int(1)), ("icon", .string("mdi:camera"))]),
+            entity("number", "volume", "Volume", [
+                ("command_topic", command("volume")), ("state_topic", state),
+                ("value_template", .string("{{ value_json.volume }}")),
+                ("min", .int(0)), ("max", .int(100)), ("step", .int(1)), ("mode", .string("slider")),
+                ("qos", .int(1)), ("icon", .string("mdi:volume-high")),
+            ]),
+            entity("sensor", "current_item", "Current item", [
+                ("state_topic", state), ("value_template", .string("{{ value_json.item }}")),
+                ("json_attributes_topic", state), ("icon", .string("mdi:image")),
+            ]),
+            entity("camera", "screen_camera", "Screen", [("topic", .string(topics.camera))]),
+        ]
+        if !playlists.isEmpty {
+            out.append(entity("select", "playlist", "Playlist", [
+                ("command_topic", command("playlist")), ("state_topic", state),
+                ("value_template", .string("{{ value_json.playlist }}")),
+                ("options", .array(playlists.map { .string($0) })), ("qos", .int(1)), ("icon", .string("mdi:playlist-play")),
+            ]))
+        }
+        return out
+    }
+}
