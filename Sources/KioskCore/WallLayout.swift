@@ -16,7 +16,9 @@ public struct WallLayout: Sendable, Equatable {
         guard viewport.width > 0, viewport.height > 0 else {
             throw UsageError("--viewport: \(Self.text(viewport)) must have a positive width and height")
         }
-        guard viewport.x >= 0, viewport.y >= 0, viewport.maxX <= wall.width, viewport.maxY <= wall.height else {
+        // Compared without adding, so no number given can overflow.
+        guard viewport.x >= 0, viewport.y >= 0, viewport.width <= wall.width, viewport.height <= wall.height,
+              viewport.x <= wall.width - viewport.width, viewport.y <= wall.height - viewport.height else {
             throw UsageError("--viewport: \(Self.text(viewport)) is not inside the \(wall.width)x\(wall.height) wall")
         }
         self.wall = wall

@@ -54,10 +54,23 @@ public struct WallTimeline: Sendable, Equatable {
     /// Seconds one pass lasts.
     public let passLength: Double
 
-    /// A timeline; throws when there is no item or a length is not positive and finite.
+    /// The shortest slot: `--duration`'s own lower bound (an `#EXTINF` may say less).
+    public static let shortestLength = 0.05
+    /// The longest pass: about 31 years, so a pass number stays a small integer for any epoch.
+    public static let longestPass = 1e9
+
+    /// A timeline; throws when there is no item, a length is under `shortestLength` or not finite, or the pass
+    /// would last longer than `longestPass`.
     public init(epoch: Double, lengths: [Double], shuffle: Bool, seed: UInt64) throws(WallTimelineError) {
         guard !lengths.isEmpty else { throw .noItems }
-        if let bad = lengths.firstIndex(where: { !($0.isFinite && $0 > 0) }) { throw .badLength(index: bad, length: lengths[bad]) }
+        if let bad = lengths.firstIndex(where: { !($0.isFinite && $0 >= Self.shortestLength) }) {
+            throw .badLength(index: bad, length: lengths[bad])
+        }
+        var total = 0.0
+        for (i, length) in lengths.enumerated() {
+            total += length
+            if total > Self.longestPass { throw .badLength(index: i, length: length) }
+        }
         self.epoch = epoch
         self.lengths = lengths
         self.shuffle = shuffle

@@ -13,6 +13,8 @@ final class FleetCamera {
     private let folder: String
     private var lastTaken: Double?
     private var pendingSince: Double?
+    /// Numbers each picture's file, so a late answer to a request given up on cannot take a newer one's file.
+    private var pictures = 0
 
     /// A camera with a new private folder under the temporary folder.
     init() throws(FleetError) {
@@ -31,12 +33,14 @@ final class FleetCamera {
         }
         lastTaken = now
         pendingSince = now
-        return path
+        pictures += 1
+        return folder + "/screen-\(pictures).jpg"
     }
 
-    /// The picture's bytes once the player answered (and the file is gone again); the error when it failed.
-    func taken(_ reply: CommandReply) throws(FleetError) -> [UInt8] {
-        pendingSince = nil
+    /// The picture's bytes once the player answered for the file at `path` (which is gone again afterwards); the
+    /// error when it failed. Only the newest request's answer frees the camera for the next one.
+    func taken(_ reply: CommandReply, path: String) throws(FleetError) -> [UInt8] {
+        if path == folder + "/screen-\(pictures).jpg" { pendingSince = nil }
         defer { unlink(path) }
         if case .failed(let why) = reply { throw FleetError("snapshot: \(why)") }
         guard let data = FileManager.default.contents(atPath: path) else { throw FleetError("snapshot: cannot read \(path)") }
@@ -45,9 +49,10 @@ final class FleetCamera {
 
     /// Removes the folder.
     func remove() {
-        unlink(path)
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
+            for name in names where name.hasPrefix("screen-") { unlink(folder + "/" + name) }
+        }
         rmdir(folder)
     }
 
-    private var path: String { folder + "/screen.jpg" }
 }

@@ -167,9 +167,9 @@ public final class FleetClient: @unchecked Sendable {
             case .failed(let why):
                 log.info("mqtt: \(topic): \(why)")
             }
-        case .snapshot(let reply):
+        case .snapshot(let reply, let path):
             do {
-                let jpeg = try camera.taken(reply)
+                let jpeg = try camera.taken(reply, path: path)
                 connection.publish(topics.camera, jpeg, retain: true)
                 log.info("mqtt: snapshot: \(jpeg.count) bytes on \(topics.camera)")
             } catch {
@@ -227,7 +227,7 @@ public final class FleetClient: @unchecked Sendable {
             case .snapshot:
                 let path = try camera.take(now: MonotonicClock.seconds())
                 let mailbox = self.mailbox
-                sink?.send(.screenshot(path: path)) { mailbox.post(.snapshot($0)) }
+                sink?.send(.screenshot(path: path)) { mailbox.post(.snapshot($0, path: path)) }
             }
         } catch {
             log.warn("mqtt: \(topic): refused: \(error)")

@@ -15,8 +15,8 @@ final class FleetMailbox: BrokerEvents, @unchecked Sendable {
         case published(Int32)
         /// The player answered a command that came in on `topic`.
         case replied(topic: String, CommandReply)
-        /// A snapshot for the camera was written to the file (or failed).
-        case snapshot(CommandReply)
+        /// A snapshot for the camera was written to the file at the path (or failed).
+        case snapshot(CommandReply, path: String)
         /// The schedule started a target (its name; nil: the command line's paths, or the screen is off).
         case schedulePlays(String?)
     }

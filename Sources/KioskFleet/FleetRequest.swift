@@ -13,7 +13,8 @@ enum FleetRequest: Equatable, Sendable {
     /// A JPEG of the screen on the camera topic.
     case snapshot
 
-    /// The largest payload a command takes (a path, a view's JSON): anything longer is refused unread.
+    /// The largest payload a command takes (a path, a view's JSON): anything longer is refused before it is parsed
+    /// (libmosquitto has received it whole by then; the broker's own `message_size_limit` bounds that).
     static let maxPayload = 64 * 1024
 
     /// The commands, as the README lists them.

@@ -31,16 +31,7 @@ enum ClipStill {
         let shown = frame.displaySize
         let wanted = FFmpegImageDecoder.clamp(targetSize(shown), to: shown)
         let stored = frame.orientation.swapsAxes ? wanted.transposed : wanted
-        let format: AVPixelFormat
-        switch frame.layout {
-        case .yuv420p: format = AV_PIX_FMT_YUV420P
-        case .yuv422p: format = AV_PIX_FMT_YUV422P
-        case .yuv444p: format = AV_PIX_FMT_YUV444P
-        case .nv12: format = AV_PIX_FMT_NV12
-        case .yuv420p10: format = AV_PIX_FMT_YUV420P10LE
-        case .p010: format = AV_PIX_FMT_P010LE
-        case .rgba: format = AV_PIX_FMT_RGBA
-        }
+        let format = frame.layout.ffmpegFormat
         guard frame.planes.count >= frame.layout.planeCount else {
             throw MediaError(path: path, reason: "video frame has \(frame.planes.count) of \(frame.layout.planeCount) planes")
         }
@@ -54,7 +45,7 @@ enum ClipStill {
     }
 
     /// Runs `body` with a base pointer to each of `planes`, in order.
-    private static func withPlanes<R>(_ planes: [[UInt8]], _ held: [UnsafePointer<UInt8>?] = [],
+    static func withPlanes<R>(_ planes: [[UInt8]], _ held: [UnsafePointer<UInt8>?] = [],
                                       _ body: ([UnsafePointer<UInt8>?]) throws -> R) throws -> R {
         guard let first = planes.first else { return try body(held) }
         return try first.withUnsafeBufferPointer { buf in

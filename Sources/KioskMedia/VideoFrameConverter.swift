@@ -56,33 +56,22 @@ final class VideoFrameConverter {
 
     /// A frame already copied out of the decoder (held through a seek) as one RGBA plane of `target` size.
     func convert(_ frame: VideoFrame, target: PixelSize) throws -> VideoPlane {
-        let format: AVPixelFormat
-        switch frame.layout {
-        case .yuv420p: format = AV_PIX_FMT_YUV420P
-        case .yuv422p: format = AV_PIX_FMT_YUV422P
-        case .yuv444p: format = AV_PIX_FMT_YUV444P
-        case .nv12: format = AV_PIX_FMT_NV12
-        case .yuv420p10: format = AV_PIX_FMT_YUV420P10LE
-        case .p010: format = AV_PIX_FMT_P010LE
-        case .rgba: format = AV_PIX_FMT_RGBA
+        // swscale reads four plane pointers and strides: the ones a layout lacks are nil and 0.
+        let strides = Array((frame.planes.map { Int32($0.stride) } + [0, 0, 0, 0]).prefix(4))
+        return try ClipStill.withPlanes(frame.planes.map(\.bytes)) { pointers in
+            try convert(data: Array((pointers + [nil, nil, nil, nil]).prefix(4)), strides: strides,
+                        format: frame.layout.ffmpegFormat.rawValue, size: frame.size,
+                        key: (frame.matrix, frame.range, frame.siting), target: target)
         }
-        let planes = frame.planes
-        // Pins each plane's storage for the one call (at most three planes).
-        func pinned(_ i: Int, _ pointers: [UnsafePointer<UInt8>?]) throws -> VideoPlane {
-            guard i < planes.count else {
-                return try convert(data: pointers + [nil], strides: planes.map { Int32($0.stride) } + [0],
-                                   format: format.rawValue, size: frame.size,
-                                   key: (frame.matrix, frame.range, frame.siting), target: target)
-            }
-            return try planes[i].bytes.withUnsafeBufferPointer { try pinned(i + 1, pointers + [$0.baseAddress]) }
-        }
-        return try pinned(0, [])
     }
 
     /// Planes at `data` (rows `strides` apart) of `format` and `size` as one RGBA plane of `target` size.
     private func convert(data: [UnsafePointer<UInt8>?], strides: [Int32], format: Int32, size: PixelSize,
                          key colour: (matrix: ColorMatrix, range: ColorRange, siting: ChromaSiting),
                          target: PixelSize) throws -> VideoPlane {
+        guard data.count == 4, strides.count == 4 else {
+            throw MediaError(path: path, reason: "swscale needs four plane pointers, got \(data.count)")
+        }
         guard size.width > 0, size.height > 0, target.width > 0, target.height > 0 else {
             throw MediaError(path: path, reason: "empty video frame (\(size) to \(target))")
         }
@@ -148,5 +137,20 @@ final class VideoFrameConverter {
         context = sws
         self.key = key
         return sws
+    }
+}
+
+extension VideoPixelLayout {
+    /// ffmpeg's pixel format for planes laid out so.
+    var ffmpegFormat: AVPixelFormat {
+        switch self {
+        case .yuv420p: return AV_PIX_FMT_YUV420P
+        case .yuv422p: return AV_PIX_FMT_YUV422P
+        case .yuv444p: return AV_PIX_FMT_YUV444P
+        case .nv12: return AV_PIX_FMT_NV12
+        case .yuv420p10: return AV_PIX_FMT_YUV420P10LE
+        case .p010: return AV_PIX_FMT_P010LE
+        case .rgba: return AV_PIX_FMT_RGBA
+        }
     }
 }

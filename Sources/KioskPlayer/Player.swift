@@ -164,7 +164,10 @@ public final class Player {
         playsSound = config.sync.playsSound
         restore(config.restored)  // an earlier run's item, pause and resume places, before the first decode
         if let epoch = config.sync.epoch {
-            do { sync = try PlayerSync(epoch: epoch, items: items, ids: playlist.ids, config: config, log: log) } catch {
+            do {
+                sync = try PlayerSync(epoch: epoch, items: items, ids: playlist.ids, playlistVersion: playlist.version,
+                                      config: config, log: log)
+            } catch {
                 syncFailure = error as? PlayerError ?? PlayerError("\(error)")
             }
         }
@@ -315,7 +318,9 @@ public final class Player {
             sound.pause(scene.paused)  // the slideshow's pause holds the clip's sound, and so its frames
             if let p = playing {
                 p.position = p.clip.startTime + scene.currentTime
-                sync?.keepInStep(p, scene: scene, at: t, log: log)
+                if sync?.keepInStep(p, scene: scene, at: t, log: log) == true, sound.isPlaying(scene.current.sequence) {
+                    sound.start(path: p.path, sequence: scene.current.sequence, at: p.clip.startTime + scene.currentTime)
+                }
                 if let reason = p.endsEarly(at: scene.currentTime, slotLength: scene.current.length, log: log) {
                     show.endCurrent(reason)
                 }

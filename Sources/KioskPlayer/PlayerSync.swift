@@ -9,6 +9,9 @@ final class PlayerSync {
     let timeline: WallTimeline
     /// The playlist's ids, by timeline index.
     let ids: [ItemID]
+    /// The playlist's version the timeline was made from: a new playlist (a load, a schedule's window, a watched
+    /// folder's change) makes a new timeline, the same on every player given the same items.
+    private(set) var playlistVersion: Int
     private let realtime: RealtimeClock
     /// Monotonic seconds minus the player clock's seconds, taken at the first frame.
     private var clockToMonotonic: Double?
@@ -18,7 +21,7 @@ final class PlayerSync {
     private static let jumpTolerance = 0.25
 
     /// The timeline for `items` (lengths from their headers) from `epoch`.
-    init(epoch: Double, items: [PlaylistItem], ids: [ItemID], config: PlayerConfig, log: Log) throws {
+    init(epoch: Double, items: [PlaylistItem], ids: [ItemID], playlistVersion: Int, config: PlayerConfig, log: Log) throws {
         let lengths = SyncLengths.lengths(of: items, config: config, log: log)
         do {
             timeline = try WallTimeline(epoch: epoch, lengths: lengths, shuffle: config.slideshow.shuffle,
@@ -27,10 +30,20 @@ final class PlayerSync {
             throw PlayerError(error.description)
         }
         self.ids = ids
+        self.playlistVersion = playlistVersion
         realtime = RealtimeClock.fromEnvironment()
         log.info(String(format: "sync: %d items, a pass of %.3f s from epoch %.3f%@", lengths.count, timeline.passLength,
                         epoch, config.slideshow.shuffle ? ", shuffled by seed \(config.slideshow.seed)" : ""))
     }
+
+    /// Carries over what `old` learned of the clocks and the clip on screen, for a timeline made anew.
+    func continues(_ old: PlayerSync) {
+        clockToMonotonic = old.clockToMonotonic
+        last = old.last
+    }
+
+    /// Marks the playlist's version `version` as seen, when no timeline could be made of it.
+    func saw(_ version: Int) { playlistVersion = version }
 
     /// The wall time (CLOCK_REALTIME seconds) of player time `t` on `clock`: `t` in monotonic time, plus the
     /// wall clock's offset from the monotonic clock read now (so a step of the wall clock counts at once).
@@ -42,8 +55,9 @@ final class PlayerSync {
 
     /// Keeps the clip on screen at the timeline's media time: when the slot started before this player showed it
     /// (a late start) or the offset jumped (a clock step), the clip seeks there; otherwise its frames are simply
-    /// chosen by the offset, which runs with the wall clock.
-    func keepInStep(_ playing: PlayingClip?, scene: Scene, at t: Double, log: Log) {
+    /// chosen by the offset, which runs with the wall clock. True when the clip was moved (its sound must follow).
+    @discardableResult
+    func keepInStep(_ playing: PlayingClip?, scene: Scene, at t: Double, log: Log) -> Bool {
         defer { last = (scene.current.sequence, scene.currentTime, t) }
         let expected: Double
         if let last, last.slot == scene.current.sequence {
@@ -51,13 +65,14 @@ final class PlayerSync {
         } else {
             expected = 0
         }
-        guard abs(scene.currentTime - expected) > Self.jumpTolerance else { return }
+        guard abs(scene.currentTime - expected) > Self.jumpTolerance else { return false }
         if let last, last.slot == scene.current.sequence {
             log.info(String(format: "sync: the wall clock moved %+.3f s; re-aligned at %.3f s of slot %d", scene.currentTime - expected,
                             scene.currentTime, scene.current.sequence))
         }
-        guard let p = playing, !p.clip.holdsOneFrame else { return }
+        guard let p = playing, !p.clip.holdsOneFrame else { return false }
         p.clip.seek(to: p.clip.startTime + scene.currentTime)
+        return true
     }
 
     /// The presentation log (debug): the wall time a frame is shown at, its slot and item, the slot's offset and
@@ -73,7 +88,21 @@ final class PlayerSync {
 extension Player {
     /// The scene at `t`: read off the wall-clock timeline with `--sync-epoch`, else the slideshow's own.
     func scene(at t: Double) -> Scene? {
-        guard let sync else { return show.update(at: t, availability: cache.availability) }
+        guard var sync else { return show.update(at: t, availability: cache.availability) }
+        if sync.playlistVersion != show.playlist.version, let epoch = config.sync.epoch {
+            let ids = show.playlist.ids
+            do {
+                let made = try PlayerSync(epoch: epoch, items: ids.compactMap { show.playlist.item($0) }, ids: ids,
+                                          playlistVersion: show.playlist.version, config: config, log: log)
+                made.continues(sync)
+                sync = made
+                self.sync = made
+            } catch {
+                // nothing left to play: the old timeline's items are gone, so nothing shows until items come
+                sync.saw(show.playlist.version)
+                log.warn("\(error)")
+            }
+        }
         let wall = sync.wallTime(at: t, clock: clock)
         frameWall = wall
         return show.follow(sync.timeline, ids: sync.ids, wall: wall, availability: cache.availability)

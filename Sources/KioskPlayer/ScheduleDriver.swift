@@ -103,6 +103,9 @@ public final class ScheduleDriver: LoopProducer {
         lock.unlock()
         if let choice {
             playing = .some(.path(choice))
+            // The choice lasts until the schedule's next edge, also when it lands on the first turn or a reload's.
+            let now = wall(t)
+            next = schedule.decision(at: now, timeZone: timeZone).nextChange.map { t + max(0, $0.timeIntervalSince(now)) }
             let items = started([choice], load(choice))
             log.info("schedule: playing \(choice) on request (\(items.count) item\(items.count == 1 ? "" : "s")) until the next edge")
             return [.screen(on: true), .load(items, .replace)]

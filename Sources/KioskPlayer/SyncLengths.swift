@@ -9,7 +9,8 @@ import KioskMedia
 enum SyncLengths {
     /// One length per item, in playlist order.
     static func lengths(of items: [PlaylistItem], config: PlayerConfig, log: Log) -> [Double] {
-        items.map { length(of: $0, config: config, log: log) }
+        // An #EXTINF may say less than a slot can last: every player clamps it alike.
+        items.map { max(WallTimeline.shortestLength, length(of: $0, config: config, log: log)) }
     }
 
     /// The slot length of one item.

@@ -23,24 +23,23 @@ enum VideoPassBench {
                                 image: RGBAImage(size: first.size, fill: (90, 140, 200, 255)))
         let fit = FlatView(fit: .contain)
         var upload: [Double] = [], draw: [Double] = [], flat: [Double] = []
+        /// Milliseconds `body` takes, the GL work it queued included.
+        func timed(_ body: () throws -> Void) rethrows -> Double {
+            let t = MonotonicClock.seconds()
+            try body()
+            output.context.finish()
+            return (MonotonicClock.seconds() - t) * 1000
+        }
+        func drawn(_ picture: any LayerPicture) throws {
+            try renderer.draw(RenderFrame(background: .black, layers: [
+                RenderLayer(texture: picture, pass: FlatPass(transform: fit.transform(picture: picture.size, canvas: canvas)))]),
+                into: output.target)
+        }
         for (i, frame) in decoded.enumerated() {
-            var t = MonotonicClock.seconds()
-            try video.update(with: frame)
-            output.context.finish()
-            let u = MonotonicClock.seconds() - t
-            t = MonotonicClock.seconds()
-            try renderer.draw(RenderFrame(background: .black, layers: [
-                RenderLayer(texture: video, pass: FlatPass(transform: fit.transform(picture: video.size, canvas: canvas)))]),
-                into: output.target)
-            output.context.finish()
-            let d = MonotonicClock.seconds() - t
-            t = MonotonicClock.seconds()
-            try renderer.draw(RenderFrame(background: .black, layers: [
-                RenderLayer(texture: still, pass: FlatPass(transform: fit.transform(picture: still.size, canvas: canvas)))]),
-                into: output.target)
-            output.context.finish()
-            let f = MonotonicClock.seconds() - t
-            if i >= 3 { upload.append(u * 1000); draw.append(d * 1000); flat.append(f * 1000) }
+            let u = try timed { try video.update(with: frame) }
+            let d = try timed { try drawn(video) }
+            let f = try timed { try drawn(still) }
+            if i >= 3 { upload.append(u); draw.append(d); flat.append(f) }
         }
         func median(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.sorted()[xs.count / 2] }
         print(String(format: "videopass %.2f %.2f %.2f", median(upload), median(draw), median(flat)))

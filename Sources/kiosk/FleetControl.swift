@@ -18,6 +18,9 @@ enum FleetControl {
         let targets = try o.string("schedule").map { try Self.playlists(ScheduleSetup.read($0)) } ?? []
         let services = FleetServices(
             load: { path throws(FleetRefusal) in
+                // A broker is reachable over the network (often without a password), unlike IPC's 0600 socket:
+                // MQTT loads only from the folder --media-root names.
+                guard gate.root != nil else { throw FleetRefusal("load needs --media-root DIR (the folder MQTT may play from)") }
                 do throws(MediaRefusal) { return try gate.localItems(path) } catch { throw FleetRefusal(error.description) }
             },
             playlists: targets)

@@ -67,6 +67,21 @@ final class MQTTFleetRobustnessTests: MQTTFleetTestCase {
         stop(p)
     }
 
+    /// Without --media-root, MQTT's load is refused (a broker is reachable over the network): one line, and the
+    /// playlist stays.
+    func testLoadWithoutAMediaRootIsRefused() throws {
+        let inside = try ColourPictures.make(dir, "free.png", "white")
+        let given = try pictures()
+        let p = try start("free", given)
+        XCTAssertNotNil(try clients.wait("kiosk/free/state", seconds: 10) { $0["path"]?.string != nil }, p.stderr)
+        try clients.publish("kiosk/free/cmd/load", inside)
+        XCTAssertTrue(p.waitFor("kiosk/free/cmd/load: refused: load needs --media-root", timeout: 10), p.stderr)
+        try clients.publish("kiosk/free/cmd/pause", "")
+        XCTAssertNotNil(try clients.wait("kiosk/free/state", seconds: 10) { $0["paused"] == .bool(true) }, p.stderr)
+        XCTAssertFalse(p.stderr.contains("showing \(inside)"), p.stderr)
+        stop(p)
+    }
+
     /// The camera: a JPEG of the canvas on request (retained), and no second one within 10 s.
     func testCameraPublishesAJPEGAtTheCanvasSizeAtMostEvery10Seconds() throws {
         let p = try start("cam", try pictures())

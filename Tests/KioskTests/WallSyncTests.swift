@@ -82,13 +82,20 @@ final class WallSyncTests: XCTestCase {
         let m = try media(dir)
         let epoch = Date().timeIntervalSince1970 + 0.5
         let length = 8.0
+        let began = Date().timeIntervalSince1970
         let a = try player([m.picture, m.clip], epoch: epoch, viewport: "0,0,160,90", length: length)
         let b = try player([m.picture, m.clip], epoch: epoch, viewport: "160,90,160,90", length: length)
         Thread.sleep(forTimeInterval: 2)
         let c = try player([m.picture, m.clip], epoch: epoch, viewport: "0,90,160,90", length: length - 2,
                            env: ["\(RealtimeClock.skewVariable)=5,2.5,0"])
         for p in [a, b, c] { XCTAssertEqual(p.finish(timeout: 60).status, 0, p.stderr) }
+        let ended = Date().timeIntervalSince1970
         let logs = [a, b, c].map { Self.presented($0.stderr) }
+        // The wall times logged are this machine's CLOCK_REALTIME (the test's own reading brackets them), so the
+        // checks against the timeline below test the players' clocks, not only their arithmetic.
+        for (i, log) in logs.prefix(2).enumerated() {
+            for e in log { XCTAssertTrue(e.wall >= began && e.wall <= ended, "player \(i) logged wall \(e.wall) outside \(began)...\(ended)") }
+        }
         for (i, log) in logs.enumerated() { XCTAssertGreaterThan(log.count, 30, "player \(i) presented too little") }
         let timeline = try WallTimeline(epoch: epoch, lengths: [1.5, 4], shuffle: false, seed: 1)
 

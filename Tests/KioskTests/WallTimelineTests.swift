@@ -73,6 +73,12 @@ final class WallTimelineTests: XCTestCase {
             XCTAssertEqual($0 as? WallTimelineError, .badLength(index: 1, length: 0))
         }
         XCTAssertThrowsError(try WallTimeline(epoch: epoch, lengths: [.infinity], shuffle: false, seed: 1))
+        // shorter than a slot can be (an #EXTINF:1e-12 would make pass numbers overflow), or a pass of centuries
+        XCTAssertThrowsError(try WallTimeline(epoch: epoch, lengths: [1, 1e-12], shuffle: false, seed: 1)) {
+            XCTAssertEqual($0 as? WallTimelineError, .badLength(index: 1, length: 1e-12))
+        }
+        XCTAssertThrowsError(try WallTimeline(epoch: epoch, lengths: [1e308, 1e308], shuffle: false, seed: 1))
+        XCTAssertNoThrow(try WallTimeline(epoch: epoch, lengths: [WallTimeline.shortestLength], shuffle: false, seed: 1))
     }
 
     /// A 2×2 wall of 1920×1080 screens with 60-pixel bezels: each viewport lands on its screen with the wall
@@ -96,7 +102,9 @@ final class WallTimelineTests: XCTestCase {
     func testBadViewports() {
         let wall = PixelSize(width: 1000, height: 500)
         for rect in [PixelRect(x: 600, y: 0, width: 500, height: 500), PixelRect(x: 0, y: 1, width: 1000, height: 500),
-                     PixelRect(x: 0, y: 0, width: 0, height: 10)] {
+                     PixelRect(x: 0, y: 0, width: 0, height: 10),
+                     // numbers that would overflow an addition (a hostile kiosk.conf) are refused, not a crash
+                     PixelRect(x: Int.max, y: 0, width: 1, height: 1), PixelRect(x: 1, y: 0, width: Int.max, height: 1)] {
             XCTAssertThrowsError(try WallLayout(wall: wall, viewport: rect)) {
                 XCTAssertTrue(($0 as? UsageError)?.message.hasPrefix("--viewport: ") ?? false, "\($0)")
             }
