@@ -10,13 +10,13 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
     public struct Limits: Sendable, Equatable {
         /// Most frames queued.
         public var maxFrames: Int
-        /// Most bytes of planes queued: past two frames (always allowed, however large, so the decoder keeps one
-        /// ahead of the one being drawn), a frame is decoded only while one more of the last one's size fits.
-        /// 24 MiB holds four 1080p YUV frames or two 1080p RGBA ones; a 2160p clip gets its two.
+        /// Most bytes of planes queued: past two frames (always allowed, however large: with one frame queued,
+        /// timed 1080p on llvmpipe showed 15.6 frames/s instead of 17.1), a frame is decoded only while one more
+        /// of the last one's size fits. 16 MiB holds four 1080p YUV frames; 1080p RGBA and 2160p YUV get two.
         public var maxBytes: Int
 
         /// Creates limits.
-        public init(maxFrames: Int = 4, maxBytes: Int = 24 << 20) {
+        public init(maxFrames: Int = 4, maxBytes: Int = 16 << 20) {
             self.maxFrames = max(1, maxFrames)
             self.maxBytes = max(1, maxBytes)
         }

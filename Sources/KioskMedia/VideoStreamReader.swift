@@ -342,11 +342,12 @@ final class VideoStreamReader {
     /// about two frames of its own, so the thread count is capped to keep them within this.
     static let poolBytes = 96 << 20
 
-    /// Frame threads for a video of `size`: one per core (0, ffmpeg's automatic count) while two frames a thread
-    /// fit in `poolBytes` for every core, else as many as fit (at least 1).
+    /// Frame threads for a video of `size`: one per core (not ffmpeg's automatic cores + 1: each frame thread holds
+    /// frames of its own, and the extra one bought no speed on 2 cores, 1080p or 2160p) while two frames a thread
+    /// fit in `poolBytes`, else as many as fit (at least 1).
     static func decodeThreads(for size: PixelSize, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
         let frameBytes = max(1, size.width * size.height * 3 / 2)  // 8-bit 4:2:0
         let fit = max(1, poolBytes / (2 * frameBytes))
-        return fit >= cores + 1 ? 0 : fit
+        return max(1, min(cores, fit))
     }
 }

@@ -134,7 +134,7 @@ final class MemoryLimitTests: XCTestCase {
     /// A video's frame threads are capped by frame size so the decoder's own pool stays within
     /// `VideoStreamReader.poolBytes` (two frames a thread); the queue is bounded in bytes by `VideoDecoder.Limits`.
     func testVideoDecodeThreadsAreBoundedByFrameBytes() {
-        XCTAssertEqual(VideoStreamReader.decodeThreads(for: PixelSize(width: 1920, height: 1080), cores: 4), 0)  // auto
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: PixelSize(width: 1920, height: 1080), cores: 4), 4)  // a core each
         XCTAssertEqual(VideoStreamReader.decodeThreads(for: PixelSize(width: 3840, height: 2160), cores: 4), 4)
         XCTAssertEqual(VideoStreamReader.decodeThreads(for: PixelSize(width: 7680, height: 4320), cores: 4), 1)
         for side in [640, 1920, 3840, 7680] {
@@ -144,7 +144,7 @@ final class MemoryLimitTests: XCTestCase {
             XCTAssertLessThanOrEqual((threads == 0 ? 17 : threads) * 2 * frameBytes,
                                      max(VideoStreamReader.poolBytes, 2 * frameBytes), "\(size)")
         }
-        XCTAssertEqual(VideoDecoder.Limits().maxBytes, 24 << 20)
+        XCTAssertEqual(VideoDecoder.Limits().maxBytes, 16 << 20)
         XCTAssertEqual(VideoDecoder.Limits().maxFrames, 4)
     }
 }
