@@ -142,6 +142,52 @@ struct Bench {
                      median(kWork) * 1000, median(ffWork) * 1000, median(kWork) / median(ffWork)))
         print(String(format: "  whole process:       kiosk %.0f ms, ffmpeg %.0f ms, ratio %.2f; kiosk peak RSS %.1f MiB",
                      median(kWhole) * 1000, median(ffWhole) * 1000, median(kWhole) / median(ffWhole), kRSS.max() ?? -1))
+        try djpegComparison(big: big, kioskWork: median(kWork), kioskRSS: kRSS.max() ?? -1)
+    }
+
+    /// The floor of a JPEG decode: libjpeg-turbo's own `djpeg` at the DCT scale kiosk picks (the largest reduction
+    /// that stays at or above 1920x1080), its time and peak RSS (GNU time), against kiosk's decode work and its
+    /// peak memory over the same child decoding a 16x16 JPEG (the libraries' share).
+    private func djpegComparison(big: String, kioskWork: Double, kioskRSS: Double) throws {
+        let timeTool = "/usr/bin/time", djpeg = "/usr/bin/djpeg"
+        guard FileManager.default.isExecutableFile(atPath: timeTool), FileManager.default.isExecutableFile(atPath: djpeg) else {
+            print("  djpeg: not measured (Kiosk/bench.sh installs libjpeg-turbo-progs and time)")
+            return
+        }
+        let probe = try run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
+                                                 "-of", "csv=p=0", big]).out.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard probe.count == 2 else { throw BenchError("\(big): no size from ffprobe") }
+        let scale = [8, 4, 2].first { probe[0] / $0 >= 1920 && probe[1] / $0 >= 1080 } ?? 1
+        var times: [Double] = [], rss: [Double] = []
+        for _ in 0..<7 {
+            let d = try run(timeTool, ["-f", "%e %M", djpeg, "-scale", "1/\(scale)", "-outfile", "/dev/null", big])
+            let words = d.err.split(whereSeparator: { $0 == " " || $0 == "\n" })
+            if words.count >= 2, let kb = Double(words[words.count - 1]) { rss.append(kb / 1024) }
+            times.append(d.seconds)
+        }
+        let tiny = URL(fileURLWithPath: big).deletingLastPathComponent().appendingPathComponent("tiny-\(getpid()).jpg").path
+        try run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:size=16x16", "-frames:v", "1", tiny])
+        defer { try? FileManager.default.removeItem(atPath: tiny) }
+        let idle = try run(me, ["decode", tiny, "1920x1080"]).out.split(separator: " ")
+        let idleRSS = idle.count > 1 ? Double(idle[1]) ?? 0 : 0
+        print(String(format: "  djpeg -scale 1/%d (the floor): %.0f ms, peak RSS %.1f MiB; kiosk's work %.2fx djpeg's time (target <= 1.5); kiosk's peak over a 16x16 JPEG's decode (%.1f MiB): +%.1f MiB (target <= 32)",
+                     scale, median(times) * 1000, rss.max() ?? -1, kioskWork / max(1e-9, median(times)), idleRSS, kioskRSS - idleRSS))
+    }
+
+    /// 24-megapixel JPEGs (made now in `dir`, or a temporary folder) to 1920x1080 against ffmpeg and djpeg.
+    func jpeg(in dir: URL? = nil) throws {
+        let tmp = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-jpeg-\(getpid())")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { if dir == nil { try? FileManager.default.removeItem(at: tmp) } }
+        let ffmpeg = "/usr/bin/ffmpeg"
+        let smooth = tmp.appendingPathComponent("smooth.jpg").path
+        try run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=6000x4000,gblur=sigma=2", "-frames:v", "1", "-q:v", "3", smooth])
+        let photo = tmp.appendingPathComponent("photo.jpg").path
+        try run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "mandelbrot=size=1500x1000:end_pts=1,scale=6000:4000:flags=bicubic,noise=alls=10:allf=t",
+                         "-frames:v", "1", "-q:v", "2", photo])
+        for (label, big) in [("smooth", smooth), ("photo-like", photo)] {
+            try decodeComparison(label: label, big: big, ffmpeg: ffmpeg)
+        }
     }
 
     /// The whole benchmark.
@@ -155,14 +201,7 @@ struct Bench {
         print("kiosk benchmark on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(Date())")
 
         // 1. 24-megapixel JPEGs to 1920x1080: a smooth, compressible one and a detailed, photo-like one (9-10 MB).
-        let smooth = tmp.appendingPathComponent("smooth.jpg").path
-        try run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=6000x4000,gblur=sigma=2", "-frames:v", "1", "-q:v", "3", smooth])
-        let photo = tmp.appendingPathComponent("photo.jpg").path
-        try run(ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "mandelbrot=size=1500x1000:end_pts=1,scale=6000:4000:flags=bicubic,noise=alls=10:allf=t",
-                         "-frames:v", "1", "-q:v", "2", photo])
-        for (label, big) in [("smooth", smooth), ("photo-like", photo)] {
-            try decodeComparison(label: label, big: big, ffmpeg: ffmpeg)
-        }
+        try jpeg(in: tmp)
 
         // 2. Start to first frame of a still (headless).
         let still = tmp.appendingPathComponent("still.jpg").path

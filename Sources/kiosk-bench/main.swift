@@ -47,6 +47,8 @@ do {
     case "grid":  // kiosk-bench grid KIOSK [COUNT]: the grid of COUNT items opened twice, decoding then from the disk cache
         guard args.count >= 2 else { throw BenchError("usage: kiosk-bench grid KIOSK [COUNT]") }
         try GridBench.run(kiosk: args[1], count: args.count >= 3 ? Int(args[2]) ?? 10_000 : 10_000)
+    case "jpeg":  // only the JPEG step: kiosk-bench jpeg
+        try bench.jpeg()
     case "video":  // only the video step: kiosk-bench video KIOSK
         guard args.count >= 2 else { throw BenchError("usage: kiosk-bench video KIOSK") }
         try bench.video(kiosk: args[1])
