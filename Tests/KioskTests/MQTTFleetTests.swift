@@ -125,7 +125,7 @@ final class MQTTFleetTests: MQTTFleetTestCase {
         let back = try state("re", seconds: 8) { $0["count"] == .int(3) }
         let seconds = Date().timeIntervalSince(restarted)
         XCTAssertNotNil(back, "state re-published after the broker came back: \(p.stderr)")
-        XCTAssertLessThanOrEqual(seconds, 5.5, "reconnected in \(seconds) s")
+        XCTAssertLessThanOrEqual(seconds, 5, "reconnected in \(seconds) s (the issue asks for 5)")
         XCTAssertEqual(try clients.messages(["kiosk/re/availability"], count: 1, seconds: 3).first?.payload, "online")
         XCTAssertEqual(try clients.messages(["homeassistant/+/+/config"], count: 8, seconds: 3).count, 8, "discovery again")
         XCTAssertEqual(p.stderr.components(separatedBy: "mqtt: lost the broker").count - 1, 1, p.stderr)
