@@ -51,6 +51,7 @@ final class PlayingClip {
 extension Player {
     /// A new slot is on screen: its clip and its sound start (the previous ones stop).
     func startSlot(_ scene: Scene, at t: Double, spans: inout SoundSpans) {
+        MemoryReturn.trim()  // the items that left are freed by now: their pages go back
         spans.sequence = scene.current.sequence
         spans.slots += 1
         leaveClip()
