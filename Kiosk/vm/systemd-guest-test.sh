@@ -24,15 +24,16 @@ J() { journalctl -u kiosk --no-pager -o short-monotonic "$@"; }
 status_is() { snap; [ "$StatusText" = "showing $1" ]; }
 journal_has() { J | grep -q -- "$1"; }
 restarted() { snap; [ "${NRestarts:-0}" -gt "$n0" ] && [ "$ActiveState/$SubState" = active/running ] && [ "$MainPID" != "$pid" ]; }
-# shot_item NAME: a screendump of whatever StatusText names, with StatusText before and after it; when the item
-# changed in between, once more as soon as the next one shows (a slot is longer than a poll and a screendump)
+# shot_item NAME [FILE]: a screendump while StatusText names FILE (any item without it), with StatusText before and
+# after it; when the item changed in between (under TCG a screendump can outlast the rest of a slot), once more
+# when FILE shows again (without FILE: as soon as the next item shows)
 shot_item() {
   local before try
-  for try in 1 2; do
+  for try in 1 2 3; do
     snap; before=$StatusText; sleep 0.5; rm -f $IO/ack-$1; shot $1; snap
     echo "$before|$StatusText" > $R/$1.status
     [ "$before" = "$StatusText" ] && return 0
-    within 15 status_is "${StatusText#showing }" || return 1
+    within 30 status_is "${2:-${StatusText#showing }}" || return 1
   done
 }
 
@@ -56,7 +57,7 @@ say "start rc $rc, $(grep -E '^(ActiveState|SubState|StatusText)' $R/start.show 
 # 2. The screen shows the item StatusText names: a screendump in a's and in b's slot.
 for item in a b; do
   if within 30 status_is "$M/$item.png"; then
-    shot_item shown-$item
+    shot_item shown-$item "$M/$item.png"
   else
     echo "never|$StatusText" > $R/shown-$item.status
   fi
