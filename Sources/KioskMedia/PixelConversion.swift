@@ -89,7 +89,7 @@ enum PixelConversion {
     }
 
     /// Tells `sws` which YUV matrix and range its source uses (the RGB side is full range).
-    private static func setColour(_ sws: OpaquePointer, _ colour: (matrix: ColorMatrix, range: ColorRange)) {
+    static func setColour(_ sws: OpaquePointer, _ colour: (matrix: ColorMatrix, range: ColorRange)) {
         let space: Int32
         switch colour.matrix {
         case .bt601: space = SWS_CS_ITU601

@@ -123,17 +123,9 @@ final class VideoFrameConverter {
             failed = nil
             throw MediaError(path: path, reason: "sws_init_context failed for \(key.size) to \(key.target): \(FFmpegLibrary.errorText(rc))")
         }
-        let space: Int32
-        switch key.matrix {
-        case .bt601: space = SWS_CS_ITU601
-        case .bt709: space = SWS_CS_ITU709
-        case .bt2020: space = SWS_CS_BT2020
-        }
         let rgbSource = av_pix_fmt_desc_get(AVPixelFormat(rawValue: key.format))
             .map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 } ?? false
-        if !rgbSource, let table = sws_getCoefficients(space) {
-            _ = sws_setColorspaceDetails(sws, table, key.range == .full ? 1 : 0, table, 1, 0, 1 << 16, 1 << 16)
-        }
+        if !rgbSource { PixelConversion.setColour(sws, (matrix: key.matrix, range: key.range)) }
         context = sws
         self.key = key
         return sws
