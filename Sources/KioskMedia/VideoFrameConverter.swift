@@ -43,32 +43,36 @@ final class VideoFrameConverter {
                          height: max(1, Int((Double(square.height) * scale).rounded())))
     }
 
-    /// A decoded frame's planes as one RGBA plane of `target` size (stride `width * 4`).
+    /// A decoded frame's planes as one RGBA plane of `target` size (stride `width * 4`), its rows stored
+    /// bottom-up when `rowsBottomUp` (GL's row order: see `VideoStreamReader.rgbaRows`).
     func convert(_ frame: UnsafeMutablePointer<AVFrame>, matrix: ColorMatrix, range: ColorRange, siting: ChromaSiting,
-                 target: PixelSize) throws -> VideoPlane {
+                 target: PixelSize, rowsBottomUp: Bool = false) throws -> VideoPlane {
         let f = frame.pointee
         let data: [UnsafePointer<UInt8>?] = [UnsafePointer(f.data.0), UnsafePointer(f.data.1), UnsafePointer(f.data.2),
                                              UnsafePointer(f.data.3)]
         return try convert(data: data, strides: [f.linesize.0, f.linesize.1, f.linesize.2, f.linesize.3], format: f.format,
                            size: PixelSize(width: Int(f.width), height: Int(f.height)),
-                           key: (matrix, range, siting), target: target)
+                           key: (matrix, range, siting), target: target, rowsBottomUp: rowsBottomUp)
     }
 
-    /// A frame already copied out of the decoder (held through a seek) as one RGBA plane of `target` size.
-    func convert(_ frame: VideoFrame, target: PixelSize) throws -> VideoPlane {
+    /// A frame already copied out of the decoder (held through a seek) as one RGBA plane of `target` size, rows
+    /// bottom-up when `rowsBottomUp`.
+    func convert(_ frame: VideoFrame, target: PixelSize, rowsBottomUp: Bool = false) throws -> VideoPlane {
         // swscale reads four plane pointers and strides: the ones a layout lacks are nil and 0.
         let strides = Array((frame.planes.map { Int32($0.stride) } + [0, 0, 0, 0]).prefix(4))
         return try ClipStill.withPlanes(frame.planes.map(\.bytes)) { pointers in
             try convert(data: Array((pointers + [nil, nil, nil, nil]).prefix(4)), strides: strides,
                         format: frame.layout.ffmpegFormat.rawValue, size: frame.size,
-                        key: (frame.matrix, frame.range, frame.siting), target: target)
+                        key: (frame.matrix, frame.range, frame.siting), target: target,
+                        rowsBottomUp: rowsBottomUp)
         }
     }
 
-    /// Planes at `data` (rows `strides` apart) of `format` and `size` as one RGBA plane of `target` size.
+    /// Planes at `data` (rows `strides` apart) of `format` and `size` as one RGBA plane of `target` size; with
+    /// `rowsBottomUp` swscale writes the last row first (a negative destination stride), at no cost.
     private func convert(data: [UnsafePointer<UInt8>?], strides: [Int32], format: Int32, size: PixelSize,
                          key colour: (matrix: ColorMatrix, range: ColorRange, siting: ChromaSiting),
-                         target: PixelSize) throws -> VideoPlane {
+                         target: PixelSize, rowsBottomUp: Bool) throws -> VideoPlane {
         guard data.count == 4, strides.count == 4 else {
             throw MediaError(path: path, reason: "swscale needs four plane pointers, got \(data.count)")
         }
@@ -83,8 +87,10 @@ final class VideoFrameConverter {
         let bytes = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
             initialized = 0
             guard let base = buffer.baseAddress else { return }
-            let dst: [UnsafeMutablePointer<UInt8>?] = [base, nil, nil, nil]
-            let dstStride: [Int32] = [Int32(target.width * 4), 0, 0, 0]
+            let rowBytes = target.width * 4
+            let first = rowsBottomUp ? base + (target.height - 1) * rowBytes : base
+            let dst: [UnsafeMutablePointer<UInt8>?] = [first, nil, nil, nil]
+            let dstStride: [Int32] = [Int32(rowsBottomUp ? -rowBytes : rowBytes), 0, 0, 0]
             rows = sws_scale(sws, data, strides, 0, Int32(size.height), dst, dstStride)
             if rows > 0 { initialized = byteCount }
         }

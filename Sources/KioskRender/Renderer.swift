@@ -1,5 +1,5 @@
-/// Draws a RenderFrame: clear to the background, the picture layers (each with its pass, effect and transition),
-/// then the overlays, each in its rect and in z-order, then, when the output is rotated, the final pass turning the
+/// Draws a RenderFrame: clear to the background, the picture layers (each with its pass, effect and transition, or
+/// copied when it is an unscaled video frame), then the overlays, each in its rect and in z-order, then, when the output is rotated, the final pass turning the
 /// canvas onto the target.
 internal import CEGL
 import KioskCore
@@ -16,6 +16,10 @@ public final class Renderer {
     private(set) lazy var text = TextPass(context: context)
     /// Reduces minified flat layers first; keeps their reduced copies across frames.
     let minify = MinifyPass()
+    /// Whether an unscaled video frame may be copied instead of drawn (`PlainCopy`); tests turn it off to compare.
+    public var allowsPlainCopy = true
+    /// How many layers were drawn as plain copies.
+    public private(set) var plainCopyCount = 0
 
     /// A renderer on `context` (which must be current on this thread).
     public init(context: GLContext) throws {
@@ -97,6 +101,10 @@ public final class Renderer {
         let canvas = target.size
         let rect = layer.rect ?? CanvasRect(canvas)
         guard rect.width > 0, rect.height > 0 else { return }
+        if allowsPlainCopy, try PlainCopy.draw(layer, rect: rect, background: bg, target: target, renderer: self) {
+            plainCopyCount += 1
+            return
+        }
         var layer = layer
         if let reduced = try minify.reduce(layer, rect: rect.size, renderer: self) {
             layer.texture = reduced

@@ -22,6 +22,10 @@ public final class VideoTexture: LayerPicture {
     private var conversion = YUVConversion(layout: .yuv420p, matrix: .bt601, range: .limited)
     private var orient = YUVConversion.orientationMatrix(.up)
     private var chromaShift = (0.0, 0.0)
+    /// How the stored frame is turned to be shown (`.downMirrored`: RGBA rows stored bottom-up, GL's order).
+    private(set) var orientation = Orientation.up
+    /// A framebuffer with plane 0 attached, made on the first plain copy (0: none yet).
+    private var readFramebuffer: GLuint = 0
 
     /// The sampling stage for the frame's layout.
     public private(set) var samplerPieces: [String] = PassRegistry.videoSampler(.yuv420p)
@@ -36,6 +40,10 @@ public final class VideoTexture: LayerPicture {
         context.ensureCurrent()
         if !names.isEmpty { glDeleteTextures(GLsizei(names.count), names) }
         GLObjectCount.add(.texture, -names.count)
+        if readFramebuffer != 0 {
+            glDeleteFramebuffers(1, &readFramebuffer)
+            GLObjectCount.add(.framebuffer, -1)
+        }
     }
 
     /// Uploads `frame`, reusing the storage while plane sizes and formats stay the same.
@@ -94,6 +102,7 @@ public final class VideoTexture: LayerPicture {
         conversion = YUVConversion(layout: layout, matrix: frame.matrix, range: frame.range)
         samplerPieces = PassRegistry.videoSampler(layout)
         orient = YUVConversion.orientationMatrix(frame.orientation)
+        orientation = frame.orientation
         chromaShift = YUVConversion.chromaShift(frame)
     }
 
@@ -110,5 +119,27 @@ public final class VideoTexture: LayerPicture {
         program.set("u_codeScale", conversion.codeScale)
         program.set("u_chromaShift", chromaShift.0, chromaShift.1)
         program.set("u_orient", mat3: orient)
+    }
+
+    /// A framebuffer reading the frame as a plain copy can use it: an RGBA frame with square pixels whose rows are
+    /// stored bottom-up (the framebuffer's order, so the copy is not flipped). Nil for any other frame.
+    func plainCopySource() throws -> (framebuffer: GLuint, size: PixelSize)? {
+        guard samplerPieces == PassRegistry.videoSampler(.rgba), orientation == .downMirrored, storedSize == size,
+              let plane = names.first else { return nil }
+        if readFramebuffer == 0 {
+            var fbo: GLuint = 0
+            glGenFramebuffers(1, &fbo)
+            guard fbo != 0 else { throw RenderError(call: "glGenFramebuffers", reason: "no framebuffer name returned") }
+            GLObjectCount.add(.framebuffer)
+            readFramebuffer = fbo
+            glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), fbo)
+            glFramebufferTexture2D(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), plane, 0)
+            let status = glCheckFramebufferStatus(GLenum(GL_READ_FRAMEBUFFER))
+            guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+                throw RenderError(call: "glCheckFramebufferStatus(video \(storedSize))",
+                                  reason: "incomplete framebuffer 0x\(String(status, radix: 16))")
+            }
+        }
+        return (readFramebuffer, storedSize)
     }
 }
