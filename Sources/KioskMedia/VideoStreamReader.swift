@@ -136,7 +136,7 @@ final class VideoStreamReader {
         var out = frame
         let target = VideoFrameConverter.targetSize(stored: frame.size, sampleAspect: frame.sampleAspect,
                                                     orientation: frame.orientation, limit: limit)
-        let rows = Self.rgbaRows(for: frame.orientation)
+        let rows = Self.rgbaRows(for: frame.orientation, alpha: false)
         out.planes = [try converter.convert(frame, target: target, rowsBottomUp: rows.bottomUp)]
         out.orientation = rows.orientation
         out.layout = .rgba
@@ -318,20 +318,21 @@ final class VideoStreamReader {
         // RGBA asked for, or a format with no shader path (converted at its own size)
         let target = VideoFrameConverter.targetSize(stored: size, sampleAspect: sar, orientation: info.orientation,
                                                     limit: rgba ?? nil)
-        let rows = Self.rgbaRows(for: info.orientation)
+        let alpha = av_pix_fmt_desc_get(format).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 } ?? true
+        let rows = Self.rgbaRows(for: info.orientation, alpha: alpha)
         let plane = try converter.convert(frame, matrix: matrix, range: range, siting: siting, target: target,
                                           rowsBottomUp: rows.bottomUp)
         return VideoFrame(pts: pts, size: target, layout: .rgba, matrix: matrix, range: .full, siting: .center,
                           planes: [plane], sampleAspect: 1, orientation: rows.orientation)
     }
 
-    /// How an RGBA frame of a clip shown with `orientation` is stored. An upright clip's frames are written
-    /// bottom-up, GL's row order, and marked mirrored top-bottom (`.downMirrored`), which every reader of a frame
-    /// (the shaders, `ClipStill`) already turns back: the renderer can then copy an unscaled frame straight into
-    /// the framebuffer (`PlainCopy`: a memcpy on llvmpipe, 0.7 ms for 1080p) instead of a shader pass (18 ms).
-    /// Other orientations keep their rows as decoded.
-    static func rgbaRows(for orientation: Orientation) -> (bottomUp: Bool, orientation: Orientation) {
-        orientation == .up ? (true, .downMirrored) : (false, orientation)
+    /// How an RGBA frame of a clip shown with `orientation` is stored. An upright clip's opaque frames are
+    /// written bottom-up, GL's row order, and marked mirrored top-bottom (`.downMirrored`), which every reader of
+    /// a frame (the shaders, `ClipStill`) already turns back: the renderer can then copy an unscaled frame
+    /// straight into the framebuffer (`PlainCopy`: a memcpy on llvmpipe, 0.7 ms for 1080p) instead of a shader
+    /// pass (18 ms). Frames with `alpha` (blended over the background) and other orientations keep their rows.
+    static func rgbaRows(for orientation: Orientation, alpha: Bool) -> (bottomUp: Bool, orientation: Orientation) {
+        orientation == .up && !alpha ? (true, .downMirrored) : (false, orientation)
     }
 
     /// The frame's planes copied as they are (stride kept); nil for a layout the copy cannot take (negative strides).

@@ -59,11 +59,16 @@ public final class HeadlessOutput: Output {
     /// 1/pacing when paced.
     public var refreshInterval: Double? { pacing.map { 1 / $0 } }
 
-    /// Moves to the next tick; the seconds until it, when paced.
+    /// Moves to the next tick; the seconds until it, when paced. The first frame is shown at once and the ticks
+    /// run from it (there is no display whose vblank it would wait for; waiting a whole period only delayed it).
     private func tick() -> Double? {
         guard let fps = pacing, fps > 0 else { return nil }
         let period = 1 / fps
         let now = clock.now
+        if nextTick == 0 {
+            nextTick = now
+            return 0
+        }
         if nextTick < now - period { nextTick = now }  // fell behind: don't try to catch up
         nextTick += period
         return nextTick - now

@@ -1,13 +1,23 @@
-/// The one-pass path for video: a layer that only places an RGBA frame 1:1 at whole pixels (no effect, transition,
-/// fade, scaling or turn) is copied into the target with `glBlitFramebuffer` instead of being drawn by the layer
-/// shader. The frame is stored in the framebuffer's row order (`VideoStreamReader.rgbaRows`), so the copy is not
-/// flipped: llvmpipe does it as a memcpy (0.7 ms for 1080p against the flat pass's 18 ms), and on a GPU it is the
-/// copy engine's. What the shader would have drawn there is the same texels: `PlainCopyTests` compares both.
+/// The one-pass path for video: a layer that only places an opaque RGBA frame 1:1 at whole pixels (no effect,
+/// transition, fade, scaling or turn) is copied into the target with `glBlitFramebuffer` instead of being drawn by
+/// the layer shader. The frame is stored in the framebuffer's row order (`VideoStreamReader.rgbaRows`), so the copy
+/// is not flipped: llvmpipe does it as a memcpy (0.7 ms for 1080p against the flat pass's 18 ms); on a GPU it is
+/// the copy engine's. The shader would have drawn the same texels there: `PlainCopyTests` compares both.
+/// Stills keep the shader: their rows run top-down, and a flipped copy goes through llvmpipe's blitter, whose
+/// first use (building its shaders) made a still's first frame 25-35 ms later than the flat pass.
 internal import CEGL
 import KioskCore
 
 /// Plain copies of unscaled video frames.
 enum PlainCopy {
+    /// What a copy reads: a framebuffer with the picture's texture attached, rows stored bottom-up.
+    struct Source {
+        /// The read framebuffer.
+        var framebuffer: GLuint
+        /// The picture's size.
+        var size: PixelSize
+    }
+
     /// Where a copy reads and writes, in GL's bottom-up pixel coordinates.
     struct Placement: Equatable {
         /// The frame's texels read (rows counted from the frame's stored first row, which is its bottom).
@@ -21,10 +31,10 @@ enum PlainCopy {
     /// Whole-pixel tolerance: a mapping this close to 1:1 at whole pixels samples texel centres exactly.
     static let tolerance = 1e-3
 
-    /// Where a frame of `picture` size placed by `transform` in `rect` of a canvas `canvasHeight` pixels high lands,
-    /// when that is 1:1 at whole pixels and some of it shows; nil otherwise (the shader draws it).
-    static func placement(transform: UVTransform, picture: PixelSize, rect: CanvasRect,
-                          canvasHeight: Int) -> Placement? {
+    /// Where a picture of `picture` size placed by `transform` in `rect` of a canvas `canvasHeight` pixels high
+    /// lands, when that is 1:1 at whole pixels and some of it shows; nil otherwise (the shader draws it). Source
+    /// rows count from the picture's bottom, as stored.
+    static func placement(transform: UVTransform, picture: PixelSize, rect: CanvasRect, canvasHeight: Int) -> Placement? {
         guard picture.width > 0, picture.height > 0, rect.width > 0, rect.height > 0,
               transform.scaleX > 0, transform.scaleY > 0 else { return nil }
         // canvas uv = (picture uv - offset) / scale, so the picture spans rect/scale pixels from -offset of that.
@@ -44,8 +54,8 @@ enum PlainCopy {
         return Placement(source: source, destination: destination, leavesBackground: !covers)
     }
 
-    /// Copies `layer` into `target` when it is a plain copy: a flat, opaque, unchanging layer of a video frame
-    /// stored for copying, 1:1 at whole pixels. False, with nothing drawn, otherwise.
+    /// Copies `layer` into `target` when it is a plain copy: a flat, unfaded layer of a video frame stored for
+    /// copying, with no effect or transition, 1:1 at whole pixels. False, with nothing drawn, otherwise.
     static func draw(_ layer: RenderLayer, rect: CanvasRect, background bg: RGBColor, target: RenderTarget,
                      renderer: Renderer) throws -> Bool {
         guard layer.opacity >= 1, layer.effect is NoEffect, layer.transition.transition is NoTransition,
@@ -71,5 +81,23 @@ enum PlainCopy {
         target.bind()
         if let error = renderer.context.glErrorCheck("PlainCopy \(s) to \(d)") { throw error }
         return true
+    }
+
+    /// `existing`, or a new framebuffer with `texture` attached for reading (counted; the caller deletes it).
+    static func readFramebuffer(_ existing: GLuint, texture: GLuint, size: PixelSize) throws -> GLuint {
+        if existing != 0 { return existing }
+        var fbo: GLuint = 0
+        glGenFramebuffers(1, &fbo)
+        guard fbo != 0 else { throw RenderError(call: "glGenFramebuffers", reason: "no framebuffer name returned") }
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), fbo)
+        glFramebufferTexture2D(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+        let status = glCheckFramebufferStatus(GLenum(GL_READ_FRAMEBUFFER))
+        guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+            glDeleteFramebuffers(1, &fbo)
+            throw RenderError(call: "glCheckFramebufferStatus(copy source \(size))",
+                              reason: "incomplete framebuffer 0x\(String(status, radix: 16))")
+        }
+        GLObjectCount.add(.framebuffer)
+        return fbo
     }
 }

@@ -121,25 +121,12 @@ public final class VideoTexture: LayerPicture {
         program.set("u_orient", mat3: orient)
     }
 
-    /// A framebuffer reading the frame as a plain copy can use it: an RGBA frame with square pixels whose rows are
-    /// stored bottom-up (the framebuffer's order, so the copy is not flipped). Nil for any other frame.
-    func plainCopySource() throws -> (framebuffer: GLuint, size: PixelSize)? {
-        guard samplerPieces == PassRegistry.videoSampler(.rgba), orientation == .downMirrored, storedSize == size,
+    /// What a plain copy reads: the one RGBA texture of a frame stored for copying, bottom-up and opaque
+    /// (`VideoStreamReader.rgbaRows`), with square pixels. Nil for any other frame (a copy does not blend).
+    func plainCopySource() throws -> PlainCopy.Source? {
+        guard samplerPieces == PassRegistry.videoSampler(.rgba), storedSize == size, orientation == .downMirrored,
               let plane = names.first else { return nil }
-        if readFramebuffer == 0 {
-            var fbo: GLuint = 0
-            glGenFramebuffers(1, &fbo)
-            guard fbo != 0 else { throw RenderError(call: "glGenFramebuffers", reason: "no framebuffer name returned") }
-            GLObjectCount.add(.framebuffer)
-            readFramebuffer = fbo
-            glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), fbo)
-            glFramebufferTexture2D(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), plane, 0)
-            let status = glCheckFramebufferStatus(GLenum(GL_READ_FRAMEBUFFER))
-            guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
-                throw RenderError(call: "glCheckFramebufferStatus(video \(storedSize))",
-                                  reason: "incomplete framebuffer 0x\(String(status, radix: 16))")
-            }
-        }
-        return (readFramebuffer, storedSize)
+        readFramebuffer = try PlainCopy.readFramebuffer(readFramebuffer, texture: plane, size: storedSize)
+        return PlainCopy.Source(framebuffer: readFramebuffer, size: storedSize)
     }
 }

@@ -117,7 +117,7 @@ final class PlainCopyTests: RenderTestCase {
             let (_, copies) = try draw([layer], canvas: canvas, copies: true)
             XCTAssertEqual(copies, 0, name)
         }
-        // a frame kept top-down (a turned clip keeps its rows) is never copied: the copy would show it upside down
+        // an RGBA frame kept top-down (as a turned clip's or one with alpha are) is drawn by the shader
         var upright = frame
         upright.planes[0].bytes = frame.orientation.apply(to: RGBAImage(size: frame.size, pixels: frame.planes[0].bytes)).pixels
         upright.orientation = .up
@@ -126,6 +126,13 @@ final class PlainCopyTests: RenderTestCase {
         XCTAssertEqual(copies, 0)
         let (copiedShown, _) = try draw([RenderLayer(texture: texture, pass: fit(Self.size))], canvas: Self.size, copies: true)
         XCTAssertLessThanOrEqual(largestDifference(shown, copiedShown), 1, "both stored forms show the same picture")
+    }
+
+    func testAStillIsDrawnByTheShader() throws {
+        let size = PixelSize(width: 200, height: 150)
+        let still = try Texture(context: try gl(), image: RGBAImage(size: size, pixels: [UInt8](repeating: 255, count: size.width * size.height * 4)))
+        let layer = RenderLayer(texture: still, pass: FlatPass(transform: .identity))
+        XCTAssertEqual(try draw([layer], canvas: size, copies: true).1, 0, "a still's rows run top-down: no copy")
     }
 
     func testPlacementIsWholePixelsOrNothing() {
