@@ -128,6 +128,22 @@ final class PlainCopyTests: RenderTestCase {
         XCTAssertLessThanOrEqual(largestDifference(shown, copiedShown), 1, "both stored forms show the same picture")
     }
 
+    func testAClipWithAlphaKeepsItsRowsAndTheShadersBlend() throws {
+        let dir = try TempDir()
+        let path = dir.file("alpha.mkv")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=0.2", "-vf", "format=yuva420p",
+                              "-c:v", "ffv1", path])
+        let decoder = try VideoDecoder(path: path, log: Log(level: .error), form: { _ in .rgba(limit: nil) })
+        defer { decoder.close() }
+        let frame = try XCTUnwrap(decoder.nextFrame(timeout: 10))
+        XCTAssertEqual(frame.layout, .rgba)
+        XCTAssertEqual(frame.orientation, .up, "a frame that may be see-through is not stored for copying")
+        let texture = try VideoTexture(context: try gl(), frame: frame)
+        let canvas = PixelSize(width: 160, height: 120)
+        let layer = RenderLayer(texture: texture, pass: FlatPass(transform: FlatView().transform(picture: texture.size, canvas: canvas)))
+        XCTAssertEqual(try draw([layer], canvas: canvas, copies: true).1, 0)
+    }
+
     func testAStillIsDrawnByTheShader() throws {
         let size = PixelSize(width: 200, height: 150)
         let still = try Texture(context: try gl(), image: RGBAImage(size: size, pixels: [UInt8](repeating: 255, count: size.width * size.height * 4)))
