@@ -23,9 +23,14 @@ public protocol ClipSource: AnyObject, Sendable {
     var failure: MediaError? { get }
     /// Whether the clip is one held picture (a one-frame video): timed like a still, for `--duration`.
     var holdsOneFrame: Bool { get }
+    /// Takes back a frame it handed out that is done with (uploaded), to reuse its storage; the frame may be
+    /// left without planes.
+    func recycle(_ frame: inout VideoFrame)
 }
 
 extension ClipSource {
     /// A clip plays its length unless it says it holds one frame.
     public var holdsOneFrame: Bool { false }
+    /// Nothing to reuse by default.
+    public func recycle(_ frame: inout VideoFrame) {}
 }

@@ -29,6 +29,7 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
     /// Seconds the slot lasts: the clip's length from `startTime`, capped by `maxLength`.
     public let slotLength: Double
     private let shared: Shared
+    private let rgbaPool: FrameBufferPool
 
     /// Opens `path` (errors naming the file are thrown here), optionally seeks to `startAt` seconds, and starts
     /// the decode thread. A pixel format with no shader path is logged once on `log`. `maxLength` caps the slot.
@@ -45,6 +46,8 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
         let left = info.duration.map { max(0.04, $0 - start) } ?? 1e9
         slotLength = min(left, maxLength ?? .infinity)
         shared = Shared(limits: limits, loop: loop, log: log)
+        rgbaPool = reader.rgbaPool
+        rgbaPool.bind(maxFrames: limits.maxFrames, maxBytes: limits.maxBytes)
         let box = ReaderBox(reader)
         let shared = self.shared
         let thread = Thread { shared.run(box) }
@@ -74,6 +77,17 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
     /// Waits up to `timeout` seconds for the first queued frame and returns it without removing it (a prefetch:
     /// the clip is open and its first picture decoded before its slot begins).
     public func peekFrame(timeout: Double) -> VideoFrame? { shared.peek(timeout: timeout) }
+
+    /// Takes back the storage of an RGBA frame that was taken and is done with (uploaded), for the next frame's
+    /// conversion: no new 8 MB array per 1080p frame. The frame is left without planes.
+    public func recycle(_ frame: inout VideoFrame) {
+        guard frame.layout == .rgba, !frame.planes.isEmpty else { return }
+        rgbaPool.give(&frame.planes[0].bytes)
+        frame.planes = []
+    }
+
+    /// RGBA frame storage made new, and reused, so far.
+    public var rgbaBuffers: (made: Int, reused: Int) { rgbaPool.counts }
 
     /// Restarts decoding so the next frame is the one shown at `seconds` (accurate seek); the queue is emptied.
     public func seek(to seconds: Double) { shared.seek(to: seconds) }

@@ -14,6 +14,8 @@ final class VideoFrameConverter {
     private var context: OpaquePointer?
     private var key: Key?
     private let path: String
+    /// Where the RGBA frames' storage comes from and goes back to (`VideoDecoder.recycle`).
+    let pool = FrameBufferPool()
 
     /// What the context was made for.
     private struct Key: Equatable {
@@ -83,16 +85,15 @@ final class VideoFrameConverter {
                                        range: colour.range, siting: colour.siting))
         let byteCount = target.width * target.height * 4
         var rows: Int32 = 0
-        // swscale writes straight into the plane's storage: the frame's only copy on this side.
-        let bytes = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-            initialized = 0
+        // swscale writes straight into the plane's storage (reused from the pool): the frame's only copy here.
+        var bytes = pool.take(count: byteCount)
+        bytes.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             let rowBytes = target.width * 4
             let first = rowsBottomUp ? base + (target.height - 1) * rowBytes : base
             let dst: [UnsafeMutablePointer<UInt8>?] = [first, nil, nil, nil]
             let dstStride: [Int32] = [Int32(rowsBottomUp ? -rowBytes : rowBytes), 0, 0, 0]
             rows = sws_scale(sws, data, strides, 0, Int32(size.height), dst, dstStride)
-            if rows > 0 { initialized = byteCount }
         }
         guard rows > 0, bytes.count == byteCount else {
             throw MediaError(path: path, reason: "sws_scale failed for \(size) to \(target): \(FFmpegLibrary.errorText(rows))")

@@ -60,6 +60,8 @@ final class VideoStreamReader {
     /// Planes as decoded, or RGBA through `converter` (set before the first frame is read).
     var form: VideoFrameForm = .planes
     private let converter: VideoFrameConverter
+    /// The storage RGBA frames are converted into, given back by the frames' user.
+    var rgbaPool: FrameBufferPool { converter.pool }
 
     /// Opens `path` and its best video stream.
     init(path: String) throws {

@@ -135,7 +135,7 @@ final class SceneComposer {
             let due = clockOverride?(slot) ?? (clip.startTime + time)
             let frame = waitForFrames ? Self.waitedFrame(clip, due: due, first: entry == nil)
                 : entry == nil ? (clip.frame(at: due) ?? clip.nextFrame(timeout: 1)) : clip.frame(at: due)
-            if let frame {
+            if var frame {
                 if let e = entry, let video = e.video {
                     try video.update(with: frame)
                 } else {
@@ -145,6 +145,7 @@ final class SceneComposer {
                 entry?.frame = Int((frame.pts * 1000).rounded())
                 textures[slot.sequence] = entry
                 shownPTS[slot.sequence] = frame.pts
+                clip.recycle(&frame)  // uploaded: its storage takes a later frame
             }
         }
         guard let e = entry else { return nil }

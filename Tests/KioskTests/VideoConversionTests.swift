@@ -131,6 +131,39 @@ final class VideoConversionTests: RenderTestCase {
         XCTAssertEqual(queued.bytes, 2 * frameBytes)
     }
 
+    func testRecycledFrameStorageIsReusedAndFramesStillMatchFFmpeg() throws {
+        let dir = try TempDir()
+        let path = try clip(dir, "pool.mp4", size: "320x240", pixFmt: "yuv420p", matrix: "bt709", range: "tv", seconds: 3)
+        let decoder = try VideoDecoder(path: path, log: Log(level: .error), form: { _ in .rgba(limit: nil) })
+        defer { decoder.close() }
+        var last: VideoFrame?
+        for index in 0..<75 {
+            let frame = try XCTUnwrap(decoder.nextFrame(timeout: 10), "frame \(index)")
+            // each frame matches ffmpeg's, whatever storage it was written into
+            if index % 24 == 0 || index == 74 {
+                let expected = try reference(path, index: index, size: frame.size, matrix: "bt709", range: "tv")
+                XCTAssertLessThanOrEqual(largestDifference(upright(frame), expected), 1, "frame \(index)")
+            }
+            if var done = last {  // the one before was uploaded and is let go
+                last = nil
+                decoder.recycle(&done)
+                XCTAssertTrue(done.planes.isEmpty)
+            }
+            last = frame
+        }
+        let buffers = decoder.rgbaBuffers
+        XCTAssertEqual(buffers.made + buffers.reused, 75)
+        // made new: the queue's four frames, the one converting, the one held here, and slack; 75 without reuse
+        XCTAssertLessThanOrEqual(buffers.made, 8, "storage comes back round: \(buffers)")
+        // a frame still held elsewhere when recycled is not written over: Swift copies shared storage on write
+        let kept = try XCTUnwrap(last)
+        let before = kept.planes[0].bytes
+        var copy = kept
+        decoder.recycle(&copy)
+        for _ in 0..<3 { _ = decoder.nextFrame(timeout: 10) }
+        XCTAssertEqual(kept.planes[0].bytes, before)
+    }
+
     func testAutoIsTheCPUOnSoftwareRenderersAndTheGPUOtherwise() {
         XCTAssertEqual(VideoConversion.auto.resolved(renderer: "llvmpipe (LLVM 15.0.6, 256 bits)"), .cpu)
         XCTAssertEqual(VideoConversion.auto.resolved(renderer: "softpipe"), .cpu)
