@@ -91,20 +91,46 @@ public enum ChromaSiting: String, Sendable, Equatable {
     case center
 }
 
-/// One plane's bytes: `stride` bytes per row, `rows` rows.
+/// One plane's bytes: `stride` bytes per row, `rows` rows, in an array of its own or in the decoder's memory.
 public struct VideoPlane: Sendable, Equatable {
-    /// The rows, each `stride` bytes (the stride may exceed the used width).
+    /// The rows, each `stride` bytes (the stride may exceed the used width); empty when `memory` holds them.
     public var bytes: [UInt8]
+    /// The decoder's buffer holding the rows instead, referenced rather than copied (the plane path).
+    public var memory: PlaneMemory?
     /// Bytes from one row to the next.
     public var stride: Int
     /// Number of rows.
     public var rows: Int
 
-    /// Creates a plane.
+    /// A plane in an array.
     public init(bytes: [UInt8], stride: Int, rows: Int) {
         self.bytes = bytes
+        self.memory = nil
         self.stride = stride
         self.rows = rows
+    }
+
+    /// A plane left in the decoder's memory.
+    public init(memory: PlaneMemory, stride: Int, rows: Int) {
+        self.bytes = []
+        self.memory = memory
+        self.stride = stride
+        self.rows = rows
+    }
+
+    /// How many bytes the plane has.
+    public var byteCount: Int { memory?.count ?? bytes.count }
+
+    /// Runs `body` with the plane's bytes, wherever they are.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        if let memory { return try body(memory.buffer) }
+        return try bytes.withUnsafeBytes(body)
+    }
+
+    /// Planes are equal when their layout and bytes are.
+    public static func == (a: VideoPlane, b: VideoPlane) -> Bool {
+        guard a.stride == b.stride, a.rows == b.rows, a.byteCount == b.byteCount else { return false }
+        return a.withBytes { x in b.withBytes { y in x.elementsEqual(y) } }
     }
 }
 
@@ -145,7 +171,7 @@ public struct VideoFrame: Sendable, Equatable {
     }
 
     /// Bytes held by the planes.
-    public var byteCount: Int { planes.reduce(0) { $0 + $1.bytes.count } }
+    public var byteCount: Int { planes.reduce(0) { $0 + $1.byteCount } }
 
     /// The displayed size: width stretched by the sample aspect ratio, then turned by the orientation.
     public var displaySize: PixelSize {

@@ -37,7 +37,7 @@ enum ClipStill {
         }
         let strides = frame.planes.map { Int32($0.stride) }
         let colour = frame.layout == .rgba ? nil : (matrix: frame.matrix, range: frame.range)
-        let image = try withPlanes(frame.planes.map(\.bytes)) { planes in
+        let image = try withPlanes(frame.planes) { planes in
             try PixelConversion.toRGBA(path: path, planes: planes, strides: strides, size: frame.size, format: format,
                                        target: stored, colour: colour)
         }
@@ -45,11 +45,11 @@ enum ClipStill {
     }
 
     /// Runs `body` with a base pointer to each of `planes`, in order.
-    static func withPlanes<R>(_ planes: [[UInt8]], _ held: [UnsafePointer<UInt8>?] = [],
-                                      _ body: ([UnsafePointer<UInt8>?]) throws -> R) throws -> R {
+    static func withPlanes<R>(_ planes: [VideoPlane], _ held: [UnsafePointer<UInt8>?] = [],
+                              _ body: ([UnsafePointer<UInt8>?]) throws -> R) throws -> R {
         guard let first = planes.first else { return try body(held) }
-        return try first.withUnsafeBufferPointer { buf in
-            try withPlanes(Array(planes.dropFirst()), held + [buf.baseAddress], body)
+        return try first.withBytes { raw in
+            try withPlanes(Array(planes.dropFirst()), held + [raw.baseAddress?.assumingMemoryBound(to: UInt8.self)], body)
         }
     }
 }

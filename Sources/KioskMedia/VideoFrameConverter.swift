@@ -62,7 +62,7 @@ final class VideoFrameConverter {
     func convert(_ frame: VideoFrame, target: PixelSize, rowsBottomUp: Bool = false) throws -> VideoPlane {
         // swscale reads four plane pointers and strides: the ones a layout lacks are nil and 0.
         let strides = Array((frame.planes.map { Int32($0.stride) } + [0, 0, 0, 0]).prefix(4))
-        return try ClipStill.withPlanes(frame.planes.map(\.bytes)) { pointers in
+        return try ClipStill.withPlanes(frame.planes) { pointers in
             try convert(data: Array((pointers + [nil, nil, nil, nil]).prefix(4)), strides: strides,
                         format: frame.layout.ffmpegFormat.rawValue, size: frame.size,
                         key: (frame.matrix, frame.range, frame.siting), target: target,

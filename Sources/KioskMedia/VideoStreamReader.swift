@@ -309,7 +309,7 @@ final class VideoStreamReader {
         case .rgba(let limit) where seekTarget == nil: rgba = .some(limit)
         default: rgba = layout == nil ? .some(nil) : .none
         }
-        if rgba == nil, let layout, let planes = Self.copyPlanes(f, layout: layout, size: size) {
+        if rgba == nil, let layout, let planes = Self.referencePlanes(frame, layout: layout, size: size) {
             return VideoFrame(pts: pts, size: size, layout: layout, matrix: matrix, range: range, siting: siting,
                               planes: planes, sampleAspect: sar, orientation: info.orientation)
         }
@@ -337,21 +337,28 @@ final class VideoStreamReader {
         orientation == .up && !alpha ? (true, .downMirrored) : (false, orientation)
     }
 
-    /// The frame's planes copied as they are (stride kept); nil for a layout the copy cannot take (negative strides).
-    private static func copyPlanes(_ f: AVFrame, layout: VideoPixelLayout, size: PixelSize) -> [VideoPlane]? {
+    /// The frame's planes where the decoder put them (stride kept), referenced with `av_frame_ref` rather than
+    /// copied: the decoder's buffer is reused only once the last plane of the frame is gone (uploaded and
+    /// dropped). Nil for a layout the planes cannot take (negative strides) or when the reference fails.
+    private static func referencePlanes(_ frame: UnsafeMutablePointer<AVFrame>, layout: VideoPixelLayout,
+                                        size: PixelSize) -> [VideoPlane]? {
+        let f = frame.pointee
         let data = [f.data.0, f.data.1, f.data.2]
         let strides = [Int(f.linesize.0), Int(f.linesize.1), Int(f.linesize.2)]
-        var planes: [VideoPlane] = []
+        var spans: [(base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, rows: Int)] = []
         for i in 0..<layout.planeCount {
             guard let base = data[i], strides[i] > 0 else { return nil }
             let plane = layout.planeSize(i, of: size)
             let rowBytes = plane.width * layout.bytesPerTexel(plane: i)
             guard strides[i] >= rowBytes, strides[i] % layout.bytesPerTexel(plane: i) == 0 else { return nil }
-            let count = strides[i] * (plane.height - 1) + rowBytes
-            planes.append(VideoPlane(bytes: Array(UnsafeBufferPointer(start: base, count: count)), stride: strides[i],
-                                     rows: plane.height))
+            spans.append((base, strides[i] * (plane.height - 1) + rowBytes, strides[i], plane.height))
         }
-        return planes
+        guard let held = HeldFrame(referencing: frame) else { return nil }
+        // the reference shares the buffers: the same data pointers, now kept alive by `held`
+        return spans.map { span in
+            VideoPlane(memory: PlaneMemory(base: UnsafeRawPointer(span.base), count: span.count, release: { held.keep() }),
+                       stride: span.stride, rows: span.rows)
+        }
     }
 
     /// Bytes the decoder's own frame pool may take beyond the frames a codec must keep: each frame thread holds
@@ -366,4 +373,26 @@ final class VideoStreamReader {
         let fit = max(1, poolBytes / (2 * frameBytes))
         return max(1, min(cores, fit))
     }
+}
+
+/// A reference to a decoded frame's buffers (`av_frame_ref`), dropped (`av_frame_free`) when the last plane
+/// holding it goes.
+final class HeldFrame: @unchecked Sendable {
+    private var frame: UnsafeMutablePointer<AVFrame>?
+
+    /// A new reference to `source`'s buffers; nil when ffmpeg cannot make one.
+    init?(referencing source: UnsafeMutablePointer<AVFrame>) {
+        guard let ref = av_frame_alloc() else { return nil }
+        guard av_frame_ref(ref, source) >= 0 else {
+            var failed: UnsafeMutablePointer<AVFrame>? = ref
+            av_frame_free(&failed)
+            return nil
+        }
+        frame = ref
+    }
+
+    deinit { av_frame_free(&frame) }
+
+    /// Nothing: a plane's release calls it so that the plane's memory holds this object until it goes.
+    func keep() {}
 }

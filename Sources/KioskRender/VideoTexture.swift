@@ -69,7 +69,7 @@ public final class VideoTexture: LayerPicture {
             let dims = layout.planeSize(i, of: frame.size)
             let bpt = layout.bytesPerTexel(plane: i)
             guard plane.stride % bpt == 0, plane.stride >= dims.width * bpt,
-                  plane.bytes.count >= plane.stride * (dims.height - 1) + dims.width * bpt else {
+                  plane.byteCount >= plane.stride * (dims.height - 1) + dims.width * bpt else {
                 throw RenderError(call: "VideoTexture.update", reason: "plane \(i) of \(frame.size) \(layout.rawValue) is too small")
             }
             let (internalFormat, format): (Int32, Int32) = bpt == 1 ? (GL_R8, GL_RED) : bpt == 2 ? (GL_RG8, GL_RG) : (GL_RGBA8, GL_RGBA)
@@ -83,7 +83,7 @@ public final class VideoTexture: LayerPicture {
                 glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
                 glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
             }
-            plane.bytes.withUnsafeBytes { bytes in
+            plane.withBytes { bytes in
                 if allocate {
                     glTexImage2D(GLenum(GL_TEXTURE_2D), 0, internalFormat, GLsizei(dims.width), GLsizei(dims.height), 0,
                                  GLenum(format), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)

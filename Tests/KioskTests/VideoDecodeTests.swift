@@ -69,6 +69,29 @@ final class VideoDecodeTests: RenderTestCase {
         try checkFramesMatchFFmpeg(path, layout: .yuv420p, matrix: .bt601)
     }
 
+    func testPlanesAreTheDecodersOwnBuffersAndOutliveTheDecoder() throws {
+        let dir = try TempDir()
+        let path = try Self.clip(dir, "held.mp4", ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "8"])
+        let reference = try Self.referenceFrames(path)
+        var held: [VideoFrame] = []
+        do {
+            let decoder = try VideoDecoder(path: path, log: Log(level: .error, sink: { _ in }))
+            for _ in 0..<12 { held.append(try XCTUnwrap(decoder.nextFrame(timeout: 10))) }
+            decoder.close()  // the codec and its frame pool go; the frames' references keep their buffers
+        }
+        XCTAssertEqual(held.count, 12)
+        for frame in held {
+            XCTAssertEqual(frame.planes.count, 3)
+            XCTAssertTrue(frame.planes.allSatisfy { $0.memory != nil && $0.bytes.isEmpty }, "referenced, not copied")
+        }
+        // twelve frames held at once are twelve distinct buffers, each still the frame ffmpeg decodes there
+        XCTAssertEqual(Set(held.compactMap { $0.planes[0].memory.map { Int(bitPattern: $0.base) } }).count, 12)
+        for index in [0, 5, 11] {
+            let psnr = ImageCompare.psnrRGB(try draw(held[index]).pixels, reference[index].pixels)
+            XCTAssertGreaterThanOrEqual(psnr, 35, "frame \(index) after the decoder closed: \(psnr) dB")
+        }
+    }
+
     func testHEVC10BitBT709FramesMatchFFmpeg() throws {
         let dir = try TempDir()
         let path = try Self.clip(dir, "hevc10.mkv", ["-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=none:keyint=8",
