@@ -106,7 +106,7 @@ final class SceneComposer {
                 entry?.frame = frameIndex
             } else {
                 let view = itemView(item, slot: slot)
-                let texture = try Texture(context: context, image: view.picture(image, maxSide: context.maxTextureSize))
+                let texture = try Texture(context: context, layerImage: view.picture(image, maxSide: context.maxTextureSize))
                 entry = SlotTexture(texture: texture, rgba: texture, video: nil, frame: frameIndex, view: view)
             }
             textures[slot.sequence] = entry

@@ -19,9 +19,10 @@ extension Texture: LayerPicture {
     /// The RGBA sampling stage.
     public var samplerPieces: [String] { PassRegistry.rgbaSampler }
 
-    /// Binds to unit 0 as `u_picture`.
+    /// Binds to unit 0 as `u_picture`, and says whether its rows are stored bottom-up (`u_pictureFlip`).
     public func bind(to program: Program) {
         bind(unit: 0)
         program.set("u_picture", int: 0)
+        program.set("u_pictureFlip", rowsBottomUp ? 1.0 : 0.0)
     }
 }

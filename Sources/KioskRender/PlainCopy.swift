@@ -1,10 +1,10 @@
-/// The one-pass path for video: a layer that only places an opaque RGBA frame 1:1 at whole pixels (no effect,
-/// transition, fade, scaling or turn) is copied into the target with `glBlitFramebuffer` instead of being drawn by
-/// the layer shader. The frame is stored in the framebuffer's row order (`VideoStreamReader.rgbaRows`), so the copy
-/// is not flipped: llvmpipe does it as a memcpy (0.7 ms for 1080p against the flat pass's 18 ms); on a GPU it is
-/// the copy engine's. The shader would have drawn the same texels there: `PlainCopyTests` compares both.
-/// Stills keep the shader: their rows run top-down, and a flipped copy goes through llvmpipe's blitter, whose
-/// first use (building its shaders) made a still's first frame 25-35 ms later than the flat pass.
+/// The one-pass path: a layer that only places an opaque RGBA picture 1:1 at whole pixels (no effect, transition,
+/// fade, scaling or turn) is copied into the target with `glBlitFramebuffer` instead of being drawn by the layer
+/// shader. Video frames (`VideoStreamReader.rgbaRows`) and picture layers' stills (`Texture(layerImage:)`) are
+/// stored in the framebuffer's row order, so the copy is not flipped: llvmpipe does it as a memcpy (0.7 ms for
+/// 1080p against the flat pass's 18 ms, and a still's first frame builds no layer program); on a GPU it is the copy
+/// engine's. (A flipped copy would go through llvmpipe's blitter, whose first use costs 25-35 ms.) The shader
+/// would have drawn the same texels there: `PlainCopyTests` compares both.
 internal import CEGL
 import KioskCore
 
@@ -54,15 +54,23 @@ enum PlainCopy {
         return Placement(source: source, destination: destination, leavesBackground: !covers)
     }
 
-    /// Copies `layer` into `target` when it is a plain copy: a flat, unfaded layer of a video frame stored for
-    /// copying, with no effect or transition, 1:1 at whole pixels. False, with nothing drawn, otherwise.
+    /// The source of `picture` for a copy: a video frame or a still stored for copying.
+    private static func source(_ picture: any LayerPicture) throws -> Source? {
+        if let video = picture as? VideoTexture { return try video.plainCopySource() }
+        if let still = picture as? Texture { return try still.plainCopySource() }
+        return nil
+    }
+
+    /// Copies `layer` into `target` when it is a plain copy: a flat, unfaded layer of a picture stored for copying
+    /// (opaque, rows bottom-up), with no effect or transition, 1:1 at whole pixels. False, with nothing drawn,
+    /// otherwise.
     static func draw(_ layer: RenderLayer, rect: CanvasRect, background bg: RGBColor, target: RenderTarget,
                      renderer: Renderer) throws -> Bool {
         guard layer.opacity >= 1, layer.effect is NoEffect, layer.transition.transition is NoTransition,
-              let flat = layer.pass as? FlatPass, let video = layer.texture as? VideoTexture,
-              let where_ = placement(transform: flat.transform, picture: video.size, rect: rect,
+              let flat = layer.pass as? FlatPass,
+              let where_ = placement(transform: flat.transform, picture: layer.texture.size, rect: rect,
                                      canvasHeight: target.size.height),
-              let source = try video.plainCopySource() else { return false }
+              let source = try source(layer.texture), source.size == layer.texture.size else { return false }
         target.bind()
         if where_.leavesBackground {
             _ = renderer.use(rect, blend: layer.blend, canvas: target.size)

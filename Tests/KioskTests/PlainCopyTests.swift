@@ -144,11 +144,71 @@ final class PlainCopyTests: RenderTestCase {
         XCTAssertEqual(try draw([layer], canvas: canvas, copies: true).1, 0)
     }
 
-    func testAStillIsDrawnByTheShader() throws {
+    /// A picture whose top, bottom, left and right all differ: a copy turned or shifted by a row shows.
+    private func pattern(_ size: PixelSize, alphaAt: (x: Int, y: Int)? = nil) -> RGBAImage {
+        var pixels = [UInt8](repeating: 255, count: size.width * size.height * 4)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let at = (y * size.width + x) * 4
+                pixels[at] = UInt8(x * 255 / (size.width - 1))
+                pixels[at + 1] = UInt8(y * 255 / (size.height - 1))
+                pixels[at + 2] = UInt8((x * 7 + y * 13) & 255)
+            }
+        }
+        if let a = alphaAt { pixels[(a.y * size.width + a.x) * 4 + 3] = 128 }
+        return RGBAImage(size: size, pixels: pixels)
+    }
+
+    func testALayersStillIsCopiedWithTheShadersPixelsAndOthersAreDrawn() throws {
+        let gl = try gl()
         let size = PixelSize(width: 200, height: 150)
-        let still = try Texture(context: try gl(), image: RGBAImage(size: size, pixels: [UInt8](repeating: 255, count: size.width * size.height * 4)))
-        let layer = RenderLayer(texture: still, pass: FlatPass(transform: .identity))
-        XCTAssertEqual(try draw([layer], canvas: size, copies: true).1, 0, "a still's rows run top-down: no copy")
+        let image = pattern(size)
+        let canvas = PixelSize(width: 260, height: 150)  // 30 pixels of background either side
+        let fit = FlatPass(transform: FlatView().transform(picture: size, canvas: canvas))
+        let still = try Texture(context: gl, layerImage: image)
+        let (copied, copies) = try draw([RenderLayer(texture: still, pass: fit)], canvas: canvas, copies: true)
+        let (shaded, _) = try draw([RenderLayer(texture: still, pass: fit)], canvas: canvas, copies: false)
+        let topDown = try Texture(context: gl, image: image)
+        let (plain, plainCopies) = try draw([RenderLayer(texture: topDown, pass: fit)], canvas: canvas, copies: true)
+        XCTAssertEqual(copies, 1)
+        XCTAssertEqual(plainCopies, 0, "a texture stored top-down is drawn by the shader")
+        XCTAssertLessThanOrEqual(largestDifference(copied, shaded), 1)
+        XCTAssertLessThanOrEqual(largestDifference(copied, plain), 1)
+        for y in [0, 10, 149] {
+            let at = (y * 260 + 30) * 4, from = y * 200 * 4
+            XCTAssertEqual(Array(copied.pixels[at..<at + 200 * 4]), Array(image.pixels[from..<from + 200 * 4]), "row \(y)")
+        }
+        // one pixel half transparent: the shader blends it over the background, so it is not copied
+        let clear = try Texture(context: gl, layerImage: pattern(size, alphaAt: (100, 75)))
+        XCTAssertEqual(try draw([RenderLayer(texture: clear, pass: fit)], canvas: canvas, copies: true).1, 0)
+        // a picture drawn into (a reduced copy, a canvas) has no known content: never copied
+        let drawn = try OffscreenTarget(context: gl, size: size)
+        XCTAssertEqual(try draw([RenderLayer(texture: drawn.texture, pass: fit)], canvas: canvas, copies: true).1, 0)
+        // a new picture in the same texture (an animation's next frame) is stored the same way
+        try still.update(with: pattern(size, alphaAt: nil))
+        XCTAssertLessThanOrEqual(largestDifference(try draw([RenderLayer(texture: still, pass: fit)], canvas: canvas, copies: true).0, plain), 1)
+    }
+
+    func testAStillStoredBottomUpLooksTheSameThroughEverySampler() throws {
+        let gl = try gl()
+        let size = PixelSize(width: 256, height: 128)
+        let image = pattern(size)
+        let up = try Texture(context: gl, layerImage: image), down = try Texture(context: gl, image: image)
+        let cases: [(String, any ShaderPass, PixelSize)] = [
+            ("fit, enlarged", FlatPass(transform: FlatView().transform(picture: size, canvas: PixelSize(width: 700, height: 300))),
+             PixelSize(width: 700, height: 300)),
+            ("zoomed and panned", FlatPass(transform: FlatView(zoom: 2.5, center: UnitPoint(x: 0.3, y: 0.7))
+                .transform(picture: size, canvas: PixelSize(width: 256, height: 128))), PixelSize(width: 256, height: 128)),
+            ("minified 4x (the pre-pass)", FlatPass(transform: FlatView().transform(picture: size, canvas: PixelSize(width: 64, height: 32))),
+             PixelSize(width: 64, height: 32)),
+            ("a sphere (the exact sampler)", EquirectProjection(view: SphereView(yaw: 30, pitch: 20, hFOV: 90, canvas: PixelSize(width: 160, height: 120)),
+                                                                projection: ItemProjection(kind: .equirect)), PixelSize(width: 160, height: 120)),
+        ]
+        for (name, pass, canvas) in cases {
+            let (a, _) = try draw([RenderLayer(texture: up, pass: pass)], canvas: canvas, copies: false)
+            let (b, _) = try draw([RenderLayer(texture: down, pass: pass)], canvas: canvas, copies: false)
+            XCTAssertLessThanOrEqual(largestDifference(a, b), 1, name)
+        }
     }
 
     func testPlacementIsWholePixelsOrNothing() {
