@@ -13,6 +13,11 @@ public protocol LoopProducer: AnyObject {
 }
 
 extension Player {
+    /// The longest a loop turn with nothing to do waits (idle, screen off, the grid at rest). The service
+    /// watchdog is pinged from the loop at most once per half its time: turns a second apart could land just
+    /// short of that and put the next ping near the watchdog's limit; a quarter second keeps pings within 1.25 s.
+    static let longestWait = 0.25
+
     /// The earliest producer deadline, capped at `limit`.
     func wakeTime(_ limit: Double) -> Double {
         producers.compactMap(\.deadline).reduce(min(limit, windowCheck.next)) { min($0, $1) }
@@ -39,7 +44,7 @@ extension Player {
             takeScreenshots(from: output.target)
             _ = try presentFrame(output, presented: &presented, first: &first)
         }
-        if !output.needsEveryFrame { output.wait(until: wakeTime(t + 1), on: clock) }
+        if !output.needsEveryFrame { output.wait(until: wakeTime(t + Self.longestWait), on: clock) }
     }
 
     /// `.screen(on:)`: powers the display and sets whether the loop sleeps.

@@ -301,7 +301,7 @@ public final class Player {
                         }
                     }
                     // a command ends the wait at once; a clock or a message wakes it when it changes
-                    output.wait(until: min(wakeTime(t + 1), overlayDeadline(after: t) ?? .infinity), on: clock)
+                    output.wait(until: min(wakeTime(t + Self.longestWait), overlayDeadline(after: t) ?? .infinity), on: clock)
                 } else if let u = show.upcoming {
                     postStatus(scene: nil, output: output)
                     cache.wait(for: u, limit: 0.02)  // the first picture is still decoding

@@ -64,7 +64,7 @@ extension Player {
         postStatus(scene: scene, output: output)
         guard output.isAvailable, var drawn = grid.frame(at: t, canvas: output.size, playlist: show.playlist,
                                                          context: output.context) else {
-            output.wait(until: wakeTime(t + 1), on: clock)
+            output.wait(until: wakeTime(t + Self.longestWait), on: clock)
             return
         }
         drawn.key.generation = output.generation

@@ -58,7 +58,9 @@ final class SystemdTests: XCTestCase {
     }
 
     /// An idle player (nothing to play, waiting for items over IPC) is ready, says so in STATUS, and keeps pinging:
-    /// its waits between loop turns last at most a second.
+    /// its waits between loop turns last at most a quarter second (`Player.longestWait`), so a turn that lands just
+    /// short of the 1 s ping spacing puts the next ping 1.25 s after the last at most (1.5 s allowed on a loaded
+    /// machine; with one-second waits a gap of 1.5 s was measured).
     func testIdlePlayerIsReadyAndKeepsPinging() throws {
         let dir = try TempDir()
         try FileManager.default.createDirectory(atPath: dir.file("empty"), withIntermediateDirectories: true)
