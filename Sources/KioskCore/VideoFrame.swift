@@ -130,6 +130,7 @@ public struct VideoPlane: Sendable, Equatable {
     /// Planes are equal when their layout and bytes are.
     public static func == (a: VideoPlane, b: VideoPlane) -> Bool {
         guard a.stride == b.stride, a.rows == b.rows, a.byteCount == b.byteCount else { return false }
+        if let m = a.memory, m === b.memory { return true }
         return a.withBytes { x in b.withBytes { y in x.elementsEqual(y) } }
     }
 }

@@ -342,7 +342,9 @@ final class VideoStreamReader {
     /// dropped). Nil for a layout the planes cannot take (negative strides) or when the reference fails.
     private static func referencePlanes(_ frame: UnsafeMutablePointer<AVFrame>, layout: VideoPixelLayout,
                                         size: PixelSize) -> [VideoPlane]? {
-        let f = frame.pointee
+        // the reference's own pointers: the same buffers as the decoder's frame (or a copy, were it not counted)
+        guard let held = HeldFrame(referencing: frame) else { return nil }
+        let f = held.frame.pointee
         let data = [f.data.0, f.data.1, f.data.2]
         let strides = [Int(f.linesize.0), Int(f.linesize.1), Int(f.linesize.2)]
         var spans: [(base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, rows: Int)] = []
@@ -353,8 +355,6 @@ final class VideoStreamReader {
             guard strides[i] >= rowBytes, strides[i] % layout.bytesPerTexel(plane: i) == 0 else { return nil }
             spans.append((base, strides[i] * (plane.height - 1) + rowBytes, strides[i], plane.height))
         }
-        guard let held = HeldFrame(referencing: frame) else { return nil }
-        // the reference shares the buffers: the same data pointers, now kept alive by `held`
         return spans.map { span in
             VideoPlane(memory: PlaneMemory(base: UnsafeRawPointer(span.base), count: span.count, release: { held.keep() }),
                        stride: span.stride, rows: span.rows)
@@ -378,7 +378,8 @@ final class VideoStreamReader {
 /// A reference to a decoded frame's buffers (`av_frame_ref`), dropped (`av_frame_free`) when the last plane
 /// holding it goes.
 final class HeldFrame: @unchecked Sendable {
-    private var frame: UnsafeMutablePointer<AVFrame>?
+    /// The reference: its data pointers are the planes' bytes.
+    let frame: UnsafeMutablePointer<AVFrame>
 
     /// A new reference to `source`'s buffers; nil when ffmpeg cannot make one.
     init?(referencing source: UnsafeMutablePointer<AVFrame>) {
@@ -391,7 +392,10 @@ final class HeldFrame: @unchecked Sendable {
         frame = ref
     }
 
-    deinit { av_frame_free(&frame) }
+    deinit {
+        var owned: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&owned)
+    }
 
     /// Nothing: a plane's release calls it so that the plane's memory holds this object until it goes.
     func keep() {}

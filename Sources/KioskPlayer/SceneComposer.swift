@@ -133,24 +133,32 @@ final class SceneComposer {
             }
             clipOwners[slot.id] = slot.sequence
             let due = clockOverride?(slot) ?? (clip.startTime + time)
-            let frame = waitForFrames ? Self.waitedFrame(clip, due: due, first: entry == nil)
+            // one binding only, so that after the upload the storage has no other owner when it goes back
+            var frame = waitForFrames ? Self.waitedFrame(clip, due: due, first: entry == nil)
                 : entry == nil ? (clip.frame(at: due) ?? clip.nextFrame(timeout: 1)) : clip.frame(at: due)
-            if var frame {
-                if let e = entry, let video = e.video {
-                    try video.update(with: frame)
-                } else {
-                    let video = try VideoTexture(context: context, frame: frame)
-                    entry = SlotTexture(texture: video, rgba: nil, video: video, frame: 0, view: itemView(item, slot: slot))
-                }
-                entry?.frame = Int((frame.pts * 1000).rounded())
-                textures[slot.sequence] = entry
-                shownPTS[slot.sequence] = frame.pts
-                clip.recycle(&frame)  // uploaded: its storage takes a later frame
-            }
+            if frame != nil { entry = try upload(&frame!, of: clip, into: entry, item: item, slot: slot) }
         }
         guard let e = entry else { return nil }
         key.layers += [slot.sequence, e.frame]
         return layerFor(e, slot: slot, time: time, opacity: opacity, key: &key)
+    }
+
+    /// Uploads `frame` into the slot's texture (made on its first frame), then gives its storage back to `clip`
+    /// for a later frame.
+    private func upload(_ frame: inout VideoFrame, of clip: any ClipSource, into entry: SlotTexture?, item: DecodedItem,
+                        slot: Slot) throws -> SlotTexture? {
+        var entry = entry
+        if let e = entry, let video = e.video {
+            try video.update(with: frame)
+        } else {
+            let video = try VideoTexture(context: context, frame: frame)
+            entry = SlotTexture(texture: video, rgba: nil, video: video, frame: 0, view: itemView(item, slot: slot))
+        }
+        entry?.frame = Int((frame.pts * 1000).rounded())
+        textures[slot.sequence] = entry
+        shownPTS[slot.sequence] = frame.pts
+        clip.recycle(&frame)
+        return entry
     }
 
     /// The time of the clip frame each slot shows now (for the presentation log).

@@ -55,9 +55,9 @@ enum PlainCopy {
     }
 
     /// The source of `picture` for a copy: a video frame or a still stored for copying.
-    private static func source(_ picture: any LayerPicture) throws -> Source? {
-        if let video = picture as? VideoTexture { return try video.plainCopySource() }
-        if let still = picture as? Texture { return try still.plainCopySource() }
+    private static func source(_ picture: any LayerPicture) -> Source? {
+        if let video = picture as? VideoTexture { return video.plainCopySource() }
+        if let still = picture as? Texture { return still.plainCopySource() }
         return nil
     }
 
@@ -70,7 +70,7 @@ enum PlainCopy {
               let flat = layer.pass as? FlatPass,
               let where_ = placement(transform: flat.transform, picture: layer.texture.size, rect: rect,
                                      canvasHeight: target.size.height),
-              let source = try source(layer.texture), source.size == layer.texture.size else { return false }
+              let source = source(layer.texture), source.size == layer.texture.size else { return false }
         target.bind()
         if where_.leavesBackground {
             _ = renderer.use(rect, blend: layer.blend, canvas: target.size)
@@ -87,23 +87,28 @@ enum PlainCopy {
                           GLint(d.x), GLint(d.y), GLint(d.x + d.width), GLint(d.y + d.height),
                           GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
         target.bind()
-        if let error = renderer.context.glErrorCheck("PlainCopy \(s) to \(d)") { throw error }
+        if renderer.context.glErrorCheck("PlainCopy \(s) to \(d)") != nil {
+            // a driver that refuses the copy (a window surface it cannot blit into): the shader draws from now on
+            renderer.allowsPlainCopy = false
+            return false
+        }
         return true
     }
 
-    /// `existing`, or a new framebuffer with `texture` attached for reading (counted; the caller deletes it).
-    static func readFramebuffer(_ existing: GLuint, texture: GLuint, size: PixelSize) throws -> GLuint {
+    /// `existing`, or a new framebuffer with `texture` attached for reading (counted; the caller deletes it); nil
+    /// when the driver cannot read the texture so (the shader then draws the picture).
+    static func readFramebuffer(_ existing: GLuint, texture: GLuint) -> GLuint? {
         if existing != 0 { return existing }
         var fbo: GLuint = 0
         glGenFramebuffers(1, &fbo)
-        guard fbo != 0 else { throw RenderError(call: "glGenFramebuffers", reason: "no framebuffer name returned") }
+        guard fbo != 0 else { return nil }
         glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), fbo)
         glFramebufferTexture2D(GLenum(GL_READ_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
         let status = glCheckFramebufferStatus(GLenum(GL_READ_FRAMEBUFFER))
+        glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), 0)
         guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
             glDeleteFramebuffers(1, &fbo)
-            throw RenderError(call: "glCheckFramebufferStatus(copy source \(size))",
-                              reason: "incomplete framebuffer 0x\(String(status, radix: 16))")
+            return nil
         }
         GLObjectCount.add(.framebuffer)
         return fbo

@@ -150,9 +150,10 @@ extension Texture {
 
 extension Texture {
     /// What a plain copy reads: an uploaded, fully opaque picture stored bottom-up (a copy does not blend or flip).
-    func plainCopySource() throws -> PlainCopy.Source? {
+    func plainCopySource() -> PlainCopy.Source? {
         guard rowsBottomUp, isOpaque else { return nil }
-        readFramebuffer = try PlainCopy.readFramebuffer(readFramebuffer, texture: name, size: size)
-        return PlainCopy.Source(framebuffer: readFramebuffer, size: size)
+        guard let fbo = PlainCopy.readFramebuffer(readFramebuffer, texture: name) else { return nil }
+        readFramebuffer = fbo
+        return PlainCopy.Source(framebuffer: fbo, size: size)
     }
 }

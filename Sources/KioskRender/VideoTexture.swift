@@ -123,10 +123,11 @@ public final class VideoTexture: LayerPicture {
 
     /// What a plain copy reads: the one RGBA texture of a frame stored for copying, bottom-up and opaque
     /// (`VideoStreamReader.rgbaRows`), with square pixels. Nil for any other frame (a copy does not blend).
-    func plainCopySource() throws -> PlainCopy.Source? {
+    func plainCopySource() -> PlainCopy.Source? {
         guard samplerPieces == PassRegistry.videoSampler(.rgba), storedSize == size, orientation == .downMirrored,
               let plane = names.first else { return nil }
-        readFramebuffer = try PlainCopy.readFramebuffer(readFramebuffer, texture: plane, size: storedSize)
-        return PlainCopy.Source(framebuffer: readFramebuffer, size: storedSize)
+        guard let fbo = PlainCopy.readFramebuffer(readFramebuffer, texture: plane) else { return nil }
+        readFramebuffer = fbo
+        return PlainCopy.Source(framebuffer: fbo, size: storedSize)
     }
 }

@@ -90,7 +90,7 @@ final class PlainCopyTests: RenderTestCase {
             XCTAssertLessThanOrEqual(largestDifference(copied, shaded), 1, "\(blend)")
             XCTAssertEqual(Array(copied.pixels[0..<4]), [255, 0, 0, 255], "the layer below shows outside the rect")
         }
-        // the frame only partly in the rect (shifted 30 pixels left and up): the rest of the rect is background
+        // the frame only partly in the rect (shifted 30 pixels right and down): the rest of the rect is background
         let shifted = UVTransform(scaleX: 200.0 / 320, scaleY: 150.0 / 240, offsetX: -30.0 / 320, offsetY: -30.0 / 240)
         top = RenderLayer(texture: texture, pass: FlatPass(transform: shifted), rect: rect)
         let (copied, copies) = try draw([bottom, top], canvas: Self.size, copies: true)
