@@ -8,7 +8,7 @@
 internal import CEGL
 import KioskCore
 
-/// Plain copies of unscaled video frames.
+/// Plain copies of pictures placed 1:1.
 enum PlainCopy {
     /// What a copy reads: a framebuffer with the picture's texture attached, rows stored bottom-up.
     struct Source {
@@ -65,7 +65,7 @@ enum PlainCopy {
     /// (opaque, rows bottom-up), with no effect or transition, 1:1 at whole pixels. False, with nothing drawn,
     /// otherwise.
     static func draw(_ layer: RenderLayer, rect: CanvasRect, background bg: RGBColor, target: RenderTarget,
-                     renderer: Renderer) throws -> Bool {
+                     renderer: Renderer) -> Bool {
         guard layer.opacity >= 1, layer.effect is NoEffect, layer.transition.transition is NoTransition,
               let flat = layer.pass as? FlatPass,
               let where_ = placement(transform: flat.transform, picture: layer.texture.size, rect: rect,

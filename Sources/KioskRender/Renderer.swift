@@ -101,7 +101,7 @@ public final class Renderer {
         let canvas = target.size
         let rect = layer.rect ?? CanvasRect(canvas)
         guard rect.width > 0, rect.height > 0 else { return }
-        if allowsPlainCopy, try PlainCopy.draw(layer, rect: rect, background: bg, target: target, renderer: self) {
+        if allowsPlainCopy, PlainCopy.draw(layer, rect: rect, background: bg, target: target, renderer: self) {
             plainCopyCount += 1
             return
         }
