@@ -12,7 +12,7 @@ final class FrameBufferPool: @unchecked Sendable {
     private let lock = NSLock()
     private var free: [[UInt8]] = []
     private var size = 0
-    private var bound = (frames: 4, bytes: 16 << 20)
+    private var bound = VideoDecoder.Limits()
     private var madeCount = 0
     private var reusedCount = 0
 
@@ -22,14 +22,14 @@ final class FrameBufferPool: @unchecked Sendable {
     /// Keeps as many free arrays as the decode queue holds frames of their size (at least two, as the queue).
     /// The pool fills only while the queue empties (the render thread taking frames faster than they decode), so
     /// the two together hold about one queue's worth.
-    func bind(maxFrames: Int, maxBytes: Int) {
+    func bind(_ limits: VideoDecoder.Limits) {
         lock.lock()
-        bound = (maxFrames, maxBytes)
+        bound = limits
         lock.unlock()
     }
 
     /// How many free arrays of `size` bytes are kept.
-    private var limit: Int { max(2, min(bound.frames, bound.bytes / max(size, 1))) }
+    private var limit: Int { bound.framesHeld(eachOf: size) }
 
     /// An array of `count` bytes whose content is to be overwritten: a free one of that size, else a new one.
     func take(count: Int) -> [UInt8] {

@@ -20,6 +20,12 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
             self.maxFrames = max(1, maxFrames)
             self.maxBytes = max(1, maxBytes)
         }
+
+        /// How many frames of `frameBytes` each the queue holds when full: the two always allowed, up to
+        /// `maxFrames` while they fit in `maxBytes`.
+        func framesHeld(eachOf frameBytes: Int) -> Int {
+            max(2, min(maxFrames, maxBytes / max(frameBytes, 1)))
+        }
     }
 
     /// What the stream is.
@@ -47,7 +53,7 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
         slotLength = min(left, maxLength ?? .infinity)
         shared = Shared(limits: limits, loop: loop, log: log)
         rgbaPool = reader.rgbaPool
-        rgbaPool.bind(maxFrames: limits.maxFrames, maxBytes: limits.maxBytes)
+        rgbaPool.bind(limits)
         let box = ReaderBox(reader)
         let shared = self.shared
         let thread = Thread { shared.run(box) }

@@ -48,7 +48,7 @@ final class VideoFrameConverter {
     /// A decoded frame's planes as one RGBA plane of `target` size (stride `width * 4`), its rows stored
     /// bottom-up when `rowsBottomUp` (GL's row order: see `VideoStreamReader.rgbaRows`).
     func convert(_ frame: UnsafeMutablePointer<AVFrame>, matrix: ColorMatrix, range: ColorRange, siting: ChromaSiting,
-                 target: PixelSize, rowsBottomUp: Bool = false) throws -> VideoPlane {
+                 target: PixelSize, rowsBottomUp: Bool) throws -> VideoPlane {
         let f = frame.pointee
         let data: [UnsafePointer<UInt8>?] = [UnsafePointer(f.data.0), UnsafePointer(f.data.1), UnsafePointer(f.data.2),
                                              UnsafePointer(f.data.3)]
@@ -59,7 +59,7 @@ final class VideoFrameConverter {
 
     /// A frame already copied out of the decoder (held through a seek) as one RGBA plane of `target` size, rows
     /// bottom-up when `rowsBottomUp`.
-    func convert(_ frame: VideoFrame, target: PixelSize, rowsBottomUp: Bool = false) throws -> VideoPlane {
+    func convert(_ frame: VideoFrame, target: PixelSize, rowsBottomUp: Bool) throws -> VideoPlane {
         // swscale reads four plane pointers and strides: the ones a layout lacks are nil and 0.
         let strides = Array((frame.planes.map { Int32($0.stride) } + [0, 0, 0, 0]).prefix(4))
         return try ClipStill.withPlanes(frame.planes) { pointers in

@@ -113,4 +113,12 @@ enum PlainCopy {
         GLObjectCount.add(.framebuffer)
         return fbo
     }
+
+    /// Deletes a framebuffer made by `readFramebuffer` (0: none was made).
+    static func deleteReadFramebuffer(_ name: GLuint) {
+        guard name != 0 else { return }
+        var fbo = name
+        glDeleteFramebuffers(1, &fbo)
+        GLObjectCount.add(.framebuffer, -1)
+    }
 }

@@ -20,7 +20,7 @@ public final class Texture {
     /// Whether every pixel of the uploaded picture is opaque (false once drawn into: its content is then unknown).
     private(set) var isOpaque = false
     /// A framebuffer with the texture attached, made on the first plain copy (0: none yet).
-    var readFramebuffer: GLuint = 0
+    private var readFramebuffer: GLuint = 0
 
     /// A texture holding `image` (straight alpha, as decoded).
     public convenience init(context: GLContext, image: RGBAImage) throws {
@@ -56,10 +56,7 @@ public final class Texture {
         var n = name
         glDeleteTextures(1, &n)
         GLObjectCount.add(.texture, -1)
-        if readFramebuffer != 0 {
-            glDeleteFramebuffers(1, &readFramebuffer)
-            GLObjectCount.add(.framebuffer, -1)
-        }
+        PlainCopy.deleteReadFramebuffer(readFramebuffer)
     }
 
     /// Replaces the picture (straight alpha, as decoded); the storage is reused when the size is unchanged.

@@ -20,7 +20,6 @@ public final class VideoTexture: LayerPicture {
     /// How many frames were uploaded (a copy made from it is still good while this stays the same).
     public private(set) var contentVersion = 0
     private var conversion = YUVConversion(layout: .yuv420p, matrix: .bt601, range: .limited)
-    private var orient = YUVConversion.orientationMatrix(.up)
     private var chromaShift = (0.0, 0.0)
     /// How the stored frame is turned to be shown (`.downMirrored`: RGBA rows stored bottom-up, GL's order).
     private(set) var orientation = Orientation.up
@@ -40,10 +39,7 @@ public final class VideoTexture: LayerPicture {
         context.ensureCurrent()
         if !names.isEmpty { glDeleteTextures(GLsizei(names.count), names) }
         GLObjectCount.add(.texture, -names.count)
-        if readFramebuffer != 0 {
-            glDeleteFramebuffers(1, &readFramebuffer)
-            GLObjectCount.add(.framebuffer, -1)
-        }
+        PlainCopy.deleteReadFramebuffer(readFramebuffer)
     }
 
     /// Uploads `frame`, reusing the storage while plane sizes and formats stay the same.
@@ -101,7 +97,6 @@ public final class VideoTexture: LayerPicture {
         pts = frame.pts
         conversion = YUVConversion(layout: layout, matrix: frame.matrix, range: frame.range)
         samplerPieces = PassRegistry.videoSampler(layout)
-        orient = YUVConversion.orientationMatrix(frame.orientation)
         orientation = frame.orientation
         chromaShift = YUVConversion.chromaShift(frame)
     }
@@ -118,7 +113,7 @@ public final class VideoTexture: LayerPicture {
         program.set("u_yuvOffset", conversion.offset.0, conversion.offset.1, conversion.offset.2)
         program.set("u_codeScale", conversion.codeScale)
         program.set("u_chromaShift", chromaShift.0, chromaShift.1)
-        program.set("u_orient", mat3: orient)
+        program.set("u_orient", mat3: YUVConversion.orientationMatrix(orientation))
     }
 
     /// What a plain copy reads: the one RGBA texture of a frame stored for copying, bottom-up and opaque
