@@ -153,8 +153,11 @@ final class VideoConversionTests: RenderTestCase {
         }
         let buffers = decoder.rgbaBuffers
         XCTAssertGreaterThanOrEqual(buffers.made + buffers.reused, 75, "every frame converted into some array (and those queued ahead)")
-        // made new: the queue's four frames, the one converting, the one held here, and slack; 75 without reuse
-        XCTAssertLessThanOrEqual(buffers.made, 8, "storage comes back round: \(buffers)")
+        // made new: about the arrays alive at once, whatever the timing (the queue's four, the one converting, the
+        // two held by this loop, the pool's four), plus the odd one dropped when a full pool got another; 75
+        // without reuse. (A bound of 8 failed once on CI with 9: the pool had filled while this loop drained
+        // the queue.)
+        XCTAssertLessThanOrEqual(buffers.made, 12, "storage comes back round: \(buffers)")
         // a frame still held elsewhere when recycled is not written over: Swift copies shared storage on write
         // (the pool hands out the array given back last first: the next conversion takes this one)
         let kept = try XCTUnwrap(last)
