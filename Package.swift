@@ -53,12 +53,14 @@ let package = Package(
         // Pure Swift: media model, playlist items and M3U text, media extensions, slideshow scheduler, view maths,
         // config, the monotonic clock. No C imports and no file-system access (the playlist loader is in KioskMedia).
         .target(name: "KioskCore"),
+        // openat2(2) is reached through syscall, which is variadic: one C function, used only by KioskMedia.
+        .target(name: "CKioskOpenShim"),
         // libjpeg's fatal errors longjmp, which Swift cannot catch: each libjpeg call that can fail runs inside a setjmp
         // in one C file, used only by KioskMedia.
         .target(name: "CKioskJPEGShim", dependencies: ["CJPEG"]),
         // Media on disk: the playlist loader (files, folders, .m3u files), decoders and encoders (ffmpeg, libwebp,
         // giflib, libjpeg-turbo). The only place those C modules are imported.
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg", "CWebP", "CGif", "CJPEG", "CKioskJPEGShim"]),
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg", "CWebP", "CGif", "CJPEG", "CKioskJPEGShim", "CKioskOpenShim"]),
         // EGL context, GL resources and shader passes. The only place EGL/GLES is imported.
         // Shaders/*.vert|*.frag are embedded into it at build time by the ShaderEmbed plugin.
         .target(name: "KioskRender", dependencies: ["KioskCore", "CEGL"],
