@@ -32,6 +32,10 @@ public struct MediaGate: Sendable {
     /// playlist file). A URL becomes an item that fails like any unloadable file (no connection is made);
     /// a path outside the media root is refused with one log line.
     func items(_ given: String, list: Bool) throws(MPVError) -> [PlaylistItem] {
+        if given.utf8.contains(0) {  // before the URL case: a NUL-cut name is refused, not passed on
+            _ = allows(given, what: list ? "loadlist" : "loadfile")
+            throw list ? .command : .loadingFailed
+        }
         guard let local = M3U.localPath(given) else {
             return list ? [] : [PlaylistItem(path: given)]  // the decoder's gate refuses it with one line
         }
@@ -80,12 +84,13 @@ public struct MediaGate: Sendable {
     /// Whether `path` lies inside the root (always, without one); logs a refusal.
     func allows(_ path: String, what: String) -> Bool {
         guard let why = refusal(path) else { return true }
-        log.warn("ipc: \(what) \(path): refused: \(why)")
+        log.warn("ipc: \(what) \(path.replacingOccurrences(of: "\u{0}", with: "\\0")): refused: \(why)")
         return false
     }
 
-    /// Why `path` is refused (outside the root), or nil when it is allowed.
+    /// Why `path` is refused (a NUL byte, which C would cut the name at; outside the root), or nil when allowed.
     private func refusal(_ path: String) -> String? {
+        if path.utf8.contains(0) { return "the path holds a NUL byte" }
         guard let root else { return nil }
         // An existing path is judged by where it really is; a new one by its folder's real place.
         let real = Self.realPath(path)
