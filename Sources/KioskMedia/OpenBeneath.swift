@@ -1,5 +1,5 @@
 @preconcurrency import Glibc
-import CKioskOpenShim
+internal import CKioskOpenShim
 import KioskCore
 
 /// Opens a file by a name relative to an open folder, in one step that cannot leave that folder: the checked
