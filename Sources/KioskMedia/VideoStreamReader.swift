@@ -57,6 +57,8 @@ final class VideoStreamReader {
     /// Declared length of the video stream (or the container) when the figure is not a guess from the bit rate.
     private let declaredLength: Double?
     private var lastPTS: Double?
+    /// The decoder's frame buffers seen so far (for `poolSummary`).
+    private var pool = DecoderPoolCount()
     /// Planes as decoded, or RGBA through `converter` (set before the first frame is read).
     var form: VideoFrameForm = .planes
     private let converter: VideoFrameConverter
@@ -180,6 +182,9 @@ final class VideoStreamReader {
         return nil
     }
 
+    /// One line on libavcodec's threads, references, delay and the frame buffers its pool handed out so far.
+    var poolSummary: String { pool.summary(path: info.path, context: codec.context) }
+
     /// Seeks so the next frame is the one shown at `seconds` (the newest frame whose time is at or before it).
     func seek(to seconds: Double) throws {
         let target = max(0, seconds)
@@ -270,6 +275,7 @@ final class VideoStreamReader {
 
     /// Copies a decoded frame into a `VideoFrame` (its planes as they are, or RGBA through swscale).
     private func take(_ frame: UnsafeMutablePointer<AVFrame>) throws -> VideoFrame {
+        pool.saw(frame)
         let f = frame.pointee
         let ts = f.best_effort_timestamp != kiosk_nopts_value() ? f.best_effort_timestamp : f.pts
         var pts = ts != kiosk_nopts_value() && timeBase.den > 0
@@ -336,67 +342,4 @@ final class VideoStreamReader {
     static func rgbaRows(for orientation: Orientation, alpha: Bool) -> (bottomUp: Bool, orientation: Orientation) {
         orientation == .up && !alpha ? (true, .downMirrored) : (false, orientation)
     }
-
-    /// The frame's planes where the decoder put them (stride kept), referenced with `av_frame_ref` rather than
-    /// copied: the decoder's buffer is reused only once the last plane of the frame is gone (uploaded and
-    /// dropped). Nil for a layout the planes cannot take (negative strides) or when the reference fails.
-    private static func referencePlanes(_ frame: UnsafeMutablePointer<AVFrame>, layout: VideoPixelLayout,
-                                        size: PixelSize) -> [VideoPlane]? {
-        // the reference's own pointers: the same buffers as the decoder's frame (or a copy, were it not counted)
-        guard let held = HeldFrame(referencing: frame) else { return nil }
-        let f = held.frame.pointee
-        let data = [f.data.0, f.data.1, f.data.2]
-        let strides = [Int(f.linesize.0), Int(f.linesize.1), Int(f.linesize.2)]
-        var spans: [(base: UnsafeMutablePointer<UInt8>, count: Int, stride: Int, rows: Int)] = []
-        for i in 0..<layout.planeCount {
-            guard let base = data[i], strides[i] > 0 else { return nil }
-            let plane = layout.planeSize(i, of: size)
-            let rowBytes = plane.width * layout.bytesPerTexel(plane: i)
-            guard strides[i] >= rowBytes, strides[i] % layout.bytesPerTexel(plane: i) == 0 else { return nil }
-            spans.append((base, strides[i] * (plane.height - 1) + rowBytes, strides[i], plane.height))
-        }
-        return spans.map { span in
-            VideoPlane(memory: PlaneMemory(base: UnsafeRawPointer(span.base), count: span.count, release: { held.keep() }),
-                       stride: span.stride, rows: span.rows)
-        }
-    }
-
-    /// Bytes the decoder's own frame pool may take beyond the frames a codec must keep: each frame thread holds
-    /// about two frames of its own, so the thread count is capped to keep them within this.
-    static let poolBytes = 96 << 20
-
-    /// Frame threads for a video of `size`: one per core (not ffmpeg's automatic cores + 1: each frame thread holds
-    /// frames of its own, and the extra one bought no speed on 2 cores, 1080p or 2160p) while two frames a thread
-    /// fit in `poolBytes`, else as many as fit (at least 1).
-    static func decodeThreads(for size: PixelSize, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
-        let frameBytes = max(1, size.width * size.height * 3 / 2)  // 8-bit 4:2:0
-        let fit = max(1, poolBytes / (2 * frameBytes))
-        return max(1, min(cores, fit))
-    }
-}
-
-/// A reference to a decoded frame's buffers (`av_frame_ref`), dropped (`av_frame_free`) when the last plane
-/// holding it goes.
-final class HeldFrame: @unchecked Sendable {
-    /// The reference: its data pointers are the planes' bytes.
-    let frame: UnsafeMutablePointer<AVFrame>
-
-    /// A new reference to `source`'s buffers; nil when ffmpeg cannot make one.
-    init?(referencing source: UnsafeMutablePointer<AVFrame>) {
-        guard let ref = av_frame_alloc() else { return nil }
-        guard av_frame_ref(ref, source) >= 0 else {
-            var failed: UnsafeMutablePointer<AVFrame>? = ref
-            av_frame_free(&failed)
-            return nil
-        }
-        frame = ref
-    }
-
-    deinit {
-        var owned: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&owned)
-    }
-
-    /// Nothing: a plane's release calls it so that the plane's memory holds this object until it goes.
-    func keep() {}
 }
