@@ -51,8 +51,8 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
         startTime = start
         let left = info.duration.map { max(0.04, $0 - start) } ?? 1e9
         slotLength = min(left, maxLength ?? .infinity)
-        shared = Shared(limits: limits, loop: loop, log: log)
         rgbaPool = reader.rgbaPool
+        shared = Shared(limits: limits, loop: loop, log: log, pool: rgbaPool)
         rgbaPool.bind(limits)
         let box = ReaderBox(reader)
         let shared = self.shared
@@ -85,8 +85,10 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
     public func peekFrame(timeout: Double) -> VideoFrame? { shared.peek(timeout: timeout) }
 
     /// Takes back the storage of an RGBA frame that was taken and is done with (uploaded), for the next frame's
-    /// conversion: no new 8 MB array per 1080p frame. The frame is left without planes.
+    /// conversion: no new 8 MB array per 1080p frame. The frame is left without planes, and the decoder may queue a
+    /// frame in its place (a frame taken counts as queued until it is given back).
     public func recycle(_ frame: inout VideoFrame) {
+        defer { shared.released() }
         guard frame.layout == .rgba, !frame.planes.isEmpty else { return }
         rgbaPool.give(&frame.planes[0].bytes)
         frame.planes = []
@@ -137,15 +139,47 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
         var generation = 0
         var loopOffset = 0.0
         var dropped = 0
+        /// Bytes of the frame last handed out while its user still holds it (not yet given back through
+        /// `recycle`), 0 when none is held.
+        var heldBytes = 0
+        /// Where the storage of RGBA frames dropped here goes back.
+        let pool: FrameBufferPool
 
-        init(limits: Limits, loop: Bool, log: Log) {
+        init(limits: Limits, loop: Bool, log: Log, pool: FrameBufferPool) {
             self.limits = limits
             self.loop = loop
             self.log = log
+            self.pool = pool
         }
 
+        /// Whether the queue is full. The frame its user still holds counts as queued (while one is queued, so
+        /// the queue never waits on a user that keeps its frame): a 1080p RGBA frame is 8 MB, and a third one
+        /// made while the renderer uploads the last was a third of a clip's memory over the idle player.
         private var isFull: Bool {
-            queue.count >= limits.maxFrames || (queue.count >= 2 && bytes + frameBytes > limits.maxBytes)
+            let held = heldBytes > 0 && !queue.isEmpty ? 1 : 0
+            let count = queue.count + held
+            return count >= limits.maxFrames
+                || (count >= 2 && bytes + (held > 0 ? heldBytes : 0) + frameBytes > limits.maxBytes)
+        }
+
+        /// Marks `frame` as handed out (held by its user until `released`).
+        private func handOut(_ frame: VideoFrame) {
+            heldBytes = max(1, frame.byteCount)
+        }
+
+        /// The user gave back the frame it held.
+        func released() {
+            lock.lock()
+            defer { lock.broadcast(); lock.unlock() }
+            heldBytes = 0
+        }
+
+        /// Gives the storage of frames dropped here (late or cleared by a seek) back for reuse.
+        private func reuse(_ frames: inout [VideoFrame]) {
+            for i in frames.indices where frames[i].layout == .rgba && !frames[i].planes.isEmpty {
+                pool.give(&frames[i].planes[0].bytes)
+            }
+            frames.removeAll()
         }
 
         /// The decode thread's loop: decode while there is room, wait otherwise.
@@ -158,6 +192,7 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
                 lock.lock()
                 while !stopping && pendingSeek == nil && (ended || isFull) { lock.wait() }
                 if stopping {
+                    log.info(reader.poolSummary)  // before `stopped`: stop() returns after the line
                     stopped = true
                     lock.broadcast()
                     lock.unlock()
@@ -220,12 +255,18 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
             lock.lock()
             defer { lock.broadcast(); lock.unlock() }
             var found: VideoFrame?
+            var late: [VideoFrame] = []
             while let first = queue.first, first.pts <= t + 1e-6 {
-                if found != nil { dropped += 1 }
+                if let previous = found {
+                    dropped += 1
+                    late.append(previous)
+                }
                 found = first
                 queue.removeFirst()
                 bytes -= first.byteCount
             }
+            reuse(&late)
+            if let found { handOut(found) }
             return found
         }
 
@@ -239,6 +280,7 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
             guard !queue.isEmpty else { return nil }
             let frame = queue.removeFirst()
             bytes -= frame.byteCount
+            handOut(frame)
             return frame
         }
 
@@ -255,7 +297,7 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
         func seek(to seconds: Double) {
             lock.lock()
             defer { lock.broadcast(); lock.unlock() }
-            queue.removeAll()
+            reuse(&queue)
             bytes = 0
             generation += 1
             pendingSeek = seconds
