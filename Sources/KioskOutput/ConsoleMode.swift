@@ -14,6 +14,8 @@ final class ConsoleMode {
     static let text: CInt = 0, graphics: CInt = 1
     private var fd: CInt = -1
     private var previous: CInt = 0
+    /// The undo the stop watchdog runs if the process exits stuck, before `restore` ran.
+    private var exitUndo: ExitRestore.Token?
 
     /// Switches the console to graphics, remembering its mode: standard input when it is a VT (a systemd unit's
     /// `TTYPath=` with `StandardInput=tty-force` hands the service its VT, owned by its user), else `console`
@@ -41,11 +43,15 @@ final class ConsoleMode {
         }
         self.fd = fd
         previous = mode
+        let previous = mode
+        exitUndo = ExitRestore.shared.add("console mode") { _ = ioctl(fd, Self.setMode, previous) }
     }
 
     /// Puts the console back in the mode it had (text: fbcon redraws it). Idempotent.
     func restore() {
         guard fd >= 0 else { return }
+        if let exitUndo { ExitRestore.shared.remove(exitUndo) }
+        exitUndo = nil
         _ = ioctl(fd, Self.setMode, previous)
         _ = Glibc.close(fd)
         fd = -1

@@ -13,6 +13,8 @@ public final class DRMDevice {
     private(set) var fd: Int32
     /// What opened the card (directly, or logind), and closes it.
     private let opener: DeviceOpener
+    /// The undo the stop watchdog runs if the process exits stuck while master: drop it.
+    private var exitUndo: ExitRestore.Token?
 
     /// Opens `path` read-write through `opener`; explains EACCES (video group / logind seat) and ENOENT.
     public init(path: String, opener: DeviceOpener = DirectOpener(group: "video")) throws {
@@ -40,6 +42,7 @@ public final class DRMDevice {
 
     /// Closes the descriptor (idempotent).
     public func close() {
+        forgetExitUndo()
         if fd >= 0 {
             opener.close(fd, path: path)
             fd = -1
@@ -48,15 +51,25 @@ public final class DRMDevice {
 
     /// Makes this descriptor the DRM master (needed to set modes); fails when another program drives the display.
     public func becomeMaster() throws {
-        if drmIsMaster(fd) != 0 { return }
-        if drmSetMaster(fd) != 0 {
+        if drmIsMaster(fd) == 0, drmSetMaster(fd) != 0 {
             throw DRMError(call: "drmSetMaster", path: path, reason:
                 "not DRM master: another program (a compositor, X, another kiosk) drives the display")
         }
+        if exitUndo == nil {
+            let fd = fd
+            exitUndo = ExitRestore.shared.add("DRM master of \(path)") { _ = drmDropMaster(fd) }
+        }
+    }
+
+    /// Removes the exit undo (master dropped or the descriptor closed the clean way).
+    private func forgetExitUndo() {
+        if let exitUndo { ExitRestore.shared.remove(exitUndo) }
+        exitUndo = nil
     }
 
     /// Gives DRM master up (before closing, so the console or the next client can set modes at once).
     public func dropMaster() {
+        forgetExitUndo()
         if fd >= 0, drmIsMaster(fd) != 0 { drmDropMaster(fd) }
     }
 

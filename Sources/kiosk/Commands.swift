@@ -64,6 +64,9 @@ struct Commands {
         defer { state?.finish() }  // the last save, after the run
         config.restored = state?.restored
         let stop = StopSignal.install(log: log)
+        let watchdog = StopWatchdog(log: log, beforeExit: { state?.finish(timeout: 0.3) })
+        stop.guardStops(with: watchdog)  // a stuck frame loop still stops within StopWatchdog.grace
+        let stall = FrameStall.fromEnvironment(log: log)
         let scheduled = o.string("schedule") != nil
         // Without a schedule the command line's folders are watched here; with one, ScheduledFolders below.
         let folders = WatchedFolders(paths: o.positional, watch: !o.has("no-watch") && !scheduled, settle: o.number("settle") ?? 2,
@@ -85,7 +88,7 @@ struct Commands {
         stop.onReload { reload.reload() }
         let service = SystemdNotifier()  // Type=notify units: ready, watchdog, status; nothing elsewhere
         defer { service.stopping() }
-        let report = try PlayJob.play(items: items, config: config, output: request,
+        let report = try watchdog.guarding { try PlayJob.play(items: items, config: config, output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
                                       input: input,
                                       length: o.number("length"), log: log,
@@ -93,6 +96,7 @@ struct Commands {
                                       onFirstFrame: { [log] in
                                           log.info("first frame presented \(ProcessAge.millisecondsSinceStart()) ms after process start")
                                           service.ready()
+                                          stall?.arm()
                                       },
                                       onStart: { player in
                                           player.board = board
@@ -106,12 +110,13 @@ struct Commands {
                                           if let clock { player.wallClock = clock }
                                           state?.keep(player)  // after the servers took the board
                                           service.follow(player)
+                                          stall?.attach(to: player)
                                           if !folders.isEmpty { player.keepsRunningWhenEmpty = true; folders.start(sending: player.inbox) }
                                           scheduledFolders?.start(sending: player.inbox)
                                           let inbox = player.inbox
                                           reload.attach(inbox)
                                           stop.onStop { service.stopping(); inbox.send(.quit) }
-                                      })
+                                      }) }
         log.info("played \(report.slotsShown) items, \(report.framesPresented) frames"
                  + (report.presentedFPS.map { String(format: ", %.2f frames/s after the first", $0) } ?? "")
                  + (Self.peakRSSMiB().map { String(format: ", peak RSS %.1f MiB", $0) } ?? ""))

@@ -11,6 +11,9 @@ final class StopSignal: @unchecked Sendable {
     private var wake: (@Sendable () -> Void)?
     private var reload: (@Sendable () -> Void)?
     private var sources: [DispatchSourceSignal] = []
+    private var watchdog: StopWatchdog?
+    /// The first stop signal and its name, once one came.
+    private var first: (Int32, String)?
 
     /// The signals that stop the process cleanly, with their names.
     static let stopping: [(Int32, String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGQUIT, "SIGQUIT")]
@@ -26,6 +29,16 @@ final class StopSignal: @unchecked Sendable {
         let already = flag
         lock.unlock()
         if already { wake() }
+    }
+
+    /// Arms `watchdog` at the first stop signal (at once if one came already), so that a stuck frame loop cannot
+    /// hold the process past a stop.
+    func guardStops(with watchdog: StopWatchdog) {
+        lock.lock()
+        self.watchdog = watchdog
+        let already = first
+        lock.unlock()
+        if let (number, name) = already { watchdog.arm(signal: number, name: name) }
     }
 
     /// Calls `reload` on each SIGHUP from now on (on a background thread).
@@ -51,7 +64,12 @@ final class StopSignal: @unchecked Sendable {
             src.setEventHandler { [weak s] in
                 guard let s else { return }
                 log.info("\(name): stopping")
-                s.lock.lock(); s.flag = true; let wake = s.wake; s.lock.unlock()
+                s.lock.lock()
+                s.flag = true
+                if s.first == nil { s.first = (sig, name) }
+                let wake = s.wake, watchdog = s.watchdog
+                s.lock.unlock()
+                watchdog?.arm(signal: sig, name: name)
                 wake?()
             }
             src.resume()
