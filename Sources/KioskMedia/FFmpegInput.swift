@@ -39,7 +39,8 @@ final class FFmpegInput {
         av_dict_set(&options, "protocol_whitelist", "file", 0)
         av_dict_set(&options, "format_whitelist", LocalMediaPolicy.formatWhitelist, 0)
         var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
-        let rc = FileName.withCString(file.ffmpegURL) { avformat_open_input(&ctx, $0, format, &options) }
+        // the file stays open until ffmpeg has opened it (beneath the media root it is read through /proc/self/fd)
+        let rc = withExtendedLifetime(file) { FileName.withCString(file.ffmpegURL) { avformat_open_input(&ctx, $0, format, &options) } }
         av_dict_free(&options)
         guard rc >= 0, let opened = ctx else {
             let late = MonotonicClock.seconds() > deadline.pointee

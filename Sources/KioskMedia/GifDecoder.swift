@@ -120,8 +120,11 @@ private final class GifReader {
         self.compose = compose
         self.limits = limits
         try Self.checkFile(path)
+        // opened through the one gate (regular files only; beneath --media-root through its descriptor); giflib
+        // owns the descriptor from here, and closes it on failure too
+        let fd = try LocalFile(path).openForReading()
         var openError: Int32 = 0
-        guard let gif = FileName.withCString(path, { DGifOpenFileName($0, &openError) }) else {
+        guard let gif = DGifOpenFileHandle(fd, &openError) else {
             if openError == D_GIF_ERR_OPEN_FAILED {
                 throw MediaError(path: path, reason: "cannot open GIF: \(String(cString: strerror(errno)))")
             }

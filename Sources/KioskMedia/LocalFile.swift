@@ -3,7 +3,9 @@ import KioskCore
 
 /// The one gate between a path and the bytes behind it: kiosk opens local regular files only. A path is
 /// resolved to an absolute, symlink-free one and checked with `stat` before anything opens it, so a FIFO, a
-/// device or a socket (directly or behind a symlink) is refused at once instead of blocking a reader.
+/// device or a socket (directly or behind a symlink) is refused at once instead of blocking a reader. A path
+/// beneath `--media-root` is instead opened once, through the root's descriptor (`MediaConfinement`), and every
+/// later read goes through that open file (`/proc/self/fd/N`), so the file checked is the file read.
 struct LocalFile {
     /// The path as the user gave it, for messages.
     let path: String
@@ -11,10 +13,24 @@ struct LocalFile {
     let resolved: String
     /// The size of the regular file in bytes.
     let size: Int
+    /// The file opened beneath the media root, kept open while this value lives; nil elsewhere.
+    private let opened: OpenedFile?
 
     /// Resolves and checks `path`; throws "no such file", "is a directory" or "not a regular file (…)".
     init(_ path: String) throws {
         self.path = path
+        if MediaConfinement.beneath(path) != nil {
+            let fd = try MediaConfinement.openForReading(path)
+            let file = OpenedFile(fd)
+            var st = stat()
+            guard fstat(fd, &st) == 0 else { throw MediaError(path: path, reason: "cannot stat: \(Self.errorText())") }
+            try Self.requireRegular(st.st_mode, path: path)
+            opened = file
+            resolved = "/proc/self/fd/\(fd)"
+            size = Int(st.st_size)
+            return
+        }
+        opened = nil
         var st = stat()
         guard FileName.withCString(path, { stat($0, &st) }) == 0 else {  // stat follows symlinks: the target is judged
             let missing = errno == ENOENT || errno == ENOTDIR
@@ -75,4 +91,11 @@ struct LocalFile {
     }
 
     private static func errorText() -> String { String(cString: strerror(errno)) }
+}
+
+/// A descriptor closed when the last `LocalFile` holding it goes.
+private final class OpenedFile {
+    let fd: Int32
+    init(_ fd: Int32) { self.fd = fd }
+    deinit { close(fd) }
 }

@@ -7,6 +7,9 @@ import KioskCore
 /// `RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS` does the lookup (Linux 5.6 and later); on an older kernel
 /// (`ENOSYS`) a walk opens one component at a time with `O_NOFOLLOW`, refusing every symlink and `..`.
 public enum OpenBeneath {
+    /// `O_PATH`, which Glibc's Swift module leaves out: a descriptor that names a folder for `*at` calls only.
+    static var pathOnly: Int32 { kiosk_o_path() }
+
     /// Opens `name` beneath the folder `folder` (a descriptor) with `open(2)`'s `flags` and `mode`, and returns
     /// the new descriptor (the caller closes it). Throws a `MediaError` naming `name` when the name holds a NUL
     /// byte, is empty, or resolves outside the folder (`..`, an absolute path or symlink, a magic link), or the
@@ -15,7 +18,8 @@ public enum OpenBeneath {
                             walk: Bool = false) throws(MediaError) -> Int32 {
         guard !name.utf8.contains(0) else { throw MediaError(path: name, reason: "refused: the path holds a NUL byte") }
         guard !name.isEmpty else { throw MediaError(path: name, reason: "refused: the path is empty") }
-        let all = flags | O_CLOEXEC | O_NOCTTY
+        // openat2 refuses any flag O_PATH ignores, O_NOCTTY among them
+        let all = flags & pathOnly != 0 ? flags | O_CLOEXEC : flags | O_CLOEXEC | O_NOCTTY
         if !walk {
             let fd = FileName.withCString(name) {
                 kiosk_openat2(folder, $0, UInt64(UInt32(bitPattern: all)), UInt64(mode), kiosk_resolve_beneath())

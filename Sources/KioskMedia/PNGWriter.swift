@@ -14,17 +14,10 @@ public enum PNGWriter {
         try writeFile(try encode(image, name: path), to: path, format: "PNG")
     }
 
-    /// Writes encoded picture `bytes` (`format` names it in errors) to a new or truncated file at `path`.
+    /// Writes encoded picture `bytes` (`format` names it in errors) to `path`, replacing what was there whole
+    /// (`ReplacingFileWrite`: a temporary file renamed, beneath `--media-root` through its descriptor).
     static func writeFile(_ bytes: [UInt8], to path: String, format: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw MediaError(path: path, reason: "cannot create \(format): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { buf in Glibc.write(fd, buf.baseAddress.map { $0 + written }, bytes.count - written) }
-            guard n > 0 else { throw MediaError(path: path, reason: "cannot write \(format): \(String(cString: strerror(errno)))") }
-            written += n
-        }
+        try ReplacingFileWrite.write(bytes, to: path, format: format)
     }
 
     private static func encode(_ image: RGBAImage, name: String) throws -> [UInt8] {

@@ -113,9 +113,8 @@ public enum WebPDecoder {
             throw MediaError(path: path, reason: "cannot open WebP: no such file")
         }
         if isDirectory.boolValue { throw MediaError(path: path, reason: "cannot open WebP: is a directory") }
-        guard let handle = FileAccess.handle(forReading: path) else {
-            throw MediaError(path: path, reason: "cannot open WebP: permission denied or unreadable")
-        }
+        // the one gate: regular files only, and beneath --media-root through the root's descriptor
+        let handle = FileHandle(fileDescriptor: try LocalFile(path).openForReading(), closeOnDealloc: true)
         defer { try? handle.close() }
         let data: Data
         do {

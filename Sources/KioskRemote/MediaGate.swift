@@ -4,7 +4,9 @@ import KioskCore
 
 /// What remote commands may name: local paths only, and with `--media-root DIR` only paths whose real location
 /// (realpath: every symlink followed) is inside DIR. loadfile, loadlist and screenshot-to-file go through it, and
-/// the fleet's MQTT `load` (`localItems`): one gate for every remote.
+/// the fleet's MQTT `load` (`localItems`): one gate for every remote. With a root, what passes is handed on by
+/// its real path, which lies beneath the root, so the open (through the root's descriptor, `MediaConfinement`)
+/// refuses a symlink swapped in after this check instead of following it out.
 public struct MediaGate: Sendable {
     /// The confining folder, resolved; nil: anywhere.
     public let root: String?
@@ -33,14 +35,15 @@ public struct MediaGate: Sendable {
     /// a path outside the media root is refused with one log line.
     func items(_ given: String, list: Bool) throws(MPVError) -> [PlaylistItem] {
         if given.utf8.contains(0) {  // before the URL case: a NUL-cut name is refused, not passed on
-            _ = allows(given, what: list ? "loadlist" : "loadfile")
+            _ = admitted(given, what: list ? "loadlist" : "loadfile")
             throw list ? .command : .loadingFailed
         }
         guard let local = M3U.localPath(given) else {
             return list ? [] : [PlaylistItem(path: given)]  // the decoder's gate refuses it with one line
         }
-        let path = Self.absolute(local)
-        guard allows(path, what: list ? "loadlist" : "loadfile") else { throw list ? .command : .loadingFailed }
+        guard let path = admitted(Self.absolute(local), what: list ? "loadlist" : "loadfile") else {
+            throw list ? .command : .loadingFailed
+        }
         var isDir: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
         let ext = (path as NSString).pathExtension.lowercased()
@@ -51,7 +54,7 @@ public struct MediaGate: Sendable {
             }
         }
         guard list || isDir.boolValue || ext == "m3u" || ext == "m3u8" else { return [PlaylistItem(path: path)] }
-        return expand(path).filter { allows($0.path, what: "\(given): entry") }
+        return expand(path).compactMap { entry in admitted(entry.path, what: "\(given): entry").map { entry.at($0) } }
     }
 
     /// The file a screenshot may be written to: absolute, local, and inside the media root.
@@ -60,8 +63,7 @@ public struct MediaGate: Sendable {
             log.warn("ipc: screenshot-to-file \(given): refused: not a local path")
             throw .command
         }
-        let path = Self.absolute(local)
-        guard allows(path, what: "screenshot-to-file") else { throw .command }
+        guard let path = admitted(Self.absolute(local), what: "screenshot-to-file") else { throw .command }
         return path
     }
 
@@ -70,33 +72,44 @@ public struct MediaGate: Sendable {
     /// one-line reason for a refusal, which the caller logs with its own context.
     public func localItems(_ given: String) throws(MediaRefusal) -> [PlaylistItem] {
         guard let local = M3U.localPath(given), !local.isEmpty else { throw MediaRefusal("'\(given)' is not a local path") }
-        let path = Self.absolute(local)
-        if let why = refusal(path) { throw MediaRefusal("\(path): \(why)") }
+        let path: String
+        switch admit(Self.absolute(local)) {
+        case .success(let real): path = real
+        case .failure(let why): throw MediaRefusal("\(Self.absolute(local)): \(why)")
+        }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw MediaRefusal("\(path): no such file or folder")
         }
         let ext = (path as NSString).pathExtension.lowercased()
         guard isDir.boolValue || ext == "m3u" || ext == "m3u8" else { return [PlaylistItem(path: path)] }
-        return expand(path).filter { refusal($0.path) == nil }
+        return expand(path).compactMap { entry in (try? admit(entry.path).get()).map { entry.at($0) } }
     }
 
-    /// Whether `path` lies inside the root (always, without one); logs a refusal.
-    func allows(_ path: String, what: String) -> Bool {
-        guard let why = refusal(path) else { return true }
-        log.warn("ipc: \(what) \(path.replacingOccurrences(of: "\u{0}", with: "\\0")): refused: \(why)")
-        return false
+    /// The path to use for `path` when it is allowed (see `admit`); nil, with one log line, when refused.
+    func admitted(_ path: String, what: String) -> String? {
+        switch admit(path) {
+        case .success(let real): return real
+        case .failure(let why):
+            log.warn("ipc: \(what) \(path.replacingOccurrences(of: "\u{0}", with: "\\0")): refused: \(why)")
+            return nil
+        }
     }
 
-    /// Why `path` is refused (a NUL byte, which C would cut the name at; outside the root), or nil when allowed.
-    private func refusal(_ path: String) -> String? {
-        if path.utf8.contains(0) { return "the path holds a NUL byte" }
-        guard let root else { return nil }
-        // An existing path is judged by where it really is; a new one by its folder's real place.
-        let real = Self.realPath(path)
-            ?? Self.realPath((path as NSString).deletingLastPathComponent).map { $0 + "/" + (path as NSString).lastPathComponent }
-        if let real, real == root || real.hasPrefix(root == "/" ? "/" : root + "/") { return nil }
-        return "outside --media-root \(root)"
+    /// Whether `path` is allowed (no NUL byte, which C would cut the name at; inside the root), and the path to
+    /// use: without a root `path` itself; with one, its real location as found once by this very check (an
+    /// existing path where it really is, a new one its folder's real place), so that the path handed on is the
+    /// path checked, beneath the root, where `MediaConfinement` opens it through the root's descriptor.
+    private func admit(_ path: String) -> Result<String, MediaRefusal> {
+        if path.utf8.contains(0) { return .failure(MediaRefusal("the path holds a NUL byte")) }
+        guard let root else { return .success(path) }
+        if let real = Self.realLocation(path), real == root || real.hasPrefix(root == "/" ? "/" : root + "/") { return .success(real) }
+        return .failure(MediaRefusal("outside --media-root \(root)"))
+    }
+
+    /// Where `path` really is (`realpath`); for a file not made yet, its folder's real place and its name.
+    static func realLocation(_ path: String) -> String? {
+        realPath(path) ?? realPath((path as NSString).deletingLastPathComponent).map { $0 + "/" + (path as NSString).lastPathComponent }
     }
 
     /// `path` joined to the current folder when relative (the server's, which is kiosk's).
@@ -127,4 +140,13 @@ public struct IPCSetupError: Error, CustomStringConvertible, Sendable {
     public let description: String
     /// An error.
     public init(_ description: String) { self.description = description }
+}
+
+extension PlaylistItem {
+    /// The same item at another path (the real one the gate checked).
+    fileprivate func at(_ path: String) -> PlaylistItem {
+        var item = self
+        item.path = path
+        return item
+    }
 }

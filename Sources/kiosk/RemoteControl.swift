@@ -31,9 +31,14 @@ final class RemoteControl {
     /// The media gate of `--media-root` (anywhere without it), for every remote: IPC and MQTT.
     static func mediaGate(_ o: ParsedOptions, log: Log) throws -> MediaGate {
         do {
-            return try MediaGate(root: o.string("media-root"), log: log) { path in PlaylistLoader(log: log).load([path]) }
-        } catch {
+            let gate = try MediaGate(root: o.string("media-root"), log: log) { path in PlaylistLoader(log: log).load([path]) }
+            // from here on what lies beneath the root is opened through its descriptor, not by name
+            if let root = gate.root { try MediaConfinement.confine(root: root) }
+            return gate
+        } catch let error as IPCSetupError {
             throw UsageError(error.description)
+        } catch let error as MediaError {
+            throw UsageError(error.reason)
         }
     }
 
