@@ -30,13 +30,28 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
 
     /// A cache over `folder` (made 0700 if missing) holding at most `budget` bytes; one scan of the folder
     /// learns what it holds. Problems are reported through `log`, once.
-    public init(folder: String, budget: Int = ThumbnailDiskCache.defaultBudget, log: Log) {
-        self.folder = folder
+    /// The folder is resolved here, once (`realpath`): a symlinked folder is logged with where it leads, and
+    /// entries go to that real folder from then on, even if the link is later pointed elsewhere.
+    public init(folder given: String, budget: Int = ThumbnailDiskCache.defaultBudget, log: Log) {
         self.budget = max(0, budget)
         self.log = log
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+            try FileManager.default.createDirectory(atPath: given, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
+        } catch {
+            folder = given
+            disable("cannot use \(given): \(Self.reason(error))")
+            return
+        }
+        let real = FileName.withCString(given) { realpath($0, nil) }.map { resolved -> String in
+            defer { free(resolved) }
+            return FileName.decode(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+        }
+        folder = real ?? given
+        if let real, real != URL(fileURLWithPath: given).standardized.path {
+            log.info("grid: thumbnail cache \(given) resolves to \(real) (symlinks followed once); entries go there")
+        }
+        do {
             try ThumbnailEntryFile.checkWritable(folder)
         } catch {
             disable("cannot use \(folder): \(Self.reason(error))")
@@ -148,3 +163,4 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
         return "\(error)"
     }
 }
+

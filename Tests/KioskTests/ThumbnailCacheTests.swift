@@ -141,6 +141,34 @@ final class ThumbnailCacheTests: XCTestCase {
         XCTAssertEqual(lines.all.count, 1, "\(lines.all)")
     }
 
+    /// A symlinked --thumb-cache-dir is resolved once, with one line saying where it leads: pointing the link
+    /// elsewhere afterwards does not move where entries are written (issue 23 item 4).
+    func testASymlinkedFolderIsResolvedOnceAndLogged() throws {
+        let dir = try TempDir()
+        let files = try media(dir)
+        for folder in ["real-a", "real-b"] {
+            try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
+        }
+        let link = dir.file("thumbs")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real-a")
+        let lines = Lines()
+        let disk = ThumbnailDiskCache(folder: link, log: Log(level: .info, sink: { lines.add($0) }))
+        XCTAssertEqual(disk.folder, dir.file("real-a"))
+        XCTAssertEqual(lines.all.count, 1, "\(lines.all)")
+        XCTAssertTrue(lines.all.first?.hasSuffix("grid: thumbnail cache \(link) resolves to \(dir.file("real-a")) (symlinks followed once); entries go there") == true, "\(lines.all)")
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real-b")
+        let store = makeStore(disk)
+        defer { store.stop() }
+        XCTAssertNotNil(tiles(store, files))
+        store.stop()
+        XCTAssertGreaterThan(folderBytes(dir.file("real-a")), 0, "entries went to the folder resolved at start")
+        XCTAssertEqual(folderBytes(dir.file("real-b")), 0, "not where the link points now")
+        let plain = Lines()
+        _ = ThumbnailDiskCache(folder: dir.file("real-b") + "/", log: Log(level: .info, sink: { plain.add($0) }))
+        XCTAssertEqual(plain.all, [], "a folder that is no symlink is not logged")
+    }
+
     func testMemoryStaysWithinItsBudget() throws {
         let dir = try TempDir()
         let original = dir.file("small.jpg")
