@@ -91,11 +91,12 @@ struct MPVArgs {
         return d
     }
 
-    /// Argument `i` as an integer, nil when absent.
+    /// Argument `i` as an integer, nil when absent. As in mpv, one that is not whole or is outside its 32-bit
+    /// range (`1e19`, `2147483648`) is "invalid parameter".
     func integer(_ i: Int) throws(MPVError) -> Int? {
         guard let d = try number(i) else { return nil }
-        guard d == d.rounded(), abs(d) < 1e12 else { throw .invalidParameter }
-        return Int(d)
+        guard let n = Int(whole: d, in: Int.mpvIntegerRange) else { throw .invalidParameter }
+        return n
     }
 }
 
@@ -179,8 +180,9 @@ enum MPVCommandTable {
         MPVCommand(name: "script-message", args: [arg("args", "String", optional: true)], vararg: true) { a, _ throws(MPVError) in
             .broadcast(try (0..<a.count).map { i throws(MPVError) in try a.required(i) })
         },
-        MPVCommand(name: "quit", args: [arg("code", "Integer", optional: true)], vararg: false) { _, _ throws(MPVError) in
-            .player([.quit], failure: .command, data: .null)
+        MPVCommand(name: "quit", args: [arg("code", "Integer", optional: true)], vararg: false) { a, _ throws(MPVError) in
+            _ = try a.integer(0)  // a code that is no integer is refused, as in mpv, rather than quitting
+            return .player([.quit], failure: .command, data: .null)
         },
     ] + MPVPropertyCommands.all + MPVOverlayCommands.all
 

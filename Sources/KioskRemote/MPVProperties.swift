@@ -17,14 +17,19 @@ struct MPVProperty: Sendable {
     let set: (@Sendable (JSONValue, PlayerStatus) throws(MPVError) -> [PlayerCommand])?
     /// The commands `cycle` sends, for a property whose cycle is its own (not a flag's flip or a number's step).
     let cycle: [PlayerCommand]?
+    /// Where `add` and `multiply` clamp their result, as mpv clamps a step into the property's range (so `add
+    /// playlist-pos 9223372036854775807` goes to the last item); nil: the result is set as it is.
+    let stepRange: (@Sendable (PlayerStatus) -> ClosedRange<Double>)?
 
     init(_ name: String, _ kind: Kind, get: @escaping @Sendable (PlayerStatus) -> JSONValue?,
-         set: (@Sendable (JSONValue, PlayerStatus) throws(MPVError) -> [PlayerCommand])? = nil, cycle: [PlayerCommand]? = nil) {
+         set: (@Sendable (JSONValue, PlayerStatus) throws(MPVError) -> [PlayerCommand])? = nil, cycle: [PlayerCommand]? = nil,
+         stepRange: (@Sendable (PlayerStatus) -> ClosedRange<Double>)? = nil) {
         self.name = name
         self.kind = kind
         self.get = get
         self.set = set
         self.cycle = cycle
+        self.stepRange = stepRange
     }
 }
 
@@ -80,8 +85,8 @@ enum MPVPropertyTable {
         MPVProperty("volume", .number, get: { .double(Double($0.volume)) }, set: { v, _ throws(MPVError) in
             let n = try MPVValue.number(v)
             guard (0...100).contains(n) else { throw .propertyFormat }
-            return [.volume(.set(Int(n.rounded())))]
-        }),
+            return [.volume(.set(Int(n.rounded())))]  // within 0...100: cannot trap
+        }, stepRange: { _ in 0...100 }),
         MPVProperty("mute", .flag, get: { .bool($0.mute) }, set: { v, _ throws(MPVError) in
             [.volume(.mute(try MPVValue.flag(v)))]
         }),
@@ -116,11 +121,15 @@ enum MPVPropertyTable {
         MPVProperty("playlist-count", .number, get: { .int(Int64($0.playlist.count)) }),
         MPVProperty("playlist-pos", .number, get: { .int(Int64($0.currentPosition ?? -1)) },
                     set: { v, s throws(MPVError) in
-                        let n = try MPVValue.number(v)
-                        guard n == n.rounded() else { throw .propertyFormat }
-                        guard n >= 0, Int(n) < s.playlist.count else { return [.stopPlayback] }  // -1: stop, as in mpv
-                        return [.goTo(.position(Int(n)))]
-                    }),
+                        // mpv's playlist-pos is a 32-bit integer: past that (1e19, 2^63-1) it is refused, never
+                        // converted; a JSON double it cannot take is "error accessing property", as in mpv.
+                        guard let n = Int(whole: try MPVValue.number(v), in: Int.mpvIntegerRange) else {
+                            if case .double = v { throw .propertyError }
+                            throw .propertyFormat
+                        }
+                        guard n >= 0, n < s.playlist.count else { return [.stopPlayback] }  // -1: stop, as in mpv
+                        return [.goTo(.position(n))]
+                    }, stepRange: { s in 0...Double(max(0, s.playlist.count - 1)) }),
         MPVProperty("playlist-playing-pos", .number, get: { .int(Int64($0.currentPosition ?? -1)) }),
         MPVProperty("path", .text, get: { $0.current.map { .string($0.path) } }),
         MPVProperty("filename", .text, get: { $0.current.map { .string(($0.path as NSString).lastPathComponent) } }),

@@ -16,7 +16,7 @@ enum MPVPropertyCommands {
             let step = try a.number(1) ?? 1
             return try commands(try a.required(0), c.status) { p, now throws(MPVError) in
                 guard p.kind == .number, let n = now.number else { throw .command }
-                return try p.set?(.double(n + step), c.status) ?? []
+                return try p.set?(.double(stepped(n + step, p, c.status)), c.status) ?? []
             }
         },
         MPVCommand(name: "multiply", args: [MPVCommandTable.arg("name", "String"),
@@ -24,7 +24,7 @@ enum MPVPropertyCommands {
             guard let factor = try a.number(1) else { throw .invalidParameter }
             return try commands(try a.required(0), c.status) { p, now throws(MPVError) in
                 guard p.kind == .number, let n = now.number else { throw .command }
-                return try p.set?(.double(n * factor), c.status) ?? []
+                return try p.set?(.double(stepped(n * factor, p, c.status)), c.status) ?? []
             }
         },
         MPVCommand(name: "cycle", args: [MPVCommandTable.arg("name", "String"),
@@ -44,6 +44,12 @@ enum MPVPropertyCommands {
             }
         },
     ]
+
+    /// `value` clamped into the property's step range when it has one (mpv clamps `add` and `multiply`).
+    private static func stepped(_ value: Double, _ p: MPVProperty, _ s: PlayerStatus) -> Double {
+        guard let range = p.stepRange?(s), !value.isNaN else { return value }
+        return min(max(value, range.lowerBound), range.upperBound)
+    }
 
     /// Looks `name` up, reads its value, and turns `change` into player commands; every failure is mpv's
     /// "error running command" (a read-only property has no setter, which is one too).

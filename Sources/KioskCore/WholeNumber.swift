@@ -1,0 +1,30 @@
+/// The one way a number from outside (an IPC request, an MQTT payload, the state file, a playlist, or a time
+/// derived from them) becomes an `Int`. `Int(someDouble)` traps when the value is NaN, infinite or past
+/// `Int.max`/`Int.min` (1e19, 2^63), which took the whole player down with its socket; these never trap.
+extension Int {
+    /// The 32-bit range mpv gives its integer options and command arguments (`playlist-pos`, `Integer`
+    /// arguments): a value outside it is refused there, not wrapped.
+    public static let mpvIntegerRange = Int(Int32.min)...Int(Int32.max)
+
+    /// `value` when it is finite, whole and within `range`; nil otherwise (a value to refuse).
+    public init?(whole value: Double, in range: ClosedRange<Int> = Int.min...Int.max) {
+        guard let exact = Int(exactly: value), range.contains(exact) else { return nil }
+        self = exact
+    }
+
+    /// `value` rounded (half away from zero) and clamped into `range`: infinities and values past the ends give
+    /// the nearest end. Nil only for NaN, which has no nearest end.
+    public init?(clamping value: Double, to range: ClosedRange<Int>) {
+        guard !value.isNaN else { return nil }
+        let rounded = value.rounded()
+        if rounded <= Double(range.lowerBound) {
+            self = range.lowerBound
+        } else if rounded >= Double(range.upperBound) {
+            self = range.upperBound
+        } else {
+            // Strictly between two Ints' doubles, so below 2^63 and above -2^63: the conversion cannot trap.
+            // Double(upperBound) may round past upperBound (2^63 for Int.max), hence the clamp after it.
+            self = Swift.min(Swift.max(Int(rounded), range.lowerBound), range.upperBound)
+        }
+    }
+}
