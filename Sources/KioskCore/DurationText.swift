@@ -3,7 +3,7 @@ public enum DurationText {
     /// `seconds` rounded down to whole seconds, as `M:SS` (or `H:MM:SS` from an hour on); negative and
     /// non-finite values are `0:00`.
     public static func format(_ seconds: Double) -> String {
-        let total = seconds.isFinite ? max(0, Int(seconds.rounded(.down))) : 0
+        let total = seconds.isFinite ? Int(clamping: seconds.rounded(.down), to: 0...Int.max) ?? 0 : 0
         let h = total / 3600, m = total / 60 % 60, s = total % 60
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"

@@ -21,7 +21,9 @@ public enum MediaTiming: Sendable, Equatable {
         guard case .animation(_, let loops) = self else { return 1 }
         let len = loopLength
         guard len > 0 else { return 1 }
-        var n = max(1, Int((duration / len - 1e-9).rounded(.up)))
+        // A slot of 1e300 s or `inf` (a remote's image-display-duration, an #EXTINF) plays as many loops as an Int
+        // holds, never a trapping conversion.
+        var n = max(1, Int(clamping: (duration / len - 1e-9).rounded(.up), to: 1...Int.max) ?? 1)
         if loops > 0 { n = min(n, loops) }
         return n
     }

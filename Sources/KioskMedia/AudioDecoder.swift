@@ -122,7 +122,8 @@ public final class AudioDecoder: AudioSource {
     public func seek(to seconds: Double) throws {
         let target = max(0, seconds)
         input.renewDeadline(Self.readTimeLimit)
-        let ts = Int64(target * Double(AV_TIME_BASE))
+        // A target past Int64's microseconds (a state file's 1e300) seeks to the end, never a trapping conversion.
+        let ts = Int64(Int(clamping: (target * Double(AV_TIME_BASE)).rounded(.down), to: 0...Int.max) ?? 0)
         let rc = avformat_seek_file(input.context, -1, Int64.min, ts, ts, 0)
         if rc < 0 { throw MediaError(path: path, reason: "seek to \(target) s: \(FFmpegLibrary.errorText(rc))") }
         avcodec_flush_buffers(codec.context)
@@ -204,7 +205,7 @@ public final class AudioDecoder: AudioSource {
             var start = ts != kiosk_nopts_value() && tb.den > 0 ? Double(ts) * Double(tb.num) / Double(tb.den) : (seekTarget ?? 0)
             var drop = 0
             if let target = seekTarget, target > start {
-                drop = Int(((target - start) * Double(format.sampleRate)).rounded())
+                drop = Int(clamping: (target - start) * Double(format.sampleRate), to: 0...Int.max) ?? 0
                 start = target
             }
             base = start

@@ -189,7 +189,8 @@ final class VideoStreamReader {
     func seek(to seconds: Double) throws {
         let target = max(0, seconds)
         input.renewDeadline(Self.readTimeLimit)
-        let ts = Int64(((target + streamStart) * Double(AV_TIME_BASE)).rounded(.down))
+        // A target past Int64's microseconds (a state file's 1e300) seeks to the end, never a trapping conversion.
+        let ts = Int64(Int(clamping: ((target + streamStart) * Double(AV_TIME_BASE)).rounded(.down), to: 0...Int.max) ?? 0)
         let rc = avformat_seek_file(input.context, -1, Int64.min, ts, ts, 0)
         if rc < 0 {
             // Some containers cannot seek by time: start over from the top and decode up to the target.
