@@ -83,6 +83,10 @@ extension PlayerState {
             state = try JSONDecoder().decode(PlayerState.self, from: bytes)
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             throw PlayerStateError("bad value at \(Self.describe(context.codingPath))")
+        } catch DecodingError.dataCorrupted {
+            // The marker was read, so the JSON is whole: this is a number Foundation cannot hold (`"volume": 1e19`,
+            // `"position": 1e400`), which it calls "not valid JSON".
+            throw Self.numberOutOfRange(bytes)
         } catch let DecodingError.keyNotFound(key, _) {
             throw PlayerStateError("missing \"\(key.stringValue)\"")
         } catch {
@@ -101,6 +105,14 @@ extension PlayerState {
         if let bad = resume.first(where: { !($0.value.isFinite && $0.value >= 0) }) {
             throw PlayerStateError("resume position \(bad.value) of \(bad.key) is not a time")
         }
+    }
+
+    /// Names the number that no Int (or Double) holds: the volume when it is that one.
+    private static func numberOutOfRange(_ bytes: Data) -> PlayerStateError {
+        if let top = try? JSONValue.parse([UInt8](bytes)), case .double(let v)? = top["volume"] {
+            return PlayerStateError("volume \(v) is not 0...100")
+        }
+        return PlayerStateError("a number in it is out of range")
     }
 
     /// Just the marker, read first so that another program's JSON is named as such.
