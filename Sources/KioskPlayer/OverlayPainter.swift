@@ -36,12 +36,15 @@ public final class OverlayPainter {
     }
 
     private let boxOpacity: Double
+    /// Where a text cut by its bounds is said, once when its layout is made.
+    private let log: Log
 
     /// A painter using the font family `family` (fontconfig; a family that is missing falls back to the default
     /// with one warning in `log`), with boxes behind text `boxOpacity` opaque (0: none).
     public init(family: String, boxOpacity: Double = OverlaySettings().boxOpacity, log: Log) throws {
         font = try FontLocator.locate(family, log: log)
         self.boxOpacity = boxOpacity
+        self.log = log
     }
 
     /// The overlay layers for `scene` on a canvas of `canvas` pixels, above the pictures.
@@ -86,7 +89,9 @@ public final class OverlayPainter {
             layout = known
         } else {
             layout = try TextLayout(text.text, font: try builder.font(font, pixelSize: size), maxWidth: Double(maxWidth),
-                                    maxLines: text.maxLines, alignment: anchor.alignment)
+                                    maxLines: text.maxLines, alignment: anchor.alignment,
+                                    bounds: text.role == .caption ? .caption : .standard)
+            if let cut = layout.cut { log.warn("overlays: \(text.role.rawValue) \(cut)") }
             layouts[shape] = layout
         }
         let extent = layout.box.insetBy(-pad)

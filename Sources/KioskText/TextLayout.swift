@@ -36,6 +36,8 @@ public struct TextLayout {
     public let lines: [Line]
     /// Whether text was left out (the last line then ends with "…").
     public let truncated: Bool
+    /// What the text's bounds cut before layout (nil when it was within them): say it once, where it is shown.
+    public let cut: TextCut?
     /// The block's width: the widest line's, pixels.
     public let width: Double
     /// The block's height, pixels.
@@ -46,18 +48,21 @@ public struct TextLayout {
 
     /// Lays `text` out with `font`: lines break at "\n" and, when `maxWidth` is given, at spaces so each line fits
     /// (a word wider than that is broken between glyphs); with `maxLines`, text beyond that many lines is cut and
-    /// the last line ends with "…". `features` go to HarfBuzz (e.g. `-kern`).
+    /// the last line ends with "…". `features` go to HarfBuzz (e.g. `-kern`). Only what `bounds` lets through is
+    /// shaped (see `cut`), so no text takes long or grows without end.
     public init(_ text: String, font: Font, maxWidth: Double? = nil, maxLines: Int? = nil,
-                alignment: TextAlignment = .left, features: [String] = []) throws {
+                alignment: TextAlignment = .left, features: [String] = [], bounds: TextBounds = .standard) throws {
         let measure = Measure(font: font, features: features, maxWidth: maxWidth.map { max($0, 1) } ?? .infinity)
-        let limit = min(max(maxLines ?? 100_000, 1), 100_000)
+        let limit = min(max(maxLines ?? bounds.maxLines, 1), bounds.maxLines)
+        let bounded = bounds.apply(text)
+        cut = bounded.cut
         var texts: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for paragraph in bounded.text.split(separator: "\n", omittingEmptySubsequences: false) {
             try texts += measure.wrap(String(paragraph), stopAfter: limit + 1 - texts.count)
             if texts.count > limit { break }
         }
-        truncated = texts.count > limit
-        if truncated {
+        truncated = texts.count > limit || bounded.cut?.reason != nil
+        if texts.count > limit {
             texts = Array(texts.prefix(limit))
             texts[limit - 1] = try measure.ellipsised(texts[limit - 1])
         }
