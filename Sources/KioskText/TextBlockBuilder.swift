@@ -103,9 +103,15 @@ public final class TextBlockBuilder {
             throw TextError(call: "GlyphAtlas", reason: "'\(layout.lines.first?.text ?? "")…' needs more than the atlas's "
                             + "largest size \(atlas.maximumSize)")
         }
-        let placed = quads.map { GlyphQuad(source: $0.source, destination: $0.destination.offsetBy(x, y)) }
+        var placed = quads.map { GlyphQuad(source: $0.source, destination: $0.destination.offsetBy(x, y)) }
         let padding = Int((look.background?.padding ?? 0).rounded())
-        return TextDrawing(atlas: atlas.image, quads: placed, style: look, box: layout.box.offsetBy(x, y).insetBy(-padding))
+        let box = layout.box.offsetBy(x, y).insetBy(-padding)
+        if look.background != nil {
+            // Ink past the box (marks stacked above a line) is cut so that it and its outline and shadow stay in.
+            let inner = box.insetBy(min(look.effectReach, padding))
+            placed = placed.compactMap { $0.clipped(to: inner) }
+        }
+        return TextDrawing(atlas: atlas.image, quads: placed, style: look, box: box)
     }
 
     /// Pixels around the line box that belong to the block when placing it: the box's padding, or the outline.
