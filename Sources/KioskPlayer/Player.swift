@@ -185,7 +185,7 @@ public final class Player {
 
     /// Sets the output frames go to (on the render thread: its GL context must be current here).
     public func attach(_ output: Output) throws {
-        renderer = try Renderer(context: output.context)
+        renderer = try Renderer(context: output.context, log: log)
         videoFrames.settle(renderer: output.context.renderer)
         log.info("video: \(videoFrames.current == .cpu ? "frames become RGBA on the decode thread (swscale)" : "planes go up as decoded and the shader converts them") (--video-convert \(config.videoConversion.rawValue))")
         composer = SceneComposer(config: config, context: output.context, playlist: show.playlist)

@@ -20,10 +20,17 @@ public final class Renderer {
     public var allowsPlainCopy = true
     /// How many layers were drawn as plain copies.
     public private(set) var plainCopyCount = 0
+    /// Where an overlay that could not be drawn is said (once while it keeps failing the same way).
+    private let log: Log
+    /// Why the last overlay was dropped, so a failure repeated every frame is said once.
+    private var lastOverlayFailure: String?
+    /// How many overlays were dropped (left out of their frame) because drawing them failed.
+    public private(set) var droppedOverlayCount = 0
 
-    /// A renderer on `context` (which must be current on this thread).
-    public init(context: GLContext) throws {
+    /// A renderer on `context` (which must be current on this thread), saying dropped overlays on `log`.
+    public init(context: GLContext, log: Log = .shared) throws {
         self.context = context
+        self.log = log
         glDisable(GLenum(GL_DEPTH_TEST))
         glDisable(GLenum(GL_CULL_FACE))
         if let error = context.glErrorCheck("Renderer.init") { throw error }
@@ -87,12 +94,29 @@ public final class Renderer {
         for item in frame.drawOrder {
             switch item {
             case .picture(let layer): try drawPicture(layer, background: bg, target: target)
-            case .overlay(let overlay): try drawOverlay(overlay, canvas: target.size)
+            case .overlay(let overlay):
+                do {
+                    try drawOverlay(overlay, canvas: target.size)
+                } catch {
+                    dropOverlay(error, target: target)
+                }
             }
         }
         glDisable(GLenum(GL_BLEND))
         glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
         glViewport(0, 0, GLsizei(target.size.width), GLsizei(target.size.height))
+    }
+
+    /// An overlay failed (a GL error, a texture GL can't hold): it is left out of the frame with one error line,
+    /// GL's error flags are cleared and the target bound again, so the pictures and other overlays go on.
+    private func dropOverlay(_ error: any Error, target: RenderTarget) {
+        _ = context.glErrorCheck("overlay")  // clears the flags
+        glBlendEquation(GLenum(GL_FUNC_ADD))
+        target.bind()
+        droppedOverlayCount += 1
+        let why = "\(error)"
+        if why != lastOverlayFailure { log.error("render: overlay left out: \(why)") }
+        lastOverlayFailure = why
     }
 
     /// One picture layer in its rect: the rect is the canvas its pass, effect and transition see. A minified flat

@@ -31,6 +31,10 @@ final class TextPass {
     private var vertexArray: GLuint = 0, vertexBuffer: GLuint = 0
     /// How many atlas copies are kept.
     private let atlasLimit = 4
+    /// The largest texture side GL takes, asked once: no text texture is made larger.
+    private(set) lazy var maxTextureSide = context.maxTextureSize
+    /// The largest side of a texture this pass made (for tests).
+    private(set) var largestTextureSide = 0
 
     init(context: GLContext) {
         self.context = context
@@ -56,7 +60,8 @@ final class TextPass {
             program.set("u_opacity", opacity)
             glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
         }
-        let area = text.area
+        // Only the part on the canvas is made (the canvas is a texture, so that part fits any texture).
+        let area = Self.visible(text.area, canvas: canvas, maxSide: maxTextureSide)
         guard !text.quads.isEmpty, !area.isEmpty else { return }
         // The look is the same wherever the block is: keyed by its glyphs relative to its area, a block that moves
         // (a badge on a scrolling tile) is copied to its new place, not made again.
@@ -78,6 +83,13 @@ final class TextPass {
         program.set("u_picture", int: 0)
         program.set("u_opacity", opacity)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    }
+
+    /// The part of `area` on a `canvas`, at most `maxSide` pixels a side (empty when none is on it).
+    static func visible(_ area: PixelRect, canvas: PixelSize, maxSide: Int) -> PixelRect {
+        let x0 = max(area.x, 0), y0 = max(area.y, 0)
+        let x1 = min(area.maxX, canvas.width, x0 + maxSide), y1 = min(area.maxY, canvas.height, y0 + maxSide)
+        return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
     /// What makes a block's look: its glyphs (in their atlas as it was, placed relative to its area), its size and
@@ -106,6 +118,7 @@ final class TextPass {
         glGetIntegerv(GLenum(GL_FRAMEBUFFER_BINDING), &previous)
         defer { glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previous)) }
         let coverage = try gather(text, area: area)
+        try admit(area.size, what: "text look")
         let look = try OffscreenTarget(context: context, size: area.size)  // leaves framebuffer 0 bound
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), look.framebufferName)
         glViewport(0, 0, GLsizei(area.width), GLsizei(area.height))
@@ -183,9 +196,11 @@ final class TextPass {
         if let i = atlases.firstIndex(where: { $0.atlasID == image.atlasID }) {
             let found = atlases.remove(at: i)
             atlases.append(found)
+            try admit(image.size, what: "glyph atlas")
             try found.update(to: image)
             return found
         }
+        try admit(image.size, what: "glyph atlas")
         let made = try AtlasTexture(context: context, image: image)
         atlases.append(made)
         if atlases.count > atlasLimit { atlases.removeFirst() }
@@ -195,13 +210,22 @@ final class TextPass {
     /// The coverage target, remade larger (in steps of 256 pixels) when `size` does not fit.
     private func coverageTarget(fitting size: PixelSize) throws -> CoverageTarget {
         if let coverage, coverage.size.width >= size.width, coverage.size.height >= size.height { return coverage }
-        let round = { (n: Int) in (n + 255) / 256 * 256 }
+        let round = { [maxTextureSide] (n: Int) in min((n + 255) / 256 * 256, max(n, maxTextureSide)) }
         let grown = PixelSize(width: round(max(size.width, coverage?.size.width ?? 0)),
                               height: round(max(size.height, coverage?.size.height ?? 0)))
+        try admit(grown, what: "text coverage")
         coverage = nil
         let made = try CoverageTarget(context: context, size: grown)
         coverage = made
         return made
+    }
+
+    /// Throws, before GL sees it, when a texture of `size` would be over `GL_MAX_TEXTURE_SIZE`; else notes its size.
+    private func admit(_ size: PixelSize, what: String) throws {
+        guard size.width <= maxTextureSide, size.height <= maxTextureSide else {
+            throw RenderError(call: "TextPass(\(what) \(size))", reason: "over GL_MAX_TEXTURE_SIZE \(maxTextureSide)")
+        }
+        largestTextureSide = max(largestTextureSide, size.width, size.height)
     }
 
     /// The glyph-step program and its vertex array, made on first use.
