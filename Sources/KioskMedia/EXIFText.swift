@@ -21,7 +21,8 @@ struct EXIFText {
         "DEFAULT", "SAMSUNG", "MINOLTA DIGITAL CAMERA", "CREATOR: GD-JPEG", "LEAD TECHNOLOGIES INC. V1.01",
     ]
 
-    /// The longest text value read (a description is a caption, not a document).
+    /// The most of a text value read (a description is a caption, not a document): a longer value is read up
+    /// to there, cut before a UTF-8 character, and the caption's own bounds cut it further with "…".
     static let maxText = 16 * 1024
 
     /// Nothing found.
@@ -41,16 +42,20 @@ struct EXIFText {
             guard let a = u16(o), let b = u16(o + 2) else { return nil }
             return little ? a | b << 16 : a << 16 | b
         }
-        /// The ASCII value of the entry at `entry`, nil when it is not ASCII or does not fit.
+        /// The ASCII value of the entry at `entry` (its first `maxText` bytes), nil when it is not ASCII or does
+        /// not fit.
         func text(_ entry: Int) -> String? {
-            guard u16(entry + 2) == 2, let count = u32(entry + 4), count > 0, count <= Self.maxText else { return nil }
+            guard u16(entry + 2) == 2, let count = u32(entry + 4), count > 0 else { return nil }
             let start: Int
             if count <= 4 { start = entry + 8 } else {
                 guard let offset = u32(entry + 8) else { return nil }
                 start = offset
             }
             guard start >= 0, start <= t.count - count else { return nil }
-            return MetadataText.decode(t[start..<(start + count)])
+            var end = start + min(count, Self.maxText)
+            // Cut before a character, not inside one: step back over at most three UTF-8 continuation bytes.
+            for _ in 0..<3 where end < start + count && end > start && t[end] & 0xC0 == 0x80 { end -= 1 }
+            return MetadataText.decode(t[start..<end])
         }
         /// The entries of the IFD at `offset`: (tag, entry offset), as many as fit in the bytes.
         func entries(_ offset: Int) -> [(tag: Int, at: Int)] {
