@@ -43,7 +43,8 @@ final class ItemEffectCLITests: XCTestCase {
         let plainB = try snapshot(b, [], dir: dir, name: "b.png")
         let mosaicB = try snapshot(b, ["--effect", "mosaic:tile=8:bar=0"], dir: dir, name: "b-mosaic.png")
         XCTAssertLessThan(ImageCompare.psnr(plainB, mosaicB), 30, "the effect changes the picture")
-        XCTAssertGreaterThan(ImageCompare.psnr(frames[2], try snapshot(a, [], dir: dir, name: "a-ref.png")), 40, "a: no effect")
+        // RGB only (alpha no longer pads it): 39.51 dB measured, less 0.5; the mosaic scores under 30.
+        XCTAssertGreaterThan(ImageCompare.psnr(frames[2], try snapshot(a, [], dir: dir, name: "a-ref.png")), 39, "a: no effect")
         // The recording is 4:2:0: the mosaic's sharp coloured tile edges lose to chroma subsampling (about 29 dB);
         // what counts is that the frame is the mosaic, clearly nearer it than the plain picture.
         let toMosaic = ImageCompare.psnr(frames[6], mosaicB), toPlain = ImageCompare.psnr(frames[6], plainB)

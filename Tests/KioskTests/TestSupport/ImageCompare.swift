@@ -1,9 +1,10 @@
 import Foundation
 import KioskCore
 
-/// Picture comparisons for tests: PSNR over RGB(A) bytes.
+/// Picture comparisons for tests: PSNR over the RGB bytes of RGBA pictures, alpha left out.
 enum ImageCompare {
-    /// Peak signal-to-noise ratio in dB between two equal-length byte buffers (infinity when identical).
+    /// PSNR in dB over every byte of two equal-length buffers without alpha (grey or RGB; infinity when
+    /// identical). RGBA goes through `psnrRGB`.
     static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
         precondition(a.count == b.count && !a.isEmpty, "psnr: buffers differ in size")
         var sum = 0.0
@@ -15,10 +16,11 @@ enum ImageCompare {
         return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
     }
 
-    /// PSNR between two pictures of the same size; -infinity when sizes differ.
+    /// PSNR over the colour channels of two pictures of the same size (alpha, always equal on opaque pictures,
+    /// would only pad the score); -infinity when sizes differ.
     static func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
         guard a.size == b.size else { return -.infinity }
-        return psnr(a.pixels, b.pixels)
+        return psnrRGB(a.pixels, b.pixels)
     }
 
     /// PSNR in dB over the colour channels only of two equal-length RGBA buffers (alpha ignored).
