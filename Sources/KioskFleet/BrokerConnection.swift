@@ -15,6 +15,9 @@ protocol BrokerEvents: AnyObject, Sendable {
     func brokerUnreachable(_ reason: String)
     /// A message arrived on a subscribed topic.
     func brokerMessage(topic: String, payload: [UInt8])
+    /// A message on `topic` of `bytes` bytes, over `FleetRequest.maxPayload`, arrived anyway (a broker that ignores
+    /// MQTT 5's Maximum Packet Size, or speaks only 3.1.1): dropped before it was copied.
+    func brokerOversized(topic: String, bytes: Int)
     /// The broker acknowledged the QoS 1 publish `mid`.
     func brokerPublished(_ mid: Int32)
 }
@@ -32,6 +35,14 @@ public struct FleetError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+/// MQTT 5 numbers from the standard (mqtt_protocol.h, which the C module does not include).
+private enum MQTT5 {
+    /// The Maximum Packet Size property (0x27).
+    static let maximumPacketSize: Int32 = 39
+    /// CONNACK reason "Unsupported Protocol Version" (0x84); libmosquitto reports a 3.1.1 broker's refusal so.
+    static let unsupportedProtocolVersion: Int32 = 132
+}
+
 /// One libmosquitto client, wrapped: nothing above this file sees a C pointer or a status code. The network runs on
 /// a thread of its own (`mosquitto_loop`), which also connects again with backoff after a failure or a loss
 /// (libmosquitto's `mosquitto_loop_start` gives up when the very first attempt fails); publishing and subscribing
@@ -42,6 +53,8 @@ final class BrokerConnection: @unchecked Sendable {
     private final class Context {
         let events: BrokerEvents
         var connected: () -> Void = {}
+        /// The broker refused MQTT 5 (a 3.1.1 broker): the next attempts use 3.1.1. Network thread only.
+        var speaks311 = false
         init(_ events: BrokerEvents) { self.events = events }
     }
 
@@ -71,6 +84,14 @@ final class BrokerConnection: @unchecked Sendable {
     private var stopping = false
     private var backoff = 1.0
     private let loopEnded = DispatchSemaphore(value: 0)
+    /// The MQTT 5 CONNECT properties: Maximum Packet Size. libmosquitto keeps none for `mosquitto_reconnect`, so
+    /// every attempt connects afresh with them.
+    private var connectProperties: OpaquePointer?
+
+    /// The largest packet kiosk asks the broker to send (MQTT 5 Maximum Packet Size): the largest payload a command
+    /// takes, with room for the topic and properties. The broker drops a bigger message instead of sending it,
+    /// so libmosquitto never buffers it (its reader allocates a packet's whole length before reading it).
+    static let maximumPacket = UInt32(FleetRequest.maxPayload + 8 * 1024)
 
     /// libmosquitto's one-time set-up, run before the first client.
     private static let library: Void = { mosquitto_lib_init() }()
@@ -97,11 +118,16 @@ final class BrokerConnection: @unchecked Sendable {
     }
 
     deinit {
+        mosquitto_property_free_all(&connectProperties)
         mosquitto_destroy(handle)
         context.release()
     }
 
     private func configure(will: Will) throws(FleetError) {
+        try check("mosquitto_int_option (MQTT 5)", mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5))
+        try check("mosquitto_property_add_int32 (maximum packet size)",
+                  mosquitto_property_add_int32(&connectProperties, MQTT5.maximumPacketSize,
+                                               Self.maximumPacket))
         try check("mosquitto_will_set", mosquitto_will_set(handle, will.topic, Int32(will.payload.utf8.count), will.payload, 1, true))
         if let user = endpoint.username {
             try check("mosquitto_username_pw_set", mosquitto_username_pw_set(handle, user, endpoint.password))
@@ -115,6 +141,11 @@ final class BrokerConnection: @unchecked Sendable {
             if code == 0 {
                 context.connected()
                 context.events.brokerConnected()
+            } else if code == MQTT5.unsupportedProtocolVersion, !context.speaks311 {
+                context.speaks311 = true
+                context.events.brokerRefused("it does not speak MQTT 5: trying MQTT 3.1.1, where the broker is not told "
+                                             + "the largest packet kiosk takes (a payload over \(FleetRequest.maxPayload / 1024) KiB "
+                                             + "is then received whole, and dropped)")
             } else {
                 context.events.brokerRefused(String(cString: mosquitto_connack_string(code)))
             }
@@ -127,6 +158,10 @@ final class BrokerConnection: @unchecked Sendable {
         mosquitto_message_callback_set(handle) { _, obj, message in
             guard let events = BrokerConnection.events(obj), let m = message?.pointee, let topic = m.topic else { return }
             let count = max(0, Int(m.payloadlen))
+            guard count <= FleetRequest.maxPayload else {  // before the copy: libmosquitto's buffer is the only one
+                events.brokerOversized(topic: String(cString: topic), bytes: count)
+                return
+            }
             let payload = m.payload.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
             events.brokerMessage(topic: String(cString: topic), payload: payload)
         }
@@ -164,11 +199,8 @@ final class BrokerConnection: @unchecked Sendable {
 
     /// Connects, serves the socket, and reconnects, until `stop`.
     private func networkLoop() {
-        var attempted = false
         while !stopRequested {
-            var rc = attempted ? mosquitto_reconnect(handle)
-                : mosquitto_connect(handle, endpoint.host, Int32(endpoint.port), Int32(endpoint.keepalive))
-            attempted = true
+            var rc = connect()
             guard rc == MOSQ_ERR_SUCCESS.rawValue else {
                 context.takeUnretainedValue().events.brokerUnreachable(Self.text(rc))
                 backOff()
@@ -183,6 +215,16 @@ final class BrokerConnection: @unchecked Sendable {
         // Our goodbye: DISCONNECT (no last will), written out before the socket closes.
         mosquitto_disconnect(handle)
         for _ in 0..<5 where mosquitto_loop(handle, 100, 1) == MOSQ_ERR_SUCCESS.rawValue {}
+    }
+
+    /// One connection attempt: MQTT 5 with the CONNECT properties, or 3.1.1 once the broker refused 5.
+    private func connect() -> Int32 {
+        let (host, port, keepalive) = (endpoint.host, Int32(endpoint.port), Int32(endpoint.keepalive))
+        guard !context.takeUnretainedValue().speaks311 else {
+            _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+            return mosquitto_connect(handle, host, port, keepalive)
+        }
+        return mosquitto_connect_bind_v5(handle, host, port, keepalive, nil, connectProperties)
     }
 
     /// Waits before the next attempt (the wait doubles each time, up to `maxBackoff`; a connection resets it).

@@ -157,6 +157,9 @@ public final class FleetClient: @unchecked Sendable {
             warned = true
         case .message(let topic, let payload):
             receive(topic, payload)
+        case .oversized(let topic, let bytes):
+            counters.received += 1
+            log.warn("mqtt: \(topic): refused: a payload of \(bytes) bytes is over \(FleetRequest.maxPayload / 1024) KiB (dropped unread)")
         case .published:
             break
         case .replied(let topic, let reply):

@@ -12,6 +12,8 @@ final class FleetMailbox: BrokerEvents, @unchecked Sendable {
         case lost(String)
         case unreachable(String)
         case message(topic: String, payload: [UInt8])
+        /// A message too big to take arrived on `topic` (its size in bytes); it was not copied.
+        case oversized(topic: String, bytes: Int)
         case published(Int32)
         /// The player answered a command that came in on `topic`.
         case replied(topic: String, CommandReply)
@@ -76,5 +78,6 @@ final class FleetMailbox: BrokerEvents, @unchecked Sendable {
     func brokerLost(_ reason: String) { add(.lost(reason)) }
     func brokerUnreachable(_ reason: String) { add(.unreachable(reason)) }
     func brokerMessage(topic: String, payload: [UInt8]) { add(.message(topic: topic, payload: payload)) }
+    func brokerOversized(topic: String, bytes: Int) { add(.oversized(topic: topic, bytes: bytes)) }
     func brokerPublished(_ mid: Int32) { add(.published(mid)) }
 }

@@ -14,7 +14,8 @@ enum FleetRequest: Equatable, Sendable {
     case snapshot
 
     /// The largest payload a command takes (a path, a view's JSON): anything longer is refused before it is parsed
-    /// (libmosquitto has received it whole by then; the broker's own `message_size_limit` bounds that).
+    /// or copied. The broker is asked (MQTT 5 Maximum Packet Size, `BrokerConnection.maximumPacket`) not to send one
+    /// bigger, so it never reaches libmosquitto's buffer; a broker that sends it anyway costs that buffer, once.
     static let maxPayload = 64 * 1024
 
     /// The commands, as the README lists them.
