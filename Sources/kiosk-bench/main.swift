@@ -49,9 +49,9 @@ do {
         try GridBench.run(kiosk: args[1], count: args.count >= 3 ? Int(args[2]) ?? 10_000 : 10_000)
     case "jpeg":  // only the JPEG step: kiosk-bench jpeg
         try bench.jpeg()
-    case "video":  // only the video step: kiosk-bench video KIOSK
-        guard args.count >= 2 else { throw BenchError("usage: kiosk-bench video KIOSK") }
-        try bench.video(kiosk: args[1])
+    case "video":  // only the video step: kiosk-bench video KIOSK [DIR] (DIR keeps the clips made, for a rerun)
+        guard args.count >= 2 else { throw BenchError("usage: kiosk-bench video KIOSK [DIR]") }
+        try bench.video(kiosk: args[1], in: args.count >= 3 ? URL(fileURLWithPath: args[2]) : nil)
     default:
         try bench.all(kiosk: args.first)
     }
