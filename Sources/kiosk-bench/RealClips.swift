@@ -56,6 +56,9 @@ struct RealClip {
         let chain = filters.joined(separator: ";") + ";[v0][v1][v2][v3]concat=n=4:v=1:a=0\(grain)[v]"
         args += ["-filter_complex", chain, "-map", "[v]"]
         if sound { args += ["-map", "\(Self.photos.count):a"] }
-        try bench.run("/usr/bin/ffmpeg", args + encode + [path])
+        // made under another name and renamed, so a run cut short never leaves a clip a rerun would take as made
+        let partial = path + ".part.mp4"
+        try bench.run("/usr/bin/ffmpeg", args + encode + [partial])
+        guard rename(partial, path) == 0 else { throw BenchError("\(path): cannot rename the clip made") }
     }
 }
