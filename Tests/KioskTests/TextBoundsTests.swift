@@ -53,6 +53,24 @@ final class TextBoundsTests: RenderTestCase {
         overlays.compactMap { if case .text(let d) = $0.content { return d } else { return nil } }
     }
 
+    func testTheBoundsKeepWholeCharactersAndSayWhatTheyCut() {
+        let b = TextBounds(maxCharacters: 5, maxLines: 2, maxMarksPerCharacter: 2)
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"  // one character of five code points, no marks
+        XCTAssertEqual(b.apply("a\(family)b").text, "a\(family)b", "within bounds: as it was")
+        XCTAssertNil(b.apply("a\(family)b").cut)
+        let marked = b.apply("e\u{301}\u{302}\u{303}\u{304}x")
+        XCTAssertEqual(marked.text, "e\u{301}\u{302}x")
+        XCTAssertEqual(marked.cut?.droppedMarks, 2)
+        XCTAssertNil(marked.cut?.reason, "nothing left out but marks: no ellipsis")
+        XCTAssertEqual(b.apply("abcdefgh").text, "abcde…")
+        XCTAssertEqual(b.apply("abcdefgh").cut?.reason, .characters)
+        XCTAssertEqual(b.apply("a\r\nb\nc").text, "a\r\nb…", "CR LF is one line break")
+        XCTAssertEqual(b.apply("a\r\nb\nc").cut?.reason, .lines)
+        XCTAssertEqual(b.apply("abcd  efg").text, "abcd…", "the ellipsis follows the last word, not spaces")
+        XCTAssertEqual(b.apply(String(repeating: "e\u{301}\u{301}\u{301}", count: 3)).cut?.description,
+                       "text of 21 bytes cut: 3 combining marks over 2 on one character dropped")
+    }
+
     func testThreeHundredThousandMarksLayOutInBoundedTimeAndAreDrawn() throws {
         let (log, captured) = CapturedLog.make()
         let painter = try OverlayPainter(family: FontLocator.defaultFamily, log: log)
