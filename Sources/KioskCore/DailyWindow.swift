@@ -37,20 +37,30 @@ public struct DailyWindow: Sendable, Hashable, CustomStringConvertible {
     /// Parses `HH:MM-HH:MM`; the error is the one-line reason quoting the text.
     public static func parse(_ text: some StringProtocol) -> Result<DailyWindow, FieldError> {
         let ends = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard ends.count == 2 else { return .failure(FieldError("bad time '\(text)' (expected HH:MM-HH:MM)")) }
+        guard ends.count == 2 else { return .failure(FieldError("bad time '\(ErrorQuote.cut(text))' (expected HH:MM-HH:MM)")) }
         guard let s = minutes(ends[0]), let e = minutes(ends[1]) else {
-            return .failure(FieldError("bad time '\(text)' (expected HH:MM-HH:MM, 00:00 to 24:00)"))
+            return .failure(FieldError("bad time '\(ErrorQuote.cut(text))' (expected HH:MM-HH:MM, 00:00 to 24:00)"))
         }
-        guard s < 1440 else { return .failure(FieldError("bad time '\(text)': 24:00 is only an end")) }
+        guard s < 1440 else { return .failure(FieldError("bad time '\(ErrorQuote.cut(text))': 24:00 is only an end")) }
         return make(start: s, end: e)
     }
 
-    /// Minutes after midnight of `H:MM` or `HH:MM` (00:00 to 24:00), or nil.
+    /// Minutes after midnight of `H:MM` or `HH:MM` (00:00 to 24:00), or nil. Read as bytes: a schedule of
+    /// 100,000 lines reads two of these per line.
     public static func minutes(_ text: some StringProtocol) -> Int? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let h = Int(parts[0]), let m = Int(parts[1]), h <= 24, m <= 59, h < 24 || m == 0 else { return nil }
+        var value = [0, 0]  // hours, then minutes
+        var digits = [0, 0]  // how many digits each has
+        var part = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ":"), part == 0 { part = 1; continue }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits[part] < 2 else { return nil }
+            value[part] = value[part] * 10 + Int(byte - UInt8(ascii: "0"))
+            digits[part] += 1
+        }
+        // One or two hour digits, then exactly two minute digits.
+        guard part == 1, digits[0] >= 1, digits[1] == 2 else { return nil }
+        let h = value[0], m = value[1]
+        guard h <= 24, m <= 59, h < 24 || m == 0 else { return nil }
         return h * 60 + m
     }
 

@@ -31,14 +31,14 @@ public struct DateSpan: Sendable, Hashable, CustomStringConvertible {
     /// Parses `YYYY-MM-DD..YYYY-MM-DD` (both ends required); the error is the one-line reason quoting the text.
     public static func parse(_ text: some StringProtocol) -> Result<DateSpan, FieldError> {
         guard let dots = text.range(of: "..") else {
-            return .failure(FieldError("bad date range '\(text)' (expected YYYY-MM-DD..YYYY-MM-DD)"))
+            return .failure(FieldError("bad date range '\(ErrorQuote.cut(text))' (expected YYYY-MM-DD..YYYY-MM-DD)"))
         }
         let ends = [text[..<dots.lowerBound], text[dots.upperBound...]]
         var days: [CivilDate] = []
         for end in ends {
             guard let d = CivilDate(parsing: end) else {
-                return .failure(FieldError(end.isEmpty ? "bad date range '\(text)' (expected YYYY-MM-DD..YYYY-MM-DD)"
-                                                       : "bad date '\(end)' (expected a real day as YYYY-MM-DD)"))
+                return .failure(FieldError(end.isEmpty ? "bad date range '\(ErrorQuote.cut(text))' (expected YYYY-MM-DD..YYYY-MM-DD)"
+                                                       : "bad date '\(ErrorQuote.cut(end))' (expected a real day as YYYY-MM-DD)"))
             }
             days.append(d)
         }

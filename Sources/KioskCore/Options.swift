@@ -100,7 +100,7 @@ public struct ParsedOptions: Sendable {
                 continue
             }
             if a == "--" { onlyPositional = true; continue }
-            guard a.hasPrefix("--") else { throw UsageError("\(command): unknown option '\(a)' (see kiosk \(command) --help)") }
+            guard a.hasPrefix("--") else { throw UsageError("\(command): unknown option '\(ErrorQuote.cut(a))' (see kiosk \(command) --help)") }
             var name = String(a.dropFirst(2))
             var inline: String?
             if let eq = name.firstIndex(of: "=") {
@@ -108,7 +108,7 @@ public struct ParsedOptions: Sendable {
                 name = String(name[..<eq])
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                throw UsageError("\(command): unknown option '--\(name)' (see kiosk \(command) --help)")
+                throw UsageError("\(command): unknown option '--\(ErrorQuote.cut(name))' (see kiosk \(command) --help)")
             }
             if case .flag = spec.kind {
                 if inline != nil { throw UsageError("--\(name) takes no value") }
@@ -146,19 +146,19 @@ public enum OptionParser {
         case .flag, .text:
             if value.isEmpty, case .text = spec.kind { throw UsageError("\(flag): empty value") }
         case .number(let r):
-            guard let v = Double(value), v.isFinite else { throw UsageError("\(flag): '\(value)' is not a number") }
-            guard r.contains(v) else { throw UsageError("\(flag): \(value) is out of range \(fmt(r.lowerBound))...\(fmt(r.upperBound))") }
+            guard let v = Double(value), v.isFinite else { throw UsageError("\(flag): '\(ErrorQuote.cut(value))' is not a number") }
+            guard r.contains(v) else { throw UsageError("\(flag): \(ErrorQuote.cut(value)) is out of range \(fmt(r.lowerBound))...\(fmt(r.upperBound))") }
         case .integer(let r):
-            guard let v = Int(value) else { throw UsageError("\(flag): '\(value)' is not a whole number") }
-            guard r.contains(v) else { throw UsageError("\(flag): \(value) is out of range \(r.lowerBound)...\(r.upperBound)") }
+            guard let v = Int(value) else { throw UsageError("\(flag): '\(ErrorQuote.cut(value))' is not a whole number") }
+            guard r.contains(v) else { throw UsageError("\(flag): \(ErrorQuote.cut(value)) is out of range \(r.lowerBound)...\(r.upperBound)") }
         case .choice(let c):
-            guard c.contains(value) else { throw UsageError("\(flag): '\(value)' is not one of \(c.joined(separator: ", "))") }
+            guard c.contains(value) else { throw UsageError("\(flag): '\(ErrorQuote.cut(value))' is not one of \(c.joined(separator: ", "))") }
         case .size:
-            guard PixelSize(parsing: value) != nil else { throw UsageError("\(flag): '\(value)' is not a size WxH (1..16384 each)") }
+            guard PixelSize(parsing: value) != nil else { throw UsageError("\(flag): '\(ErrorQuote.cut(value))' is not a size WxH (1..16384 each)") }
         case .color:
-            guard RGBColor(hex: value) != nil else { throw UsageError("\(flag): '\(value)' is not a colour #RRGGBB") }
+            guard RGBColor(hex: value) != nil else { throw UsageError("\(flag): '\(ErrorQuote.cut(value))' is not a colour #RRGGBB") }
         case .point:
-            guard parsePoint(value) != nil else { throw UsageError("\(flag): '\(value)' is not X,Y with both in 0..1") }
+            guard parsePoint(value) != nil else { throw UsageError("\(flag): '\(ErrorQuote.cut(value))' is not X,Y with both in 0..1") }
         }
     }
 

@@ -16,7 +16,7 @@ enum ScheduleParser {
         var rules: [ScheduleRule] = []
         var fallback: (path: String, line: Int)?
         var problems: [ScheduleError.Problem] = []
-        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0.isNewline }).enumerated() {
             let line = index + 1
             func problem(_ reason: String) { problems.append(.init(file: file, line: line, reason: reason)) }
             let fields: [Field]
@@ -48,9 +48,9 @@ enum ScheduleParser {
         guard fields.count >= 2, fields[1].text.first?.isNumber == true else {
             // No time in the second field: a misspelt keyword (`fallbak`), or a rule without its time.
             let word = !fields[0].quoted && days.allSatisfy { $0.isLetter } && WeekdaySet.names[days.lowercased()] == nil
-            if word { return (nil, [FieldError("unknown keyword '\(days)' (a line is 'days time target [dates]' or 'fallback target')")]) }
+            if word { return (nil, [FieldError("unknown keyword '\(ErrorQuote.cut(days))' (a line is 'days time target [dates]' or 'fallback target')")]) }
             return (nil, [FieldError(fields.count < 2 ? "missing time and target (a rule is 'days time target [dates]')"
-                                                         : "bad time '\(fields[1].text)' (expected HH:MM-HH:MM)")])
+                                                         : "bad time '\(ErrorQuote.cut(fields[1].text))' (expected HH:MM-HH:MM)")])
         }
         var errors: [FieldError] = []
         func value<T>(_ r: Result<T, FieldError>) -> T? {
@@ -66,7 +66,7 @@ enum ScheduleParser {
         if fields.count < 3 {
             errors.append(FieldError("missing target (a rule is 'days time target [dates]')"))
         } else if fields.count == 3, !fields[2].quoted, fields[2].text.first?.isNumber == true, fields[2].text.contains("..") {
-            errors.append(FieldError("missing target before the dates '\(fields[2].text)'"))
+            errors.append(FieldError("missing target before the dates '\(ErrorQuote.cut(fields[2].text))'"))
         } else {
             target = value(Self.target(fields[2], base: base))
         }
@@ -74,7 +74,7 @@ enum ScheduleParser {
         let extra = fields.count >= 4 && (fields[3].quoted || fields[3].text.first?.isNumber != true) ? 3 : 4
         if fields.count >= 4 && extra == 4 { dates = value(DateSpan.parse(fields[3].text)) }
         if fields.count > extra {
-            errors.append(FieldError("too many fields from '\(fields[extra].text)' on (quote a path with spaces: \"...\")"))
+            errors.append(FieldError("too many fields from '\(ErrorQuote.cut(fields[extra].text))' on (quote a path with spaces: \"...\")"))
         }
         guard errors.isEmpty, let weekdays, let time, let target, let dates else { return (nil, errors) }
         return (ScheduleRule(line: line, window: RecurringWindow(days: weekdays, time: time, dates: dates), target: target), [])
@@ -84,7 +84,7 @@ enum ScheduleParser {
     static func fallbackTarget(_ fields: ArraySlice<Field>, base: String) -> Result<String, FieldError> {
         guard let field = fields.first else { return .failure(FieldError("missing target after fallback")) }
         guard fields.count == 1 else {
-            return .failure(FieldError("too many fields from '\(fields[fields.startIndex + 1].text)' on (fallback takes one target; quote a path with spaces: \"...\")"))
+            return .failure(FieldError("too many fields from '\(ErrorQuote.cut(fields[fields.startIndex + 1].text))' on (fallback takes one target; quote a path with spaces: \"...\")"))
         }
         switch target(field, base: base) {
         case .success(.path(let p)): return .success(p)
@@ -114,7 +114,7 @@ enum ScheduleParser {
                 guard let close = line[open...].firstIndex(of: "\"") else { return .failure(FieldError("unterminated quote")) }
                 let after = line.index(after: close)
                 guard after == line.endIndex || line[after] == " " || line[after] == "\t" else {
-                    return .failure(FieldError("text right after a closing quote: '\(line[i...])'"))
+                    return .failure(FieldError("text right after a closing quote: '\(ErrorQuote.cut(line[i...]))'"))
                 }
                 fields.append(Field(text: String(line[open..<close]), quoted: true))
                 i = after

@@ -30,11 +30,11 @@ public struct WeekdaySet: Sendable, Hashable, CustomStringConvertible {
             if item == "*" { days += Weekday.allCases; continue }
             let ends = item.split(separator: "-", omittingEmptySubsequences: false)
             guard !item.isEmpty, ends.count <= 2, ends.allSatisfy({ !$0.isEmpty }) else {
-                return .failure(FieldError("bad days '\(text)' (expected names like mon, ranges like mon-fri, lists like sat,sun, or *)"))
+                return .failure(FieldError("bad days '\(ErrorQuote.cut(text))' (expected names like mon, ranges like mon-fri, lists like sat,sun, or *)"))
             }
             var named: [Weekday] = []
             for end in ends {
-                guard let d = Self.names[end.lowercased()] else { return .failure(FieldError("unknown day name '\(end)'")) }
+                guard let d = Self.names[end.lowercased()] else { return .failure(FieldError("unknown day name '\(ErrorQuote.cut(end))'")) }
                 named.append(d)
             }
             guard let first = named.first, let last = named.last else { continue }
