@@ -12,24 +12,34 @@ public enum ConfigFile {
         var options: [(argument: String, origin: String)] = []
         var paths: [(argument: String, origin: String)] = []
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let at = "\(file):\(n + 1)"
-            let trimmed = stripComment(Substring(raw)).trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { continue }
-            guard let eq = trimmed.firstIndex(of: "=") else {
-                throw UsageError("\(at): expected 'name = value', got '\(trimmed)'")
-            }
-            let name = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
-            var value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, value.first == "\"", value.last == "\"" { value = String(value.dropFirst().dropLast()) }
-            guard !name.isEmpty, !name.hasPrefix("-") else { throw UsageError("\(at): bad option name '\(name)'") }
-            switch (name, value.lowercased()) {
-            case ("path", _): paths.append((value, at))
-            case (_, "true"), (_, "yes"), (_, "on"): options.append(("--\(name)", at))
-            case (_, "false"), (_, "no"), (_, "off"): continue
-            default: options += [("--\(name)", at), (value, at)]
-            }
+            let read = try located(line: raw, number: n + 1, file: file)
+            options += read.options
+            paths += read.paths
         }
         return options + paths
+    }
+
+    /// What one config line (`number`, from 1) says: its options and its `path = …` entry, each with the
+    /// `FILE:LINE` it came from. One line is read on its own, so a checker can read every line of a file (and
+    /// report every bad one) in one pass.
+    public static func located(line raw: Substring, number: Int, file: String) throws
+        -> (options: [(argument: String, origin: String)], paths: [(argument: String, origin: String)]) {
+        let at = "\(file):\(number)"
+        let trimmed = stripComment(raw).trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return ([], []) }
+        guard let eq = trimmed.firstIndex(of: "=") else {
+            throw UsageError("\(at): expected 'name = value', got '\(ErrorQuote.cut(trimmed))'")
+        }
+        let name = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
+        var value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        if value.count >= 2, value.first == "\"", value.last == "\"" { value = String(value.dropFirst().dropLast()) }
+        guard !name.isEmpty, !name.hasPrefix("-") else { throw UsageError("\(at): bad option name '\(ErrorQuote.cut(name))'") }
+        switch (name, value.lowercased()) {
+        case ("path", _): return ([], [(value, at)])
+        case (_, "true"), (_, "yes"), (_, "on"): return ([("--\(name)", at)], [])
+        case (_, "false"), (_, "no"), (_, "off"): return ([], [])
+        default: return ([("--\(name)", at), (value, at)], [])
+        }
     }
 
     /// The line without its comment: `#` at the start, or after a space once a value has begun, outside quotes
@@ -39,15 +49,16 @@ public enum ConfigFile {
         var valueStarted = false
         var afterEquals = false
         var previous: Character = " "
+        var blanksOnly = true  // only spaces and tabs so far: a `#` here starts a comment line
         for i in line.indices {
             let c = line[i]
             if c == "\"" { quoted.toggle() }
             if c == "#" && !quoted {
-                let lineStart = line[..<i].allSatisfy { $0 == " " || $0 == "\t" }
-                if lineStart || ((previous == " " || previous == "\t") && (!afterEquals || valueStarted)) { return line[..<i] }
+                if blanksOnly || ((previous == " " || previous == "\t") && (!afterEquals || valueStarted)) { return line[..<i] }
             }
             if afterEquals && c != " " && c != "\t" { valueStarted = true }
             if c == "=" && !afterEquals { afterEquals = true }
+            if c != " " && c != "\t" { blanksOnly = false }
             previous = c
         }
         return line

@@ -31,9 +31,9 @@ struct ConfigCheck {
         var good: [(argument: String, origin: String)] = []
         for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             // Each line on its own (at its own line number), so that every bad line is found, not just the first.
-            let alone = String(repeating: "\n", count: n) + line
             do {
-                let located = try ConfigFile.located(from: alone, file: file)
+                let read = try ConfigFile.located(line: line, number: n + 1, file: file)
+                let located = read.options + read.paths
                 let args = located.map(\.argument)
                 if let first = located.first, first.argument != "--config", !args.isEmpty, first.argument.hasPrefix("--") {
                     _ = try ParsedOptions.parse(args, specs: CommandSpecs.play, command: "play")
@@ -56,15 +56,18 @@ struct ConfigCheck {
             found.append("\(file): \(error)")
         }
         let base = (file as NSString).deletingLastPathComponent
+        // Where each argument was last given, found once: a lastIndex(of:) per path is quadratic in a long config.
+        var lastPlace: [String: Int] = [:]
+        for (i, argument) in args.enumerated() { lastPlace[argument] = i }
         for (i, path) in o.positional.enumerated() {
-            let origin = origins[args.lastIndex(of: path) ?? i] ?? file
+            let origin = origins[lastPlace[path] ?? i] ?? file
             checkTarget(resolve(path, base: base), at: origin)
         }
         guard let scheduleFile = o.string("schedule").map({ resolve($0, base: base) }) else {
             return found.isEmpty ? "no schedule: \(o.positional.isEmpty ? "the demo" : o.positional.joined(separator: " ")) all day\n" : nil
         }
         guard let data = FileAccess.contents(scheduleFile), let text = String(data: data, encoding: .utf8) else {
-            found.append("\(origins[args.lastIndex(of: "--schedule") ?? 0] ?? file): schedule '\(scheduleFile)': cannot read it")
+            found.append("\(origins[args.lastIndex(of: "--schedule") ?? 0] ?? file): schedule '\(ErrorQuote.cut(scheduleFile))': cannot read it")
             return nil
         }
         let schedule: Schedule
@@ -87,10 +90,10 @@ struct ConfigCheck {
         let playlist: String
         switch PlaylistLoader.kind(of: path) {
         case .url:
-            found.append("\(origin): '\(path)' is a URL; kiosk plays local files only")
+            found.append("\(origin): '\(ErrorQuote.cut(path))' is a URL; kiosk plays local files only")
             return
         case .missing:
-            found.append("\(origin): '\(path)': no such file or folder")
+            found.append("\(origin): '\(ErrorQuote.cut(path))': no such file or folder")
             return
         case .folder, .file:
             return
@@ -101,7 +104,7 @@ struct ConfigCheck {
         let quiet = Log(level: .warn, sink: { warnings.add($0) })
         for entry in PlaylistLoader(log: quiet).parsePlaylist(playlist) {
             if case .missing = PlaylistLoader.kind(of: entry.path) {
-                found.append("\(path): entry '\(entry.path)': no such file or folder")
+                found.append("\(path): entry '\(ErrorQuote.cut(entry.path))': no such file or folder")
             }
         }
         found += warnings.lines.map { $0.replacingOccurrences(of: "kiosk: warn: ", with: "") }
