@@ -45,7 +45,7 @@ public struct ItemWindow: Sendable, Hashable {
 
     /// The first instant after `date` at which `contains` changes, or nil when it never does.
     public func nextChange(after date: Date, timeZone: TimeZone) -> Date? {
-        RecurringWindow.nextChange(after: date, of: [window], in: timeZone) { contains($0, timeZone: timeZone) }
+        RecurringWindow.nextChange(after: date, of: [window], in: timeZone) { $0 != nil }
     }
 
     /// The window from the values of its keys.

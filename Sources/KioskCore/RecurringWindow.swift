@@ -37,33 +37,52 @@ public struct RecurringWindow: Sendable, Hashable {
         return (-1...1).contains { occurrence(on: today.adding(days: $0), in: timeZone)?.contains(date) ?? false }
     }
 
-    /// The first start or end of an occurrence of any of `windows` after `date` at which `value` differs from
-    /// `value(date)`; nil when it never changes. Days are scanned in order, up to the point after which every
-    /// window repeats weekly (a week past today and past the last dated bound), so a scan is bounded.
+    /// What `windows` hold at `date` (`value` of the winning window's index, the last one holding it, or of
+    /// nil) and the first instant after `date` at which that differs; nil when it never changes. Days are swept
+    /// ten at a time (`WindowTimeline`); where no window's dates begin or end, the windows repeat weekly, so a
+    /// sweep that finds no change jumps straight to two days before the next date bound instead of walking day by
+    /// day (a rule dated 9999-12-31 costs a few sweeps, not three million days).
+    static func change<Value: Equatable>(after date: Date, of windows: [RecurringWindow], in timeZone: TimeZone,
+                                         value: (Int?) -> Value) -> (current: Value, next: Date?) {
+        let today = LocalClock.wallClock(of: date, in: timeZone).day.dayNumber
+        // The days on which some window's dates begin or end: the only days the weekly pattern can change.
+        let bounds = Set(windows.flatMap { [$0.dates.first?.dayNumber, $0.dates.last.map { $0.dayNumber + 1 }] }
+            .compactMap { $0 }).sorted()
+        var current: Value?
+        var first = today - 1
+        while true {
+            let last = first + 9
+            let timeline = WindowTimeline(windows: windows, days: first...last, in: timeZone)
+            let now = current ?? value(timeline.winner(at: date))
+            current = now
+            for segment in timeline.segments where segment.start > date && value(segment.winner) != now {
+                return (now, segment.start)
+            }
+            // The first bound after this sweep's days (whose occurrences begin two days before its first).
+            let boundIndex = bounds.partitionIndex { $0 > first - 2 }
+            guard boundIndex < bounds.count else { return (now, nil) }
+            let nextBound = bounds[boundIndex]
+            first = nextBound <= last ? last + 1 : Swift.max(last + 1, nextBound - 2)
+        }
+    }
+
+    /// The first start or end of an occurrence of any of `windows` after `date` at which `value` (of the winning
+    /// window's index, see `change`) differs from its value at `date`; nil when it never changes.
     static func nextChange<Value: Equatable>(after date: Date, of windows: [RecurringWindow], in timeZone: TimeZone,
-                                             value: (Date) -> Value) -> Date? {
-        let current = value(date)
-        let today = LocalClock.wallClock(of: date, in: timeZone).day
-        let bounds = windows.flatMap { [$0.dates.first, $0.dates.last] }.compactMap { $0?.dayNumber }
-        let horizon = max(today.dayNumber + 8, (bounds.max() ?? 0) + 9)
-        var occurrences: [Int: [Range<Date>]] = [:]
-        func occurring(_ day: Int) -> [Range<Date>] {
-            if let known = occurrences[day] { return known }
-            let found = windows.compactMap { $0.occurrence(on: CivilDate(dayNumber: day), in: timeZone) }
-            occurrences[day] = found
-            return found
+                                             value: (Int?) -> Value) -> Date? {
+        change(after: date, of: windows, in: timeZone, value: value).next
+    }
+}
+
+extension Array where Element: Comparable {
+    /// The index of the first element for which `isAfter` holds, in a sorted array where it holds from some
+    /// point on (a binary search); `count` when it never does.
+    func partitionIndex(where isAfter: (Element) -> Bool) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if isAfter(self[mid]) { hi = mid } else { lo = mid + 1 }
         }
-        var day = today.dayNumber - 1
-        while day <= horizon {
-            // The edges within this wall-clock day come from occurrences starting on it or up to two days before.
-            let from = LocalClock.instant(CivilDate(dayNumber: day), second: 0, in: timeZone)
-            let to = LocalClock.instant(CivilDate(dayNumber: day + 1), second: 0, in: timeZone)
-            let edges = ((day - 2)...day).flatMap(occurring).flatMap { [$0.lowerBound, $0.upperBound] }
-                .filter { $0 >= from && $0 < to && $0 > date }
-            for edge in Set(edges).sorted() where value(edge) != current { return edge }
-            occurrences[day - 2] = nil
-            day += 1
-        }
-        return nil
+        return lo
     }
 }

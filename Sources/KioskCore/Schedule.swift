@@ -47,15 +47,19 @@ public struct Schedule: Sendable, Equatable {
 
     /// The decision the rules give at `date`, trusting the clock.
     func ruleDecision(at date: Date, timeZone: TimeZone) -> ScheduleDecision {
-        let next = RecurringWindow.nextChange(after: date, of: rules.map(\.window), in: timeZone) {
-            action(at: $0, timeZone: timeZone)
-        }
-        return ScheduleDecision(action: action(at: date, timeZone: timeZone), nextChange: next)
+        let (now, next) = RecurringWindow.change(after: date, of: rules.map(\.window), in: timeZone, value: action(of:))
+        return ScheduleDecision(action: now, nextChange: next)
     }
 
     /// The action of the last rule whose window holds `date`, else the fallback.
     func action(at date: Date, timeZone: TimeZone) -> ScheduleDecision.Action {
-        guard let rule = rules.last(where: { $0.window.contains(date, in: timeZone) }) else { return .fallback(fallback) }
+        action(of: rules.lastIndex { $0.window.contains(date, in: timeZone) })
+    }
+
+    /// The action of the rule at `index` in `rules`, or the fallback when nil.
+    func action(of index: Int?) -> ScheduleDecision.Action {
+        guard let index else { return .fallback(fallback) }
+        let rule = rules[index]
         switch rule.target {
         case .path(let p): return .play(p, line: rule.line)
         case .off: return .off(line: rule.line)

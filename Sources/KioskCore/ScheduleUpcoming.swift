@@ -25,21 +25,21 @@ extension Schedule {
     /// 10:00, through Sunday 24:00), as entries in order; consecutive time with the same target (and fallback or
     /// not) is one entry, and the fallback fills the gaps. The clock is trusted here, whatever the date.
     public func upcoming(from start: Date, days: Int, timeZone: TimeZone) -> [ScheduleEntry] {
-        let firstDay = LocalClock.wallClock(of: start, in: timeZone).day
-        let end = LocalClock.instant(firstDay.adding(days: max(days, 0)), second: 0, in: timeZone)
+        guard days > 0 else { return [] }
+        let firstDay = LocalClock.wallClock(of: start, in: timeZone).day.dayNumber
+        // One sweep over the whole stretch: asking for a decision at each change re-reads every rule each time.
+        let timeline = WindowTimeline(windows: rules.map(\.window), days: firstDay...(firstDay + days - 1), in: timeZone)
         var entries: [ScheduleEntry] = []
-        var t = start
-        while t < end {
-            let d = ruleDecision(at: t, timeZone: timeZone)
-            let until = min(d.nextChange ?? end, end)
+        for segment in timeline.segments where segment.end > start {
+            let d = ScheduleDecision(action: action(of: segment.winner), nextChange: nil)
             var isFallback = false
             if case .fallback = d.action { isFallback = true }
             if let last = entries.last, last.target == d.target, last.isFallback == isFallback {
-                entries[entries.count - 1].end = until
+                entries[entries.count - 1].end = segment.end
             } else {
-                entries.append(ScheduleEntry(start: t, end: until, target: d.target, isFallback: isFallback))
+                entries.append(ScheduleEntry(start: max(segment.start, start), end: segment.end, target: d.target,
+                                             isFallback: isFallback))
             }
-            t = until
         }
         return entries
     }
