@@ -28,6 +28,8 @@ do {
         try VideoPassBench.run(clip: args[1], canvas: size, frames: n)
     case "text":  // kiosk-bench text [FRAMES]: a frame's cost with a caption and a clock, against without
         try TextBench.run(frames: args.count >= 2 ? Int(args[1]) ?? 30 : 30)
+    case "minify":  // kiosk-bench minify [FRAMES]: a frame's draw with the minification pre-pass, against 2× without
+        try MinifyBench.run(frames: max(1, args.count >= 2 ? Int(args[1]) ?? 10 : 10))
     case "soak":  // kiosk-bench soak [COUNT]: item changes through the real decoders and renderer, virtual clock
         try SoakBench.run(count: args.count >= 2 ? Int(args[1]) ?? 10_000 : 10_000)
     case "ipc":  // only the remote-control step: kiosk-bench ipc KIOSK [COUNT]

@@ -184,26 +184,5 @@ final class MinificationTests: RenderTestCase {
         XCTAssertEqual(MinifyPass.stageSizes(picture: hd, drawn: (4000, 360)), [PixelSize(width: 1920, height: 360)])
     }
 
-    /// Time per frame with and without the pre-pass (printed, not asserted): 1080p to 640×360, 2160p to 1080p (2×:
-    /// no pre-pass) and to 960×540.
-    func testCostPerFrame() throws {
-        let dir = try TempDir()
-        let hd = try Self.clip(dir), uhd = try Self.clip(dir, size: PixelSize(width: 3840, height: 2160))
-        for (path, canvas) in [(hd, PixelSize(width: 640, height: 360)), (uhd, PixelSize(width: 1920, height: 1080)),
-                               (uhd, PixelSize(width: 960, height: 540))] {
-            let texture = try VideoTexture(context: try gl(), frame: try Self.firstFrame(path))
-            let source = texture.size
-            // Alternate without and with, and take each one's median: the machine's load varies.
-            var without: [Double] = [], with: [Double] = []
-            for run in 0..<12 {
-                let start = Date()
-                _ = try draw(texture, canvas: canvas, minify: run % 2 == 1)
-                let ms = Date().timeIntervalSince(start) * 1000
-                if run >= 2 { if run % 2 == 1 { with.append(ms) } else { without.append(ms) } }
-            }
-            let median = { (times: [Double]) in String(format: "%.1f", times.sorted()[times.count / 2]) }
-            let line = "minification cost \(source) -> \(canvas): without \(median(without)) ms, with \(median(with)) ms"
-            print(line)
-        }
-    }
+    // What the pre-pass costs a frame is measured by `kiosk-bench minify`, not here: a timing is not a test.
 }
