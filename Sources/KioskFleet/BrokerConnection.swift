@@ -55,6 +55,9 @@ final class BrokerConnection: @unchecked Sendable {
         var connected: () -> Void = {}
         /// The broker refused MQTT 5 (a 3.1.1 broker): the next attempts use 3.1.1. Network thread only.
         var speaks311 = false
+        /// OpenSSL's reason for the last failed TLS handshake (libmosquitto logs it; its status says only "A TLS
+        /// error occurred."). Network thread only.
+        var tlsReason: String?
         init(_ events: BrokerEvents) { self.events = events }
     }
 
@@ -155,6 +158,14 @@ final class BrokerConnection: @unchecked Sendable {
             guard rc != 0, let events = BrokerConnection.events(obj) else { return }
             events.brokerLost(BrokerConnection.text(rc))
         }
+        mosquitto_log_callback_set(handle) { _, obj, level, text in
+            // "OpenSSL Error[0]: error:0A000086:SSL routines::certificate verify failed": the reason is the last field.
+            guard let obj, let text, level & Int32(MOSQ_LOG_ERR) != 0 else { return }
+            let line = String(cString: text)
+            guard line.hasPrefix("OpenSSL Error"), let reason = line.split(separator: ":").last else { return }
+            let context = Unmanaged<Context>.fromOpaque(obj).takeUnretainedValue()
+            if context.tlsReason == nil { context.tlsReason = reason.trimmingCharacters(in: .whitespaces) }
+        }
         mosquitto_message_callback_set(handle) { _, obj, message in
             guard let events = BrokerConnection.events(obj), let m = message?.pointee, let topic = m.topic else { return }
             let count = max(0, Int(m.payloadlen))
@@ -200,9 +211,10 @@ final class BrokerConnection: @unchecked Sendable {
     /// Connects, serves the socket, and reconnects, until `stop`.
     private func networkLoop() {
         while !stopRequested {
+            context.takeUnretainedValue().tlsReason = nil
             var rc = connect()
             guard rc == MOSQ_ERR_SUCCESS.rawValue else {
-                context.takeUnretainedValue().events.brokerUnreachable(Self.text(rc))
+                context.takeUnretainedValue().events.brokerUnreachable(failure(rc))
                 backOff()
                 continue
             }
@@ -225,6 +237,14 @@ final class BrokerConnection: @unchecked Sendable {
             return mosquitto_connect(handle, host, port, keepalive)
         }
         return mosquitto_connect_bind_v5(handle, host, port, keepalive, nil, connectProperties)
+    }
+
+    /// Why an attempt failed: libmosquitto's text, or for TLS OpenSSL's reason (with a hint when the broker's
+    /// certificate is not signed by the CA kiosk trusts).
+    private func failure(_ rc: Int32) -> String {
+        guard rc == MOSQ_ERR_TLS.rawValue, let reason = context.takeUnretainedValue().tlsReason else { return Self.text(rc) }
+        let untrusted = reason.contains("certificate verify failed")
+        return "TLS: \(reason)" + (untrusted ? " (the broker's certificate is not signed by the CA of --mqtt-tls-ca)" : "")
     }
 
     /// Waits before the next attempt (the wait doubles each time, up to `maxBackoff`; a connection resets it).

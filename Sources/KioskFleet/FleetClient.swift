@@ -53,6 +53,8 @@ public final class FleetClient: @unchecked Sendable {
     private var connected = false
     /// Whether this outage has had its one warning.
     private var warned = false
+    /// This outage's warning was the time-out one, before any attempt said why (a slow first attempt).
+    private var reasonUntold = false
     /// When to warn that the broker was never reached (monotonic seconds).
     private var unreachableDeadline: Double?
     private var status = PlayerStatus()
@@ -186,8 +188,15 @@ public final class FleetClient: @unchecked Sendable {
     /// One warning for this outage: `why` the first attempt failed, or that none succeeded in time.
     private func warnUnreachable(_ why: String?) {
         unreachableDeadline = nil
-        guard !warned else { return }
+        guard !warned else {
+            if reasonUntold, let why {  // the reason the warning could not give, once, as info
+                reasonUntold = false
+                log.info("mqtt: still cannot reach the broker at \(settings.host):\(settings.port) (\(why))")
+            }
+            return
+        }
         warned = true
+        reasonUntold = why == nil
         let reason = why.map { " (\($0))" } ?? " within \(Int(Self.unreachableWarning)) s"
         log.warn("mqtt: cannot reach the broker at \(settings.host):\(settings.port)\(reason): playing on, trying again in the background")
     }
