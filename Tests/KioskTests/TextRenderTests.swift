@@ -30,6 +30,14 @@ final class TextRenderTests: RenderTestCase {
         return try drawText([drawing], canvas: canvas)
     }
 
+    /// The least PSNR (RGB) of kiosk's text box against hb-view's: 24.68 dB measured, less 1 dB.
+    static let greyLevelFloor = 23.7
+
+    /// Pixels of `image` neither black nor white (white text on black: the glyphs' partly covered edges).
+    static func edgeGreys(_ image: RGBAImage) -> Int {
+        stride(from: 0, to: image.pixels.count, by: 4).filter { (16...239).contains(image.pixels[$0]) }.count
+    }
+
     func testGlyphsMatchHarfBuzzsOwnRenderer() throws {
         let dir = try RenderTestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -40,12 +48,18 @@ final class TextRenderTests: RenderTestCase {
         print("text vs hb-view: ink IoU \(same.iou), kiosk box \(same.boxA.map(\.description) ?? "-"), hb-view box \(same.boxB.map(\.description) ?? "-")")
         XCTAssertGreaterThanOrEqual(same.iou, 0.9)
         // The grey levels too, over the ink boxes (aligned, a 2 px border around them).
-        if let a = same.boxA, let b = same.boxB {
-            let w = max(a.width, b.width) + 4, h = max(a.height, b.height) + 4
-            let psnr = RenderTestSupport.psnr(TextTestSupport.crop(ours, PixelRect(x: a.x - 2, y: a.y - 2, width: w, height: h)),
-                                              TextTestSupport.crop(reference, PixelRect(x: b.x - 2, y: b.y - 2, width: w, height: h)))
-            print("text vs hb-view: PSNR \(psnr) dB over the text box")
-        }
+        let a = try XCTUnwrap(same.boxA, "kiosk drew no ink"), b = try XCTUnwrap(same.boxB, "hb-view drew no ink")
+        let w = max(a.width, b.width) + 4, h = max(a.height, b.height) + 4
+        let oursBox = TextTestSupport.crop(ours, PixelRect(x: a.x - 2, y: a.y - 2, width: w, height: h))
+        let referenceBox = TextTestSupport.crop(reference, PixelRect(x: b.x - 2, y: b.y - 2, width: w, height: h))
+        let psnr = RenderTestSupport.psnr(oursBox, referenceBox)
+        let edges = Self.edgeGreys(oursBox), referenceEdges = Self.edgeGreys(referenceBox)
+        print("text vs hb-view: PSNR \(psnr) dB over the text box; edge greys \(edges) against hb-view's \(referenceEdges)")
+        XCTAssertGreaterThanOrEqual(psnr, Self.greyLevelFloor, "grey levels against hb-view's over the text box")
+        // Antialiased as hb-view's: as many partly covered pixels (a hard-edged or blurred glyph has far fewer or more).
+        let ratio = Double(edges) / Double(max(referenceEdges, 1))
+        XCTAssertGreaterThan(referenceEdges, 100, "hb-view's glyphs have antialiased edges")
+        XCTAssertTrue((0.75...1.25).contains(ratio), "edge greys \(edges), hb-view's \(referenceEdges)")
         // The widths of the ink agree to a pixel or two: same advances, kerning and ligatures.
         XCTAssertLessThanOrEqual(abs((same.boxA?.width ?? 0) - (same.boxB?.width ?? 0)), 2)
         // The comparison can fail: without kerning and ligatures kiosk's text no longer matches hb-view's.
