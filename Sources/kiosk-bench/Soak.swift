@@ -20,8 +20,9 @@ enum SoakBench {
         let report = try PlayerSoak.run(paths: files, transitions: count, warmup: warmup, config: config) { n, rss in
             if n % 1000 == 0 { print(String(format: "  %6d transitions: RSS %.1f MiB", n, rss)) }
         }
-        print(String(format: "soak: %d transitions in %.1f s (virtual clock); RSS after %d warm-up transitions %.1f MiB, at the end %.1f MiB (%+.2f %%), peak %.1f MiB",
-                     report.transitions, report.seconds, warmup, report.rssAfterWarmup, report.rssEnd, report.growth * 100, report.rssPeak))
+        print(String(format: "soak: %d transitions in %.1f s (virtual clock); RSS after %d warm-up transitions %.1f MiB, at the end %.1f MiB (%+.2f %%), peak %.1f MiB (%+.2f %%)",
+                     report.transitions, report.seconds, warmup, report.rssAfterWarmup, report.rssEnd, report.growth * 100,
+                     report.rssPeak, report.peakGrowth * 100))
         print("soak: GL objects (textures, programs, framebuffers) before \(report.glBefore), after \(report.glAfter); most textures at a change \(report.texturesMost)")
         let ok = report.growth <= 0.02 && report.glAfter == report.glBefore
         print(ok ? "soak: ok" : "soak: FAILED (growth over 2 % or GL objects not given back)")

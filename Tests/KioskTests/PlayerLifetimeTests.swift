@@ -9,15 +9,26 @@ import XCTest
 final class PlayerLifetimeTests: XCTestCase {
     override func setUp() { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
 
-    /// Resident memory from /proc/self/statm; throws when it can't be read, so the leak check can't pass on -1 - -1.
-    private func residentMiB(statm: String = "/proc/self/statm") throws -> Double {
-        let s = try String(contentsOfFile: statm, encoding: .utf8)
-        let pages = try XCTUnwrap(s.split(separator: " ").dropFirst().first.flatMap { Double($0) }, "statm: \(s)")
-        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+    func testAnUnreadableStatmFailsInsteadOfMeasuringNothing() throws {
+        XCTAssertThrowsError(try PlayerSoak.residentMiB(statm: "/proc/self/no-such-statm")) {
+            guard case .unreadableStatm(let path, _) = $0 as? SoakError else { return XCTFail("\($0)") }
+            XCTAssertEqual(path, "/proc/self/no-such-statm")
+        }
+        let dir = try TempDir()
+        for (name, text) in [("empty", ""), ("one-field", "1234\n"), ("words", "size resident shared\n"), ("zero", "100 0 0 0 0 0 0\n")] {
+            let path = dir.file(name)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            XCTAssertThrowsError(try PlayerSoak.residentMiB(statm: path), name)
+        }
     }
 
-    func testAnUnreadableStatmFailsInsteadOfMeasuringNothing() {
-        XCTAssertThrowsError(try residentMiB(statm: "/proc/self/no-such-statm"))
+    /// The soak's resident size is this process's: it agrees with VmRSS in /proc/self/status, read independently.
+    func testResidentSizeIsThisProcesssVmRSS() throws {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }, "no VmRSS in /proc/self/status")
+        let kiB = try XCTUnwrap(line.split(separator: " ").dropFirst().first.flatMap { Double($0) }, "VmRSS: \(line)")
+        let mib = try PlayerSoak.residentMiB()
+        XCTAssertEqual(mib, kiB / 1024, accuracy: max(2, kiB / 1024 * 0.02), "statm \(mib) MiB, VmRSS \(kiB / 1024) MiB")
     }
 
     func testTenThousandSlidesDoNotLeak() throws {
@@ -43,13 +54,13 @@ final class PlayerLifetimeTests: XCTestCase {
                                 waitForDecodes: true, decode: decode)
         var rssAfterWarmup: Double?
         let report = try player.run(length: nil, shouldStop: {
-            if rssAfterWarmup == nil, clock.now >= 1000 { rssAfterWarmup = try? self.residentMiB() }
+            if rssAfterWarmup == nil, clock.now >= 1000 { rssAfterWarmup = try? PlayerSoak.residentMiB() }
             return false
         })
         XCTAssertEqual(report.slotsShown, count)
         XCTAssertEqual(report.endTime, Double(count), accuracy: 0.3)
         let warm = try XCTUnwrap(rssAfterWarmup, "resident memory after 1,000 slides could not be read")
-        let growth = try residentMiB() - warm
+        let growth = try withExtendedLifetime(player) { try PlayerSoak.residentMiB() - warm }  // the player still alive
         XCTAssertLessThan(growth, 24, "resident memory grew \(growth) MiB over 9,000 slides")
     }
 }
