@@ -67,10 +67,12 @@ final class MQTTFleetTests: MQTTFleetTestCase {
 
     func testEventsTellOfItemsStartingAndEnding() throws {
         let p = try start("ev", try pictures())
-        let sub = try LiveProcess(["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "kiosk/ev/event", "-C", "2", "-W", "15"],
-                                  executable: clients.sub)
+        // Line-buffered, so that -d's "Subscribed" line arrives when the broker acknowledges the subscription.
+        let sub = try LiveProcess(["-oL", clients.sub, "-d", "-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "kiosk/ev/event",
+                                   "-C", "2", "-W", "15"], executable: "/usr/bin/stdbuf")
         kiosks.append(sub)
-        usleep(500_000)  // the subscription is in place
+        // The subscription is in place once the broker acknowledged it, instead of after a fixed 0.5 s sleep.
+        XCTAssertTrue(sub.waitForOutput("Subscribed (mid", timeout: 10), sub.stdout)
         try clients.publish("kiosk/ev/cmd/next", "")
         XCTAssertTrue(sub.waitForOutput("item-started", timeout: 10), sub.stdout + p.stderr)
         XCTAssertTrue(sub.waitForOutput("item-ended", timeout: 10), sub.stdout)
