@@ -152,7 +152,7 @@ final class LogindTests: XCTestCase {
         let start = Date()
         let session = LogindSession.current()
         try XCTSkipIf(session != nil, "logind runs here and this process has a session")
-        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5, "no wait on a D-Bus timeout (25 s)")
         let dir = try TempDir()
         let picture = dir.file("a.png")
         try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=red:size=32x24", "-frames:v", "1", picture])

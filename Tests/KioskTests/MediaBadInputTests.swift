@@ -23,7 +23,7 @@ final class MediaBadInputTests: XCTestCase {
             } catch {
                 XCTFail("\(what) threw a non-MediaError: \(error)", file: file, line: line)
             }
-            XCTAssertLessThan(Date().timeIntervalSince(start), 1.0, "\(what) of \(path) was slow", file: file, line: line)
+            XCTAssertLessThan(Date().timeIntervalSince(start), 5, "\(what) of \(path) was slow", file: file, line: line)
         }
     }
 
