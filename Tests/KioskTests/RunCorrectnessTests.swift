@@ -33,7 +33,9 @@ final class RunCorrectnessTests: XCTestCase {
         p.send(SIGTERM)
         XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
         XCTAssertTrue(p.stderr.contains("\(b): changed since it failed; trying it again"), p.stderr)
-        XCTAssertLessThan(seconds, 5, "shown within a retry look (1 s) and a pass of the slideshow")
+        // A retry look (1 s) and a pass of the slideshow take ~2 s; the bound is loose for a shared 2-core machine and
+        // still catches a file retried only by the 15 s wait's luck.
+        XCTAssertLessThan(seconds, 10, "shown within a retry look (1 s) and a pass of the slideshow")
     }
 
     /// A file that fails and does not change is not decoded again (the failure memory still holds).
