@@ -1,4 +1,5 @@
 import Foundation
+import KioskMedia
 
 /// One fuzz target: a name for `Kiosk/fuzz.sh` and what it does with one input.
 struct FuzzTarget: Sendable {
@@ -8,8 +9,15 @@ struct FuzzTarget: Sendable {
     let run: @Sendable (UnsafeBufferPointer<UInt8>) -> Void
 }
 
-/// Every target, in the order `Kiosk/fuzz.sh all` runs them.
-let fuzzTargets: [FuzzTarget] = MediaTargets.all + TextTargets.all
+/// Every target, in the order `Kiosk/fuzz.sh all` runs them: each writes its input to a scratch file and checks
+/// the invariants `FuzzInvariants` (KioskMedia) keeps for it, the same ones FuzzRegressionTests checks.
+let fuzzTargets: [FuzzTarget] = FuzzInvariants.targets.map { name in
+    FuzzTarget(name: name) { bytes in
+        let verdict = FuzzInvariants.check(target: name, path: FuzzFile.write(bytes))
+        check(verdict != nil, "no invariants for target \(name)")
+        check(verdict?.broken.isEmpty ?? true, "\(name): " + (verdict?.broken.joined(separator: "; ") ?? ""))
+    }
+}
 
 /// The target this process runs, from KIOSK_FUZZ_TARGET (libFuzzer gives one entry point per binary).
 let selectedTarget: FuzzTarget = {
