@@ -4,7 +4,9 @@ import XCTest
 
 /// Video walls and wall-clock sync with real players: headless `kiosk play` processes with one `--sync-epoch` and
 /// different viewports, their debug presentation logs (wall time, slot, item, clip frame) read while they run and
-/// compared at common wall times; viewports' snapshots stitched by ffmpeg against the whole wall's.
+/// compared at common wall times; viewports' snapshots stitched by ffmpeg against the whole wall's. These checks
+/// trust kiosk's own log and `WallTimeline`; `WallFrameCodeTests` judges the same walls by the frame numbers burned
+/// into the clip, read from the members' screenshots, against a timeline computed by hand.
 final class WallSyncTests: XCTestCase {
     /// One presented frame from a player's log.
     struct Presented {
@@ -73,6 +75,12 @@ final class WallSyncTests: XCTestCase {
     /// What a player showed at wall time `t`: its last frame presented at or before `t`.
     static func shown(_ log: [Presented], at t: Double) -> Presented? { log.last { $0.wall <= t } }
 
+    /// Whether wall times `a` and `b` fall in one slot: a frame shown just before a slot's start is the slot
+    /// before's, so two players' frames either side of an edge must not be compared by slot.
+    static func sameSlot(_ timeline: WallTimeline, _ a: Double, _ b: Double) -> Bool {
+        timeline.position(at: a).slot == timeline.position(at: b).slot
+    }
+
     /// Three players of one wall: two from the start, one 2 s late whose clock is also 5 s fast until 2.5 s into
     /// its run, when it is stepped right (as NTP would). Every clip frame is the one the wall clock asks for (within a
     /// frame), the players agree on the slot and frame at common wall times, the late one joins in step, and the
@@ -128,7 +136,8 @@ final class WallSyncTests: XCTestCase {
         let apart = Lateness()
         for e in settled {
             for other in [logs[0], logs[1]] {
-                guard let o = Self.shown(other, at: e.wall), e.wall - o.wall < 0.02 else { continue }
+                guard let o = Self.shown(other, at: e.wall), e.wall - o.wall < 0.02,
+                      Self.sameSlot(timeline, o.wall, e.wall) else { continue }
                 compared += 1
                 XCTAssertEqual(o.slot, e.slot, "at \(e.wall)")
                 if let f = e.frame, let g = o.frame, o.slot == e.slot {
@@ -142,7 +151,8 @@ final class WallSyncTests: XCTestCase {
         var common = 0
         let together = Lateness()
         for e in logs[0] {
-            guard let o = Self.shown(logs[1], at: e.wall), e.wall - o.wall < 0.02 else { continue }
+            guard let o = Self.shown(logs[1], at: e.wall), e.wall - o.wall < 0.02, Self.sameSlot(timeline, o.wall, e.wall)
+            else { continue }
             common += 1
             XCTAssertEqual(o.slot, e.slot)
             if let f = e.frame, let g = o.frame { together.note(abs(f - g), "frames \(f) and \(g) at \(e.wall)") }
