@@ -104,23 +104,27 @@ public enum ConfigFile {
     /// start, or `'--name'` in it), when the last setting of that flag came from a config file.
     public static func locate(_ error: UsageError, args: [String], origins: [String?]) -> UsageError {
         if origins.contains(where: { $0.map { error.message.hasPrefix($0 + ":") } ?? false }) { return error }
-        guard let name = flagNamed(in: error.message),
-              let i = args.lastIndex(where: { $0 == name || $0.hasPrefix(name + "=") }),
+        guard let named = flagNamed(in: error.message) else { return error }
+        // a name the error cut (`ErrorQuote`: its first characters, then "… (N bytes)") matches by those characters
+        let cut = named.range(of: "… (").map { String(named[..<$0.lowerBound]) }
+        let name = cut ?? named
+        guard let i = args.lastIndex(where: { $0 == name || $0.hasPrefix(name + "=") || (cut != nil && $0.hasPrefix(name)) }),
               i < origins.count, let origin = origins[i] else { return error }
         return UsageError("\(origin): \(error.message)")
     }
 
-    /// The `--name` an error message is about, if it names one.
+    /// The `--name` an error message is about, if it names one: quoted (`unknown option '--zo+om'`: all up to the
+    /// closing quote, as an unknown name may hold any character) or leading (`--zoom: …`: up to `:`, `=` or a space).
     static func flagNamed(in message: String) -> String? {
-        let start: Substring
+        let name: Substring
         if message.hasPrefix("--") {
-            start = Substring(message)
+            name = message.prefix { $0 != ":" && $0 != "=" && $0 != " " }
         } else if let r = message.range(of: "'--") {
-            start = message[message.index(after: r.lowerBound)...]
+            let quoted = message[message.index(after: r.lowerBound)...].prefix { $0 != "'" }
+            name = quoted.prefix { $0 != "=" }
         } else {
             return nil
         }
-        let name = start.prefix { $0.isLetter || $0.isNumber || $0 == "-" }
         return name.count > 2 ? String(name) : nil
     }
 }

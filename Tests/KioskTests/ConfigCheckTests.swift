@@ -80,4 +80,21 @@ final class ConfigCheckTests: XCTestCase {
         XCTAssertEqual(missing.status, 2, missing.stderr)
         XCTAssertTrue(missing.stderr.contains("\(dir.file("nope.conf")): cannot read it"), missing.stderr)
     }
+
+    /// An unknown name holding any character (`zo+om`, found by the config fuzz target), or one so long that the
+    /// error cuts it, is still located at its FILE:LINE, by check-config and by play.
+    func testAnUnknownNameWithAnyCharacterOrCutIsStillLocated() throws {
+        let dir = try TempDir()
+        for (name, body) in [("plus.conf", "duration = 2\nzo+om = 2\n"), ("long.conf", "duration = 2\n" + String(repeating: "x", count: 300) + " = 1\n")] {
+            let conf = dir.file(name)
+            try body.write(toFile: conf, atomically: true, encoding: .utf8)
+            for args in [["check-config", conf], ["play", "--config", conf, "--output", "headless", "--length", "1"]] {
+                let r = try CLITests.run(args, timeout: 30)
+                XCTAssertEqual(r.status, 2, r.stderr)
+                let line = r.stderr.split(separator: "\n").first { $0.contains("unknown option") }
+                XCTAssertTrue(line?.hasPrefix("kiosk: \(conf):2: play: unknown option '--") == true, "\(args): \(r.stderr)")
+                XCTAssertLessThan(line?.utf8.count ?? .max, 400, "the name is cut: \(args)")
+            }
+        }
+    }
 }
