@@ -16,4 +16,13 @@ public enum ErrorQuote {
         kept.append(contentsOf: scalars.prefix(limit))
         return String(kept) + "… (\(text.utf8.count) bytes)"
     }
+
+    /// A whole error line kept short, whatever its maker quoted: every run between quotes (`'`) longer than `limit`
+    /// scalars is cut as `cut` does, so a value echoed whole by any error (`--effect: '<1 MB>' does not start with
+    /// a name`) still gives a short line naming its flag. A line of at most `2 * limit` bytes is returned as is.
+    public static func line(_ message: String) -> String {
+        guard message.utf8.count > 2 * limit else { return message }
+        return message.split(separator: "'", omittingEmptySubsequences: false).map { cut($0) }.joined(separator: "'")
+    }
 }
+

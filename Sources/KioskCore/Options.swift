@@ -5,8 +5,9 @@
 public struct UsageError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The one-line reason, naming the flag or value.
     public var message: String
-    /// Creates an error.
-    public init(_ message: String) { self.message = message }
+    /// Creates an error; a value quoted in it is cut to a few hundred characters (`ErrorQuote.line`), so no bad
+    /// value, however long, makes a long line.
+    public init(_ message: String) { self.message = ErrorQuote.line(message) }
     /// The message.
     public var description: String { message }
 }

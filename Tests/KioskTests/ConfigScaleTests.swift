@@ -169,6 +169,24 @@ final class ConfigScaleTests: XCTestCase {
         XCTAssertTrue(cut.hasSuffix("… (600001 bytes)"), String(cut.suffix(40)))
     }
 
+    /// Any error that quotes a value whole is cut at its making (`UsageError` through `ErrorQuote.line`): the
+    /// config fuzz target found `--effect` echoing a value of any length.
+    func testEveryUsageErrorQuotesAtMostTheLimit() throws {
+        XCTAssertEqual(UsageError("--effect: 'short' is fine").message, "--effect: 'short' is fine")
+        let huge = String(repeating: "\u{13}x", count: 500_000)
+        let message = UsageError("--effect: '\(huge)' does not start with a name (NAME[:OPTION]...)").message
+        XCTAssertTrue(message.hasPrefix("--effect: '"), String(message.prefix(40)))
+        XCTAssertTrue(message.hasSuffix("… (1000000 bytes)' does not start with a name (NAME[:OPTION]...)"), String(message.suffix(80)))
+        XCTAssertLessThan(message.utf8.count, 4 * ErrorQuote.limit)
+        let value = String(repeating: "Mo", count: 50_000)  // 100 KB: one argument may hold at most 128 KiB
+        for flag in ["--effect", "--transition"] {
+            let r = try CLITests.run(["play", "--output", "headless", "--length", "1", flag, "1" + value], timeout: 30)
+            XCTAssertEqual(r.status, 2, String(r.stderr.prefix(300)))
+            XCTAssertTrue(r.stderr.hasPrefix("kiosk: \(flag): '1MoMo"), String(r.stderr.prefix(300)))
+            XCTAssertLessThan(r.stderr.utf8.count, 600, String(r.stderr.prefix(300)))
+        }
+    }
+
     // MARK: numbers out of range
 
     func testOutOfRangeNumbersAreOneLocatedLineEach() throws {
