@@ -104,27 +104,33 @@ public enum ConfigFile {
     /// start, or `'--name'` in it), when the last setting of that flag came from a config file.
     public static func locate(_ error: UsageError, args: [String], origins: [String?]) -> UsageError {
         if origins.contains(where: { $0.map { error.message.hasPrefix($0 + ":") } ?? false }) { return error }
-        guard let named = flagNamed(in: error.message) else { return error }
-        // a name the error cut (`ErrorQuote`: its first characters, then "… (N bytes)") matches by those characters
-        let cut = named.range(of: "… (").map { String(named[..<$0.lowerBound]) }
-        let name = cut ?? named
-        guard let i = args.lastIndex(where: { $0 == name || $0.hasPrefix(name + "=") || (cut != nil && $0.hasPrefix(name)) }),
-              i < origins.count, let origin = origins[i] else { return error }
-        return UsageError("\(origin): \(error.message)")
+        for named in flagNames(in: error.message) {
+            // a name the error cut (`ErrorQuote`: its first characters, then "… (N bytes)") matches by those characters
+            let cut = named.range(of: "… (").map { String(named[..<$0.lowerBound]) }
+            let name = cut ?? named
+            if let i = args.lastIndex(where: { $0 == name || $0.hasPrefix(name + "=") || (cut != nil && $0.hasPrefix(name)) }),
+               i < origins.count, let origin = origins[i] {
+                return UsageError("\(origin): \(error.message)")
+            }
+        }
+        return error
     }
 
-    /// The `--name` an error message is about, if it names one: quoted (`unknown option '--zo+om'`: all up to the
-    /// closing quote, as an unknown name may hold any character) or leading (`--zoom: …`: up to `:`, `=` or a space).
-    static func flagNamed(in message: String) -> String? {
-        let name: Substring
+    /// The `--name`s an error message may be about, likeliest first: a leading one (`--zoom: …`: up to `:`, `=` or
+    /// a space), then each quoted one (`unknown option '--zo+om'`), ending at any later quote, since an unknown
+    /// name may hold any character, a quote too. A handful of quotes at most: `UsageError` keeps lines short.
+    static func flagNames(in message: String) -> [String] {
+        var names: [String] = []
         if message.hasPrefix("--") {
-            name = message.prefix { $0 != ":" && $0 != "=" && $0 != " " }
-        } else if let r = message.range(of: "'--") {
-            let quoted = message[message.index(after: r.lowerBound)...].prefix { $0 != "'" }
-            name = quoted.prefix { $0 != "=" }
-        } else {
-            return nil
+            names.append(String(message.prefix { $0 != ":" && $0 != "=" && $0 != " " }))
         }
-        return name.count > 2 ? String(name) : nil
+        let quotes = message.indices.filter { message[$0] == "'" }
+        for (n, open) in quotes.enumerated() where message[message.index(after: open)...].hasPrefix("--") {
+            for close in quotes.dropFirst(n + 1).prefix(8) {
+                let quoted = message[message.index(after: open)..<close]
+                names.append(String(quoted.prefix { $0 != "=" }))
+            }
+        }
+        return names.filter { $0.count > 2 }
     }
 }

@@ -81,11 +81,13 @@ final class ConfigCheckTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("\(dir.file("nope.conf")): cannot read it"), missing.stderr)
     }
 
-    /// An unknown name holding any character (`zo+om`, found by the config fuzz target), or one so long that the
+    /// An unknown name holding any character (`zo+om`, `shuf' x`: the config fuzz target's finds), or one so long that the
     /// error cuts it, is still located at its FILE:LINE, by check-config and by play.
     func testAnUnknownNameWithAnyCharacterOrCutIsStillLocated() throws {
         let dir = try TempDir()
-        for (name, body) in [("plus.conf", "duration = 2\nzo+om = 2\n"), ("long.conf", "duration = 2\n" + String(repeating: "x", count: 300) + " = 1\n")] {
+        let cases = [("plus.conf", "duration = 2\nzo+om = 2\n"), ("quote.conf", "duration = 2\nshuf' x = yes\n"),
+                     ("long.conf", "duration = 2\n" + String(repeating: "x", count: 300) + " = 1\n")]
+        for (name, body) in cases {
             let conf = dir.file(name)
             try body.write(toFile: conf, atomically: true, encoding: .utf8)
             for args in [["check-config", conf], ["play", "--config", conf, "--output", "headless", "--length", "1"]] {
