@@ -104,6 +104,9 @@ public enum ConfigFile {
     /// start, or `'--name'` in it), when the last setting of that flag came from a config file.
     public static func locate(_ error: UsageError, args: [String], origins: [String?]) -> UsageError {
         if origins.contains(where: { $0.map { error.message.hasPrefix($0 + ":") } ?? false }) { return error }
+        if let argument = error.argument, let i = args.lastIndex(of: argument), i < origins.count, let origin = origins[i] {
+            return UsageError("\(origin): \(error.message)")
+        }
         for named in flagNames(in: error.message) {
             // a name the error cut (`ErrorQuote`: its first characters, then "… (N bytes)") matches by those characters
             let cut = named.range(of: "… (").map { String(named[..<$0.lowerBound]) }
@@ -126,7 +129,7 @@ public enum ConfigFile {
         }
         let quotes = message.indices.filter { message[$0] == "'" }
         for (n, open) in quotes.enumerated() where message[message.index(after: open)...].hasPrefix("--") {
-            for close in quotes.dropFirst(n + 1).prefix(8) {
+            for close in quotes.dropFirst(n + 1).prefix(8) {  // more: the parser's `argument` finds those
                 let quoted = message[message.index(after: open)..<close]
                 names.append(String(quoted.prefix { $0 != "=" }))
             }

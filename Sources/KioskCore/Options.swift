@@ -5,9 +5,15 @@
 public struct UsageError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The one-line reason, naming the flag or value.
     public var message: String
+    /// The command-line argument the error is about, exactly as given, when the parser knows it (an unknown option):
+    /// `ConfigFile.locate` finds the config line that set it by this, whatever characters the name holds.
+    public var argument: String?
     /// Creates an error; a value quoted in it is cut to a few hundred characters (`ErrorQuote.line`), so no bad
     /// value, however long, makes a long line.
-    public init(_ message: String) { self.message = ErrorQuote.line(message) }
+    public init(_ message: String, argument: String? = nil) {
+        self.message = ErrorQuote.line(message)
+        self.argument = argument
+    }
     /// The message.
     public var description: String { message }
 }
@@ -101,7 +107,9 @@ public struct ParsedOptions: Sendable {
                 continue
             }
             if a == "--" { onlyPositional = true; continue }
-            guard a.hasPrefix("--") else { throw UsageError("\(command): unknown option '\(ErrorQuote.cut(a))' (see kiosk \(command) --help)") }
+            guard a.hasPrefix("--") else {
+                throw UsageError("\(command): unknown option '\(ErrorQuote.cut(a))' (see kiosk \(command) --help)", argument: a)
+            }
             var name = String(a.dropFirst(2))
             var inline: String?
             if let eq = name.firstIndex(of: "=") {
@@ -109,7 +117,7 @@ public struct ParsedOptions: Sendable {
                 name = String(name[..<eq])
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                throw UsageError("\(command): unknown option '--\(ErrorQuote.cut(name))' (see kiosk \(command) --help)")
+                throw UsageError("\(command): unknown option '--\(ErrorQuote.cut(name))' (see kiosk \(command) --help)", argument: a)
             }
             if case .flag = spec.kind {
                 if inline != nil { throw UsageError("--\(name) takes no value") }
