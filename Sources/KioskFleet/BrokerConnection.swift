@@ -58,6 +58,10 @@ final class BrokerConnection: @unchecked Sendable {
         /// OpenSSL's reason for the last failed TLS handshake (libmosquitto logs it; its status says only "A TLS
         /// error occurred."). Network thread only.
         var tlsReason: String?
+        /// The broker answered this attempt's CONNECT (a CONNACK, accepting or not). An attempt whose TLS handshake
+        /// finishes inside the loop rather than in `mosquitto_connect` fails there, unanswered: that is told as
+        /// unreachable, with its reason, not as a loss. Network thread only.
+        var answered = false
         init(_ events: BrokerEvents) { self.events = events }
     }
 
@@ -141,6 +145,7 @@ final class BrokerConnection: @unchecked Sendable {
         mosquitto_connect_callback_set(handle) { _, obj, code in
             guard let obj else { return }
             let context = Unmanaged<Context>.fromOpaque(obj).takeUnretainedValue()
+            context.answered = true
             if code == 0 {
                 context.connected()
                 context.events.brokerConnected()
@@ -154,8 +159,10 @@ final class BrokerConnection: @unchecked Sendable {
             }
         }
         mosquitto_disconnect_callback_set(handle) { _, obj, rc in
-            // 0 is our own disconnect (at the end of the run); anything else is a loss.
-            guard rc != 0, let events = BrokerConnection.events(obj) else { return }
+            // 0 is our own disconnect (at the end of the run); anything else after the broker answered is a loss
+            // (before that, the network loop tells it as unreachable).
+            guard rc != 0, let obj, Unmanaged<Context>.fromOpaque(obj).takeUnretainedValue().answered,
+                  let events = BrokerConnection.events(obj) else { return }
             events.brokerLost(BrokerConnection.text(rc))
         }
         mosquitto_log_callback_set(handle) { _, obj, level, text in
@@ -212,6 +219,7 @@ final class BrokerConnection: @unchecked Sendable {
     private func networkLoop() {
         while !stopRequested {
             context.takeUnretainedValue().tlsReason = nil
+            context.takeUnretainedValue().answered = false
             var rc = connect()
             guard rc == MOSQ_ERR_SUCCESS.rawValue else {
                 context.takeUnretainedValue().events.brokerUnreachable(failure(rc))
@@ -222,7 +230,10 @@ final class BrokerConnection: @unchecked Sendable {
                 rc = mosquitto_loop(handle, 200, 1)
             }
             if stopRequested { break }
-            backOff()  // the disconnect callback has told of the loss
+            if !context.takeUnretainedValue().answered {  // e.g. a TLS handshake that failed inside the loop
+                context.takeUnretainedValue().events.brokerUnreachable(failure(rc))
+            }
+            backOff()  // else the disconnect callback has told of the loss
         }
         // Our goodbye: DISCONNECT (no last will), written out before the socket closes.
         mosquitto_disconnect(handle)
