@@ -67,10 +67,19 @@ final class GridDiskCacheProofTests: XCTestCase {
             usleep(100_000)
         }
         XCTAssertGreaterThanOrEqual(entries, waitForEntries, "entries in \(cache)")
-        usleep(1_000_000)  // every visible tile drawn: none are still loading on a later frame
-        XCTAssertEqual(try c.request(#"["screenshot-to-file","\#(shot)"]"#)["error"], .string("success"))
-        let rgba = try FFmpegCLI.run("/usr/bin/ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i", shot,
-                                                        "-pix_fmt", "rgba", "-f", "rawvideo", "-"])
-        return [UInt8](rgba)
+        // every visible tile drawn: the grid has settled once two screenshots half a second apart are the same
+        // (no fixed wait, which a loaded machine can outlast)
+        var last: [UInt8]?
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            XCTAssertEqual(try c.request(#"["screenshot-to-file","\#(shot)"]"#)["error"], .string("success"))
+            let rgba = [UInt8](try FFmpegCLI.run("/usr/bin/ffmpeg", ["-hide_banner", "-nostdin", "-v", "error", "-i", shot,
+                                                                    "-pix_fmt", "rgba", "-f", "rawvideo", "-"]))
+            if rgba == last { return rgba }
+            last = rgba
+            usleep(500_000)
+        }
+        XCTFail("the grid never settled: two screenshots in a row always differed (\(shot))")
+        return last ?? []
     }
 }
