@@ -12,6 +12,8 @@ public struct PlayerConfig: Sendable {
     public var kenBurns: KenBurns?
     /// Seconds a decode may take before the item is given up.
     public var decodeTimeout: Double = 20
+    /// Frame threads each clip's decoder gets (`--decode-threads`; 0: kiosk chooses from the clip's size and rate).
+    public var decodeThreads = 0
     /// Where sound goes and how loud.
     public var audio = AudioSettings()
     /// Projection and start view from the command line (each item's `#EXTKIOSK:` line goes on top).
@@ -79,6 +81,8 @@ public enum CommandSpecs {
         OptionSpec("background", .color, metavar: "'#RRGGBB'", "letterbox colour (default #000000)"),
         OptionSpec("ken-burns", .flag, "slow zoom and pan across stills"),
         OptionSpec("decode-timeout", .number(0.1...600), metavar: "S", "give up a decode after S seconds (default 20)"),
+        OptionSpec("decode-threads", .integer(0...16), metavar: "N",
+                   "frame threads for each clip's decoder (default 0: one up to 1080p at 30 fps, one per core above; each more holds frames of its own)"),
         OptionSpec("video-max", .number(0.1...1e7), metavar: "S", "longest a video stays, in seconds (default: its length)"),
         OptionSpec("video-convert", .choice(VideoConversion.allCases.map(\.rawValue)),
                    "where video frames become RGB: cpu (swscale, on the decode thread), gpu (in the shader) or auto (default: cpu on a software renderer such as llvmpipe, gpu otherwise)"),
@@ -191,6 +195,7 @@ public enum CommandSpecs {
         if let s = o.size("size") { c.size = s }
         if o.has("ken-burns") { c.kenBurns = KenBurns(seed: c.slideshow.seed) }
         if let t = o.number("decode-timeout") { c.decodeTimeout = t }
+        if let n = o.integer("decode-threads") { c.decodeThreads = n }
         if let d = o.string("audio-device") { c.audio.device = d }
         if let v = o.integer("volume") { c.audio.volume = v }
         c.audio.muted = o.has("mute")

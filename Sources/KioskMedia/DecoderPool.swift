@@ -2,16 +2,43 @@ internal import CFFmpeg
 import Foundation
 import KioskCore
 
+/// The frame threads libavcodec gets for clips in this process: `--decode-threads N`, or 0 for kiosk's own
+/// choice (`VideoStreamReader.decodeThreads`). The player sets it once at start; readers read it as they open.
+public enum DecodeThreads {
+    /// The most a user may ask for (libavcodec warns past 16).
+    public static let most = 16
+
+    /// Threads asked for with `--decode-threads` (0: kiosk chooses from the clip's size and frame rate).
+    public static var requested: Int {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = min(max(0, newValue), most); lock.unlock() }
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var stored = 0
+}
+
 /// How many frame threads libavcodec gets for a clip.
 extension VideoStreamReader {
     /// Bytes the decoder's own frame pool may take beyond the frames a codec must keep: each frame thread holds
     /// about two frames of its own, so the thread count is capped to keep them within this.
     static let poolBytes = 96 << 20
 
-    /// Frame threads for a video of `size`: one per core (not ffmpeg's automatic cores + 1: each frame thread holds
-    /// frames of its own, and the extra one bought no speed on 2 cores, 1080p or 2160p) while two frames a thread
-    /// fit in `poolBytes`, else as many as fit (at least 1).
-    static func decodeThreads(for size: PixelSize, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+    /// The most pixels a second that one thread decodes: 1080p at 30 frames a second. One core here decodes a
+    /// 1080p H.264 frame in about 3.5 ms and a 1080p HEVC Main 10 frame in 6 ms, a fifth of a 30 fps frame's
+    /// time, while each further frame thread costs 10-13 MiB at 1080p (its own context and frames: ffmpeg's own
+    /// decode of a 1080p30 x264 `medium` clip peaks 13 MiB higher with two threads than with one).
+    static let oneThreadPixelRate = 1920.0 * 1088 * 30.5
+
+    /// Frame threads for a video of `size` at `frameRate` frames a second (0 or not finite: unknown, taken as
+    /// 30): `requested` when the user asked (`--decode-threads`); else one up to `oneThreadPixelRate`; above it,
+    /// one per core (not ffmpeg's automatic cores + 1: the extra one bought no speed on 2 cores, 1080p or 2160p)
+    /// while two frames a thread fit in `poolBytes`, else as many as fit (at least 1).
+    static func decodeThreads(for size: PixelSize, frameRate: Double, requested: Int = DecodeThreads.requested,
+                              cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+        if requested > 0 { return min(requested, DecodeThreads.most) }
+        let rate = frameRate.isFinite && frameRate > 0 ? frameRate : 30
+        if Double(size.width) * Double(size.height) * rate <= oneThreadPixelRate { return 1 }
         let frameBytes = max(1, size.width * size.height * 3 / 2)  // 8-bit 4:2:0
         let fit = max(1, poolBytes / (2 * frameBytes))
         return max(1, min(cores, fit))

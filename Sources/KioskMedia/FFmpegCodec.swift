@@ -11,19 +11,19 @@ final class FFmpegCodec {
     let name: String
     private let path: String
 
-    /// Opens the decoder for `stream`, with private `options` (such as `lowres`); `threaded` turns on frame and
-    /// slice threads with one thread per core (for video playback).
+    /// Opens the decoder for `stream`, with private `options` (such as `lowres`); `threads` over 1 turns on frame
+    /// and slice threads (for video playback: `VideoStreamReader.decodeThreads`).
     convenience init(path: String, stream: UnsafeMutablePointer<AVStream>, options: [String: String] = [:],
-                     threaded: Bool = false) throws {
+                     threads: Int = 1) throws {
         guard let par = stream.pointee.codecpar else { throw MediaError(path: path, reason: "unsupported format: no decoder") }
         try self.init(path: path, codecID: par.pointee.codec_id, parameters: par, timeBase: stream.pointee.time_base,
-                      options: options, threaded: threaded)
+                      options: options, threads: threads)
     }
 
     /// Opens the decoder for `codecID` directly (no container), optionally from a stream's `parameters`.
     init(path: String, codecID: AVCodecID, parameters: UnsafePointer<AVCodecParameters>? = nil,
          timeBase: AVRational = AVRational(num: 1, den: 1), options: [String: String] = [:],
-         threaded: Bool = false) throws {
+         threads: Int = 1) throws {
         self.path = path
         guard let codec = avcodec_find_decoder(codecID) else {
             throw MediaError(path: path, reason: "unsupported format: no decoder")
@@ -42,13 +42,8 @@ final class FFmpegCodec {
             }
         }
         ctx.pointee.pkt_timebase = timeBase
-        if threaded {
-            ctx.pointee.thread_count = Int32(VideoStreamReader.decodeThreads(for: PixelSize(
-                width: Int(parameters?.pointee.width ?? 0), height: Int(parameters?.pointee.height ?? 0))))
-            ctx.pointee.thread_type = Int32(FF_THREAD_FRAME | FF_THREAD_SLICE)
-        } else {
-            ctx.pointee.thread_count = 1
-        }
+        ctx.pointee.thread_count = Int32(max(1, threads))
+        if threads > 1 { ctx.pointee.thread_type = Int32(FF_THREAD_FRAME | FF_THREAD_SLICE) }
         var dict: OpaquePointer? = nil
         for (k, v) in options { av_dict_set(&dict, k, v, 0) }
         rc = avcodec_open2(ctx, codec, &dict)

@@ -84,10 +84,12 @@ final class VideoStreamReader {
         timeBase = stream.pointee.time_base
         let codecID = par.pointee.codec_id
         what = "truncated or corrupt \(avcodec_get_name(codecID).map { String(cString: $0).uppercased() } ?? "video")"
-        codec = try FFmpegCodec(path: path, stream: stream, threaded: true)
+        let rate = stream.pointee.avg_frame_rate.den > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        let fps = rate.den > 0 ? Double(rate.num) / Double(rate.den) : 0
+        codec = try FFmpegCodec(path: path, stream: stream, threads: Self.decodeThreads(
+            for: PixelSize(width: Int(par.pointee.width), height: Int(par.pointee.height)), frameRate: fps))
         guard let p = av_packet_alloc() else { throw MediaError(path: path, reason: "av_packet_alloc failed") }
         packet = p
-        let rate = stream.pointee.avg_frame_rate.den > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
         let sar = par.pointee.sample_aspect_ratio
         let tb = stream.pointee.time_base
         let start = stream.pointee.start_time

@@ -27,6 +27,7 @@ public enum GridSnapshot {
     /// probed or decoded get a dark tile and one warning each.
     public static func image(_ request: Request, config: PlayerConfig, log: Log) throws -> RGBAImage {
         LocalMediaPolicy.readTimeout = config.decodeTimeout
+        DecodeThreads.requested = config.decodeThreads
         let canvas = config.size
         let playlist = LivePlaylist(request.items)
         var failed = Set<String>()

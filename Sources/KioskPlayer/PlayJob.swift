@@ -101,6 +101,7 @@ public enum PlayJob {
         let canvas = Player.decodeConfig(config).size  // the wall on this picture with --wall, else the picture
         let wall = wall ?? (Date(), TimeZone.current)
         LocalMediaPolicy.readTimeout = config.decodeTimeout
+        DecodeThreads.requested = config.decodeThreads
         if !MediaExtensions.isPicture(input), let info = try? MediaFile.probe(input, limits: config.limits), info.kind == .audio {
             return try soundSnapshot(input: input, info: info, config: config, at: at, wall: wall, log: log)
         }

@@ -151,6 +151,7 @@ public final class Player {
                           log: log)
         keepsRunningWhenEmpty = config.idleImage != nil
         LocalMediaPolicy.readTimeout = config.decodeTimeout  // no open or read of a media file blocks longer
+        DecodeThreads.requested = config.decodeThreads
         let playlist = LivePlaylist(items)
         show = Slideshow(playlist: playlist, options: config.slideshow)
         let book = ResumeBook()

@@ -131,15 +131,30 @@ final class MemoryLimitTests: XCTestCase {
         }
     }
 
-    /// A video's frame threads are capped by frame size so the decoder's own pool stays within
-    /// `VideoStreamReader.poolBytes` (two frames a thread); the queue is bounded in bytes by `VideoDecoder.Limits`.
-    func testVideoDecodeThreadsAreBoundedByFrameBytes() {
-        XCTAssertEqual(VideoStreamReader.decodeThreads(for: PixelSize(width: 1920, height: 1080), cores: 4), 4)  // a core each
-        XCTAssertEqual(VideoStreamReader.decodeThreads(for: PixelSize(width: 3840, height: 2160), cores: 4), 4)
-        XCTAssertEqual(VideoStreamReader.decodeThreads(for: PixelSize(width: 7680, height: 4320), cores: 4), 1)
+    /// A video's frame threads: one up to 1080p at 30 fps (a frame thread more holds 10-13 MiB there and buys
+    /// nothing a core cannot do), one per core above, capped by frame size so the decoder's own pool stays within
+    /// `VideoStreamReader.poolBytes` (two frames a thread); `--decode-threads` wins. The queue is bounded in bytes
+    /// by `VideoDecoder.Limits`.
+    func testVideoDecodeThreadsFollowPixelRateAndFrameBytes() {
+        let hd = PixelSize(width: 1920, height: 1080), uhd = PixelSize(width: 3840, height: 2160)
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: hd, frameRate: 30, requested: 0, cores: 4), 1)
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: hd, frameRate: 30000.0 / 1001, requested: 0, cores: 4), 1)
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: PixelSize(width: 1920, height: 1088), frameRate: 30,
+                                                       requested: 0, cores: 4), 1)
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: hd, frameRate: 0, requested: 0, cores: 4), 1)  // unknown: 30
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: hd, frameRate: .nan, requested: 0, cores: 4), 1)
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: hd, frameRate: 50, requested: 0, cores: 4), 4)  // a core each
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: hd, frameRate: 60, requested: 0, cores: 2), 2)
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: uhd, frameRate: 30, requested: 0, cores: 4), 4)
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: uhd, frameRate: 24, requested: 0, cores: 2), 2)
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: PixelSize(width: 7680, height: 4320), frameRate: 30,
+                                                       requested: 0, cores: 4), 1)
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: hd, frameRate: 30, requested: 3, cores: 2), 3)  // asked
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: uhd, frameRate: 30, requested: 1, cores: 4), 1)
+        XCTAssertEqual(VideoStreamReader.decodeThreads(for: uhd, frameRate: 30, requested: 99, cores: 4), DecodeThreads.most)
         for side in [640, 1920, 3840, 7680] {
             let size = PixelSize(width: side, height: side * 9 / 16)
-            let threads = VideoStreamReader.decodeThreads(for: size, cores: 16)
+            let threads = VideoStreamReader.decodeThreads(for: size, frameRate: 60, requested: 0, cores: 16)
             let frameBytes = size.width * size.height * 3 / 2
             XCTAssertLessThanOrEqual((threads == 0 ? 17 : threads) * 2 * frameBytes,
                                      max(VideoStreamReader.poolBytes, 2 * frameBytes), "\(size)")
