@@ -49,8 +49,11 @@ ff -f lavfi -i "testsrc2=size=$RES,gblur=sigma=1.5" -frames:v 1 "$FIX/a.png"
 ff -f lavfi -i "smptehdbars=size=$RES,gblur=sigma=1.5" -frames:v 1 "$FIX/b.png"
 ff -f lavfi -i "mandelbrot=size=$RES" -frames:v 1 "$FIX/c.png"
 ff -f lavfi -i "testsrc2=size=1280x640" -frames:v 1 "$FIX/pano_360.png"
-# faults step: a clip with sound (moving picture, 440 Hz), long enough not to come round again during the step
-ff -f lavfi -i "testsrc2=size=320x240:rate=5" -f lavfi -i "sine=frequency=440:sample_rate=48000" -t 300 \
+# faults step: a clip with sound (440 Hz), long enough not to come round again during the step, whose picture is
+# its frame number (5 fps): 10 columns, the top half white for a 1 bit, the bottom half the opposite, so that
+# check.py reads from each screendump which frame is on screen (screen_timeline.frame_code)
+ff -f lavfi -i "color=c=black:s=10x2:r=5,format=gray,geq=lum='255*if(lt(Y\,1)\,mod(floor(N/pow(2\,X))\,2)\,1-mod(floor(N/pow(2\,X))\,2))',scale=320:240:flags=neighbor,setsar=1" \
+  -f lavfi -i "sine=frequency=440:sample_rate=48000" -t 200 \
   -c:v libx264 -preset ultrafast -pix_fmt yuv420p -c:a aac -shortest "$FIX/clip.mp4"
 export LIBGL_ALWAYS_SOFTWARE=1
 for i in a b; do "$KIOSK" snapshot "$FIX/$i.png" --size "$RES" --output "$FIX/ref-$i.png"; done
@@ -66,6 +69,8 @@ for i in a b; do "$KIOSK" snapshot "$FIX/$i.png" --size "$RES" --output "$FIX/re
 TAP=$(python3 -c 'import json,sys; t=json.loads(open(sys.argv[1]).readlines()[1]); print(t["x"]+t["width"]//2, t["y"]+t["height"]//2)' \
   "$FIX/grid.jsonl")
 for i in a b a-portrait a-800x600 b-zoom pano pano-yaw grid; do ff -i "$FIX/ref-$i.png" -f image2 -vcodec ppm "$FIX/$i.ppm"; done
+# the stills themselves: the screen watches name what is on screen by them (not by anything kiosk made)
+for i in a b c; do ff -i "$FIX/$i.png" -f image2 -vcodec ppm "$FIX/src-$i.ppm"; done
 echo "== fixtures: $(elapsed)"
 
 IO=$HERE/.cache/io
@@ -86,6 +91,8 @@ now() { date +%s.%N; }
 [ -e /dev/tty1 ] && printf '\033[?25l\033[2J\033[Hkiosk VM test: the console before and after\n' > /dev/tty1
 sleep 0.5   # fbcon and virtio-gpu's flush draw the text a little later
 shot console-before
+# The screen is watched (a screendump every 0.2 s, host-timed) from before the start to b's screendump.
+echo "KIOSK-VM watch play"
 "$KIOSK" play --no-state --output drm --drm-device /dev/dri/card0 --duration $DURATION --transition none --log-level info \
   \$F/c.png \$F/a.png \$F/b.png > \$R/play.log 2>&1 &
 pid=\$!
@@ -93,6 +100,7 @@ pid=\$!
 waitlog \$R/play.log "first frame presented" 90
 waitlog \$R/play.log "showing \$F/a.png" 20 && sleep 1 && shot play-a
 waitlog \$R/play.log "showing \$F/b.png" 10 && sleep 1 && shot play-b
+echo "KIOSK-VM unwatch play"
 t0=\$(now); kill -TERM \$pid; wait \$pid; rc=\$?; echo "\$rc \$(now) \$t0" > \$R/play.exit
 sleep 0.5
 shot console-after
@@ -160,47 +168,56 @@ if [ "\$KIOSK_VM_GPU" = virtio ]; then
   "$KIOSK" play --no-state --output drm --transition none --log-level debug --audio-device plughw:Loopback,0,0 \$F/clip.mp4 \
     > \$R/alsa.log 2>&1 &
   pid=\$!
-  waitlog \$R/alsa.log "first frame presented" 90 && sleep 3
+  waitlog \$R/alsa.log "first frame presented" 90 && echo "KIOSK-VM watch alsa" && sleep 3
   before=\$(grep -c "^kiosk: debug: presented " \$R/alsa.log)
   # The unbind returns only once every PCM of the card is closed: in the background, so that a player that
   # keeps the dead device open fails the check instead of hanging the job.
-  echo "\$(now) unbinding" > \$R/alsa.unbind
+  echo "\$(now) unbinding" > \$R/alsa.unbind; echo "KIOSK-VM mark alsa unbind"
   ( echo snd_aloop.0 > /sys/bus/platform/drivers/snd_aloop/unbind; echo "unbind rc \$? \$(now)" >> \$R/alsa.unbind ) \
     2>> \$R/alsa.unbind &
   # two screendumps, each after two more frames were presented (a frame takes seconds under TCG)
   frames() { grep -c "^kiosk: debug: presented " \$R/alsa.log; }
   more() { n=0; want=\$((\$(frames) + 2)); while [ \$(frames) -lt \$want ] && [ \$n -lt 300 ]; do sleep 0.1; n=\$((n+1)); done; }
-  more; shot alsa-gone-1; more; shot alsa-gone-2
+  more; shot alsa-gone-1; more; shot alsa-gone-2; sleep 3; echo "KIOSK-VM unwatch alsa"
   after=\$(frames)
   kill -0 \$pid 2>/dev/null && alive=1 || alive=0
   kill -TERM \$pid; wait \$pid; echo "\$? \$alive \$before \$after" > \$R/alsa.exit
   M=/run/tmp/media; mkdir -p \$M; cp \$F/a.png \$F/b.png \$F/c.png \$M/
   # --no-watch: this is the unwatched folder's case (items already listed, their files gone); a watched folder's
   # items leave with it instead, which FolderWatchCLITests cover.
+  # First one item goes (c.png, while b shows): the screen goes on b, a, b, ...; then the whole folder: what is
+  # on screen stays (the only picture still decoded).
+  echo "KIOSK-VM watch folder"
   "$KIOSK" play --no-state --no-watch --output drm --duration 1 --transition none --log-level info \$M > \$R/folder.log 2>&1 &
   pid=\$!
   waitlog \$R/folder.log "first frame presented" 90 && waitlog \$R/folder.log "showing \$M/b.png" 20
-  rm -rf \$M; echo "\$(grep -c 'showing ' \$R/folder.log)" > \$R/folder.removed
-  sleep 8
+  rm -f \$M/c.png; echo "KIOSK-VM mark folder item"; sleep 6
+  rm -rf \$M; echo "KIOSK-VM mark folder all"; echo "\$(grep -c 'showing ' \$R/folder.log)" > \$R/folder.removed
+  sleep 8; echo "KIOSK-VM unwatch folder"
   kill -0 \$pid 2>/dev/null && alive=1 || alive=0
   kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/folder.exit
   # The state file on a read-only disk, then on a full one (tiny tmpfs): one line each, the slideshow goes on,
   # and once space is freed the next save works again and leaves a whole state file.
   S=/run/tmp/state-ro; mkdir -p \$S; mount -t tmpfs -o ro,size=64k tmpfs \$S
+  echo "KIOSK-VM watch state-ro"
   "$KIOSK" play --state-dir \$S --output drm --duration 1 --transition none --log-level info \$F/a.png \$F/b.png \
     > \$R/state-ro.log 2>&1 &
   pid=\$!
-  waitlog \$R/state-ro.log "first frame presented" 90 && waitcount \$R/state-ro.log "showing " 4 40
+  waitlog \$R/state-ro.log "first frame presented" 90 && waitlog \$R/state-ro.log "warn: state:" 10 \
+    && echo "KIOSK-VM mark state-ro fault" && sleep 4 && waitcount \$R/state-ro.log "showing " 4 40
+  echo "KIOSK-VM unwatch state-ro"
   kill -0 \$pid 2>/dev/null && alive=1 || alive=0
   kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/state-ro.exit
   umount \$S
   S=/run/tmp/state-full; mkdir -p \$S; mount -t tmpfs -o size=64k tmpfs \$S
   dd if=/dev/zero of=\$S/filler bs=4k 2>/dev/null; df -k \$S > \$R/state-full.df 2>&1
+  echo "KIOSK-VM watch state-full"
   "$KIOSK" play --state-dir \$S --output drm --duration 1 --transition none --log-level info \$F/a.png \$F/b.png \
     > \$R/state-full.log 2>&1 &
   pid=\$!
   waitlog \$R/state-full.log "first frame presented" 90 && waitlog \$R/state-full.log "state: not saved" 30 \
-    && waitcount \$R/state-full.log "showing " 4 40
+    && echo "KIOSK-VM mark state-full fault" && sleep 4 && waitcount \$R/state-full.log "showing " 4 40
+  echo "KIOSK-VM unwatch state-full"
   rm -f \$S/filler
   waitlog \$R/state-full.log "state: saving works again" 30
   kill -0 \$pid 2>/dev/null && alive=1 || alive=0

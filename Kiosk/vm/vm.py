@@ -8,6 +8,9 @@ The job runs chrooted into the host root with $KIOSK_VM_IO as a writable exchang
 screenshot it prints a line `KIOSK-VM screendump NAME` and waits for the file $KIOSK_VM_IO/ack-NAME. The
 driver takes the screendump through QEMU's HMP monitor, saves DIR/NAME.png (and NAME.ppm), and writes into ack-NAME one
 line: `WIDTH HEIGHT R G B FRACTION`, the centre pixel and the fraction of pixels equal to it.
+To have the screen watched it prints `KIOSK-VM watch NAME` ... `KIOSK-VM unwatch NAME`: meanwhile the driver takes a
+screendump every 0.2 s into DIR/NAME.watch.jsonl with the host-side time of each (screen_timeline.py), and
+`KIOSK-VM mark NAME NOTE` records the host's time of a moment there (a fault the job just caused).
 To ask for a new display size (virtio-gpu: a new preferred mode and a display-change event in the guest) it
 prints `KIOSK-VM resize WxH`; the driver sends a VNC SetDesktopSize (QEMU's only way to change it without a
 window) and writes $KIOSK_VM_IO/ack-resize-WxH.
@@ -25,6 +28,8 @@ import sys
 import threading
 import time
 import zlib
+
+from screen_timeline import ScreenWatch, read_ppm
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CACHE = os.path.join(HERE, '.cache')
@@ -57,10 +62,12 @@ def centre_stats(w, h, px):
 
 
 class Monitor:
-    """QEMU's human monitor over a Unix socket: one connection per command."""
+    """QEMU's human monitor over a Unix socket: one connection per command, one command at a time (the screen
+    watches and the guest's screendump requests share it)."""
 
     def __init__(self, path):
         self.path = path
+        self.serial = threading.Lock()
 
     def _until_prompt(self, s):
         buf = b''
@@ -72,6 +79,10 @@ class Monitor:
         return buf
 
     def command(self, line, wait_hangup=False):
+        with self.serial:
+            return self._command(line, wait_hangup)
+
+    def _command(self, line, wait_hangup):
         s = socket.socket(socket.AF_UNIX)
         s.settimeout(30)
         s.connect(self.path)
@@ -171,6 +182,26 @@ def main():
     shots = []
     requests = []
     lock = threading.Condition()
+    monitor = Monitor(mon_path)
+    watches = {}
+
+    def dump(ppm):
+        monitor.command(f'screendump {ppm}')
+        return read_ppm(ppm)
+
+    def watch_command(verb, words):
+        """`watch NAME`, `unwatch NAME`, `mark NAME NOTE` from the guest (screen_timeline.py)."""
+        name = words[0] if words else ''
+        if not name.replace('-', '').replace('_', '').isalnum():
+            print(f'vm.py: refusing watch name {name!r}', flush=True)
+        elif verb == 'watch' and name not in watches:
+            watches[name] = ScreenWatch(os.path.join(out, f'{name}.watch.jsonl'), dump, lambda: time.monotonic() - t0)
+        elif verb == 'unwatch' and name in watches:
+            watches.pop(name).stop()
+        elif verb == 'mark' and name in watches and len(words) > 1:
+            watches[name].mark(words[1])
+        else:
+            print(f'vm.py: {verb} {name!r}: no such watch or already watching', flush=True)
     log = open(os.path.join(out, 'serial.log'), 'w')
     qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
@@ -189,6 +220,9 @@ def main():
                 with lock:
                     requests.append(line.split('KIOSK-VM screendump ', 1)[1].strip())
                     lock.notify()
+            for verb in ('watch', 'unwatch', 'mark'):
+                if f'KIOSK-VM {verb} ' in line:
+                    watch_command(verb, line.split(f'KIOSK-VM {verb} ', 1)[1].split())
             if 'KIOSK-VM resize ' in line:
                 with lock:
                     requests.append('resize-' + line.split('KIOSK-VM resize ', 1)[1].strip())
@@ -197,7 +231,6 @@ def main():
             lock.notify()
     threading.Thread(target=reader, daemon=True).start()
 
-    monitor = Monitor(mon_path)
     deadline = t0 + a.timeout
     timed_out = False
     while True:
@@ -247,6 +280,8 @@ def main():
         print('vm.py: QEMU still running 30 s after quit, killing it', flush=True)
         qemu.kill()
         qemu.wait()
+    for w in list(watches.values()):
+        w.stop()
     events['qemu_exit'] = round(time.monotonic() - t0, 2)
     rc_path = os.path.join(io, 'job.rc')
     job_rc = int(open(rc_path).read().strip()) if os.path.exists(rc_path) else None
