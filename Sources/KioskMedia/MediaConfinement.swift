@@ -39,6 +39,13 @@ public enum MediaConfinement {
         current = nil
     }
 
+    /// The root's real path while one is set (nil: no `--media-root`).
+    static var rootPath: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return current?.path
+    }
+
     /// The root's descriptor and `path` relative to it, when `path` (absolute) lies beneath the root; nil when no
     /// root is set or the path is elsewhere. The descriptor stays open for the process's life once set, and
     /// a later `confine` is a test's.

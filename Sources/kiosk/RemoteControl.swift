@@ -31,7 +31,10 @@ final class RemoteControl {
     /// The media gate of `--media-root` (anywhere without it), for every remote: IPC and MQTT.
     static func mediaGate(_ o: ParsedOptions, log: Log) throws -> MediaGate {
         do {
-            let gate = try MediaGate(root: o.string("media-root"), log: log) { path in PlaylistLoader(log: log).load([path]) }
+            // confined: a playlist a remote loads may not name a playlist or folder outside the root
+            let gate = try MediaGate(root: o.string("media-root"), log: log) { path in
+                PlaylistLoader(log: log, confined: true).load([path])
+            }
             // from here on what lies beneath the root is opened through its descriptor, not by name
             if let root = gate.root { try MediaConfinement.confine(root: root) }
             return gate
