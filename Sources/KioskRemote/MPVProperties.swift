@@ -145,16 +145,7 @@ enum MPVPropertyTable {
 
     private static let settings: [MPVProperty] = [
         MPVProperty("loop-playlist", .text, get: { $0.loop ? .string("inf") : .bool(false) },
-                    set: { v, _ throws(MPVError) in
-                        switch v {
-                        case .bool(let b): return [.loop(b)]
-                        case .string("inf"), .string("yes"), .string("force"): return [.loop(true)]
-                        case .string("no"): return [.loop(false)]
-                        case .int(let n) where n >= 1: return [.loop(n > 1)]
-                        case .string: throw .propertyFormat
-                        default: throw .propertyFormat
-                        }
-                    }),
+                    set: { v, _ throws(MPVError) in [.loop(try MPVValue.loopsPlaylist(v))] }),
         MPVProperty("shuffle", .flag, get: { .bool($0.shuffle) }, set: { v, _ throws(MPVError) in
             [.shuffle(try MPVValue.flag(v))]
         }),

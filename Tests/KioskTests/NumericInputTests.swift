@@ -117,6 +117,40 @@ final class NumericInputTests: XCTestCase {
         }
     }
 
+    /// mpv 0.35's loop-playlist is a choice ("no", "inf", "yes", "force") or a whole 1...10000 (1 is "no"). Every
+    /// reply here was read from mpv 0.35.1 (`mpv --idle --vo=null`, the same requests): 2^63-1, 1e19 and 2^31 are
+    /// refused, not taken as "loop".
+    func testLoopPlaylistPastItsRangeIsRefusedAsInMPV() {
+        let refused = Self.huge.filter { $0 != "inf" } + ["-1e19", "2^63", "9223372036854775808", "18446744073709551616",
+                                                         "2147483647", "2147483648", "10001", "0", "-1", "1.5", "1e3",
+                                                         "5 ", "0x", "-0", "-0x10", "0x2711", "+ 5", "1_0", "１",
+                                                         "infinite", "Inf"]
+        for v in refused {
+            XCTAssertEqual(ask(#"["set_property_string","loop-playlist","\#(v)"]"#),
+                           Answer(error: "unsupported format for accessing property"), v)
+            XCTAssertEqual(ask(#"["set","loop-playlist","\#(v)"]"#), Answer(error: "error running command"), v)
+        }
+        for v in ["9223372036854775807", "-9223372036854775808", "2147483647", "2147483648", "10001", "0", "-1"] {
+            XCTAssertEqual(ask(#"["set_property","loop-playlist",\#(v)]"#),
+                           Answer(error: "unsupported format for accessing property"), "JSON integer \(v)")
+        }
+        for v in ["1e19", "-1e19", "1e300", "9223372036854775808", "-9223372036854775809", "1.5", "2.0", "1e3", "null"] {
+            XCTAssertEqual(ask(#"["set_property","loop-playlist",\#(v)]"#), Answer(error: "error accessing property"),
+                           "JSON \(v): mpv takes no double for it")
+        }
+        let taken: [(String, Bool)] = [("inf", true), ("yes", true), ("force", true), ("no", false), ("1", false),
+                                       ("2", true), ("10000", true), (" 5", true), (#"\t\u000b5"#, true), ("+5", true),
+                                       ("0x10", true), ("+0x10", true), ("0X10", true), ("0x2710", true), ("007", true), ("010", true),
+                                       ("", true)]  // "": the flag form (--loop-playlist alone is inf)
+        for (v, loops) in taken {
+            XCTAssertEqual(ask(#"["set_property_string","loop-playlist","\#(v)"]"#), Answer(error: "success", sent: [.loop(loops)]), v)
+            XCTAssertEqual(ask(#"["set","loop-playlist","\#(v)"]"#), Answer(error: "success", sent: [.loop(loops)]), v)
+        }
+        for (v, loops) in [("10000", true), ("2", true), ("1", false), ("true", true), ("false", false), (#""inf""#, true)] {
+            XCTAssertEqual(ask(#"["set_property","loop-playlist",\#(v)]"#), Answer(error: "success", sent: [.loop(loops)]), v)
+        }
+    }
+
     func testIntegerArgumentsPastInt32AreInvalidAsInMPV() {
         for v in Self.huge.map({ "\"\($0)\"" }) + ["1e19", "9223372036854775807", "-9223372036854775808", "1e300", "2147483648"] {
             XCTAssertEqual(ask(#"["playlist-play-index",\#(v)]"#), Answer(error: "invalid parameter"), v)
