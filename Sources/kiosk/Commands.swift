@@ -64,7 +64,7 @@ struct Commands {
         defer { state?.finish() }  // the last save, after the run
         config.restored = state?.restored
         let stop = StopSignal.install(log: log)
-        let watchdog = StopWatchdog(log: log, beforeExit: { state?.finish(timeout: 0.3) })
+        let watchdog = StopWatchdog(log: log, beforeExit: { state?.finish(timeout: 0.3); return "state as last saved" })
         stop.guardStops(with: watchdog)  // a stuck frame loop still stops within StopWatchdog.grace
         let stall = FrameStall.fromEnvironment(log: log)
         let scheduled = o.string("schedule") != nil
@@ -135,21 +135,35 @@ struct Commands {
         let config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
         let stop = StopSignal.install(log: log)
+        // A stuck frame loop still stops within StopWatchdog.grace; its partial file (no trailer) is removed.
+        let watchdog = StopWatchdog(log: log, beforeExit: { Self.removePartialRecording(out) })
+        stop.guardStops(with: watchdog)
+        let stall = FrameStall.fromEnvironment(log: log)
         let scheduled = o.string("schedule") != nil
         var items = scheduled && o.positional.isEmpty ? [] : try playlist(o.positional, allowEmpty: scheduled)
         let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: false, log: log)
         if let schedule { items = schedule.startingItems(at: 0) }
         let clock = try? ScheduleSetup.wallClock(o, realClock: false)
         let fps = o.integer("fps") ?? 30
-        let report = try PlayJob.record(items: items, config: config, output: out, fps: fps, length: o.number("length"), log: log,
+        let report = try watchdog.guarding { try PlayJob.record(items: items, config: config, output: out, fps: fps,
+                                                                length: o.number("length"), log: log,
                                         shouldStop: { stop.requested }, onStart: { player in
+                                            player.onFirstFrame = { stall?.arm() }
+                                            stall?.attach(to: player)
                                             if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
                                             if let clock { player.wallClock = clock }
                                             let inbox = player.inbox
                                             stop.onStop { inbox.send(.quit) }
-                                        })
+                                        }) }
         log.info("recorded \(report.framesPresented) frames (\(String(format: "%.3f", Double(report.framesPresented) / Double(fps))) s) to \(out)")
         return 0
+    }
+
+    /// Removes a recording the stop watchdog cut short (an encoder never finished has no trailer, so no player
+    /// reads it) and says which it did, for the watchdog's line.
+    static func removePartialRecording(_ path: String) -> String {
+        if unlink(path) == 0 || errno == ENOENT { return "removed the partial recording \(path)" }
+        return "could not remove the partial recording \(path): \(String(cString: strerror(errno)))"
     }
 
     func snapshot(_ args: [String]) throws -> Int32 {

@@ -5,7 +5,7 @@ import KioskCore
 /// call, a decode): the loop only checks for a stop between frames, so a frame that never ends would hold the
 /// process past any stop. The first stop signal arms it; if the loop has not stood it down within `grace`
 /// seconds, its own thread gives back what `ExitRestore` holds (console mode, DRM master), lets `beforeExit`
-/// write the state as last known (bounded), logs one line and calls `_exit` with 128 + the signal's number, the
+/// settle what the command leaves behind (play: the state as last known; record: its partial file), logs one line and calls `_exit` with 128 + the signal's number, the
 /// status of a process ended by that signal. A clean stop stands it down and nothing of this happens.
 final class StopWatchdog: @unchecked Sendable {
     /// Seconds a stop signal gives the loop to stop cleanly.
@@ -14,15 +14,15 @@ final class StopWatchdog: @unchecked Sendable {
     private let log: Log
     private let grace: Double
     private let restore: ExitRestore
-    private let beforeExit: @Sendable () -> Void
+    private let beforeExit: @Sendable () -> String
     private let condition = NSCondition()
     private var armed = false
     private var stoodDown = false
 
     /// A watchdog that waits `grace` seconds after the first stop signal; `beforeExit` runs (on its thread) just
-    /// before an unclean exit and must be bounded in time.
+    /// before an unclean exit, must be bounded in time, and says for the line what it left behind.
     init(log: Log, grace: Double = StopWatchdog.grace, restore: ExitRestore = .shared,
-         beforeExit: @escaping @Sendable () -> Void = {}) {
+         beforeExit: @escaping @Sendable () -> String = { "state as last saved" }) {
         self.log = log
         self.grace = grace
         self.restore = restore
@@ -64,10 +64,10 @@ final class StopWatchdog: @unchecked Sendable {
         condition.unlock()
         if stopped { return }
         let given = restore.runAll()
-        beforeExit()
+        let left = beforeExit()
         let back = given.isEmpty ? "nothing to give back" : "gave back " + given.joined(separator: ", ")
         log.error("\(name): the frame loop is stuck (no clean stop within \(String(format: "%.1f", grace)) s): "
-                  + "kiosk exits without a clean stop (\(back); state as last saved)")
+                  + "kiosk exits without a clean stop (\(back); \(left))")
         _exit(128 + number)
     }
 }

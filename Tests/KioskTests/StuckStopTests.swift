@@ -57,6 +57,33 @@ final class StuckStopTests: XCTestCase {
 
     /// No stall: SIGTERM and SIGINT still end play the clean way, through the loop (end report, status 0, state
     /// saved), and the watchdog says nothing.
+    /// `kiosk record` stuck in a frame (the same watchdog as play): SIGTERM ends it with 143 within the grace
+    /// and one line, and its partial file (an MP4 the encoder never finished, so without its trailer) is removed,
+    /// which that line says.
+    func testStopSignalEndsAStuckRecordingAndRemovesItsPartialFile() throws {
+        let dir = try TempDir()
+        let picture = dir.file("a.png")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240", "-frames:v", "1", picture])
+        let out = dir.file("out.mp4")
+        let record = [CLITests.kiosk, "record", picture, "--output", out, "--size", "320x240", "--length", "600",
+                      "--log-level", "info"]
+        let p = try LiveProcess(["KIOSK_TEST_STALL_FRAME=60"] + record, executable: "/usr/bin/env")
+        XCTAssertTrue(p.waitFor("this frame stalls the loop", timeout: 60), "never stalled: \(p.stderr)")
+        usleep(200_000)  // well inside the stalled frame
+        p.send(SIGTERM)
+        let sent = Date()
+        let end = p.finish(timeout: 15, from: sent)
+        XCTAssertLessThan(end.seconds, 2.5, "record took \(end.seconds) s to stop a stuck loop: \(p.stderr)")
+        XCTAssertFalse(end.killedBySignal, p.stderr)
+        XCTAssertEqual(end.status, 128 + SIGTERM, p.stderr)
+        let lines = p.stderr.split(separator: "\n").filter { $0.contains(Self.stuckLine) }
+        XCTAssertEqual(lines.count, 1, "one line says the loop was stuck: \(p.stderr)")
+        XCTAssertTrue(lines.first?.contains("SIGTERM") == true
+                      && lines.first?.contains("removed the partial recording \(out)") == true, p.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out), "the unfinished recording is gone")
+        XCTAssertFalse(p.stderr.contains("recorded "), "no clean end report from a stuck loop: \(p.stderr)")
+    }
+
     func testUnstuckPlayStillStopsCleanly() throws {
         let dir = try TempDir()
         for (sig, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
