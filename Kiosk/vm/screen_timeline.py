@@ -167,6 +167,22 @@ def changes(dumps, names):
     return out
 
 
+def stray_count(names):
+    """How many dumps show another picture ('?'), not counting a lone one between two dumps that show different
+    items: a screendump can catch the framebuffer while the next item is being written into it (a torn frame),
+    which is the change itself, not something else shown. Two in a row, or one between dumps of the same item,
+    count."""
+    strays = 0
+    for i, n in enumerate(names):
+        if n != '?':
+            continue
+        before = names[i - 1] if i > 0 else None
+        after = names[i + 1] if i + 1 < len(names) else None
+        at_change = before not in (None, '?') and after not in (None, '?') and before != after
+        strays += 0 if at_change else 1
+    return strays
+
+
 def dump_gaps(dumps):
     """(median, largest) seconds between the starts of consecutive dumps; (inf, inf) with fewer than two."""
     gaps = sorted(b['t0'] - a['t0'] for a, b in zip(dumps, dumps[1:]))
@@ -206,7 +222,7 @@ def judge_advance(dumps, refs, sequence, duration):
     run = ch[at:at + len(sequence)]
     first = next(i for i, d in enumerate(dumps) if d['t1'] == run[1][2])
     last = next(i for i, d in enumerate(dumps) if d['t1'] == run[-1][2])
-    strays = names[first:last + 1].count('?')
+    strays = stray_count(names[first:last + 1])
     slots = [timed_slot(a, b, duration) for a, b in zip(run[1:], run[2:])]
     ok = strays == 0 and all(s[0] for s in slots)
     return ok, (f'{" ".join(sequence)} on screen; ' + '; '.join(s[1] for s in slots) +
@@ -230,7 +246,7 @@ def judge_goes_on(dumps, refs, order, mark, duration, min_changes=2, untimed=0):
     slots = [timed_slot(a, b, duration) for a, b in zip(ch[1:], ch[2:])]
     told = [s[1].split(' (')[0] + ' (not timed)' for s in slots[:untimed]]
     slots = slots[untimed:]
-    strays = names.count('?')
+    strays = stray_count(names)
     ok = len(ch) - 1 >= min_changes and not wrong and strays == 0 and all(s[0] for s in slots)
     bad = [s[1] for s in slots if not s[0]]
     lengths = ' '.join(s[1].split(' ')[1] for s in slots)
