@@ -1,67 +1,6 @@
 /// The slideshow scheduler: playlist + durations + events + time → what is on screen. Pure: it neither decodes
 /// nor draws, so hours of virtual time can be tested in milliseconds.
 
-/// The slideshow's settings.
-public struct SlideshowOptions: Sendable, Equatable {
-    /// Seconds a still stays (and the least an animation stays); default 5.
-    public var duration: Double = 5
-    /// Start again after the last item (default) or finish.
-    public var loop: Bool = true
-    /// A new random order each pass, never repeating the item just shown.
-    public var shuffle: Bool = false
-    /// The transition between items.
-    public var transition: TransitionSpec = .crossfade
-    /// Seconds the transition takes (it overlaps the start of the new item's slot).
-    public var transitionTime: Double = 1
-    /// Seed for the shuffle order.
-    public var seed: UInt64 = 1
-
-    /// Default settings.
-    public init() {}
-}
-
-/// What the player can say about an item's decoded picture when the slideshow wants to show it.
-public enum Availability: Sendable, Equatable {
-    /// Decoded and ready now, with its timing.
-    case ready(MediaTiming)
-    /// Still being decoded: the slideshow holds the current item a little longer.
-    case pending
-    /// Cannot be shown: the slideshow skips it.
-    case failed
-}
-
-/// One visit of one item: which item, which visit, and how long it stays.
-public struct Slot: Sendable, Equatable {
-    /// The item's stable id.
-    public var id: ItemID
-    /// The item's file (kept, so a removed item can still be named).
-    public var path: String
-    /// Counts visits from 0, so the same item shown twice is two slots.
-    public var sequence: Int
-    /// Its timing, known when the slot started.
-    public var timing: MediaTiming
-    /// Seconds it stays (from `MediaTiming.slotLength`).
-    public var length: Double
-    /// The configured duration that applied (for animation frame choice).
-    public var duration: Double
-}
-
-/// What is on screen at one moment.
-public struct Scene: Sendable, Equatable {
-    /// The item coming in (or simply showing).
-    public var current: Slot
-    /// Seconds `current` has been on screen, pauses excluded.
-    public var currentTime: Double
-    /// The item going out during a transition.
-    public var outgoing: Slot?
-    /// Seconds into `outgoing`'s own time.
-    public var outgoingTime: Double
-    /// 0 → 1 over the transition; 1 when there is none.
-    public var progress: Double
-    /// Whether the slideshow is paused.
-    public var paused: Bool
-}
-
 /// The scheduler over a `LivePlaylist`. Drive it with `update(at:availability:)` once per frame, and with
 /// commands (`apply(_:at:)`) as they come; read what happened with `takeEvents()`.
 public final class Slideshow {
