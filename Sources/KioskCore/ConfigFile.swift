@@ -1,7 +1,13 @@
+import Foundation
+
 /// The appliance's config file: `name = value` lines that stand for the command line's `--name value`
 /// (a flag is `name = true`), `#` comments, and `path = …` lines for what to play. Options given on the command
 /// line after `--config FILE` win, because they come later.
 public enum ConfigFile {
+    /// What is trimmed around a line, a name and a value: spaces, tabs and a stray carriage return (an old Mac or
+    /// half-converted line end), which no option value means.
+    static let blank = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\r"))
+
     /// The command-line arguments a config text stands for. Throws a `UsageError` naming the line.
     public static func arguments(from text: String, file: String) throws -> [String] {
         try located(from: text, file: file).map(\.argument)
@@ -11,7 +17,9 @@ public enum ConfigFile {
     public static func located(from text: String, file: String) throws -> [(argument: String, origin: String)] {
         var options: [(argument: String, origin: String)] = []
         var paths: [(argument: String, origin: String)] = []
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: a file saved with CRLF line ends (a Windows editor) is split there too.
+        for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .enumerated() {
             let read = try located(line: raw, number: n + 1, file: file)
             options += read.options
             paths += read.paths
@@ -25,13 +33,13 @@ public enum ConfigFile {
     public static func located(line raw: Substring, number: Int, file: String) throws
         -> (options: [(argument: String, origin: String)], paths: [(argument: String, origin: String)]) {
         let at = "\(file):\(number)"
-        let trimmed = stripComment(raw).trimmingCharacters(in: .whitespaces)
+        let trimmed = stripComment(raw).trimmingCharacters(in: blank)
         if trimmed.isEmpty { return ([], []) }
         guard let eq = trimmed.firstIndex(of: "=") else {
             throw UsageError("\(at): expected 'name = value', got '\(ErrorQuote.cut(trimmed))'")
         }
-        let name = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
-        var value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        let name = trimmed[..<eq].trimmingCharacters(in: blank)
+        var value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: blank)
         if value.count >= 2, value.first == "\"", value.last == "\"" { value = String(value.dropFirst().dropLast()) }
         guard !name.isEmpty, !name.hasPrefix("-") else { throw UsageError("\(at): bad option name '\(ErrorQuote.cut(name))'") }
         switch (name, value.lowercased()) {

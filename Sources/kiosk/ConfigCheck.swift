@@ -33,7 +33,8 @@ struct ConfigCheck {
             return nil
         }
         var good: [(argument: String, origin: String)] = []
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .enumerated() {
             // Each line on its own (at its own line number), so that every bad line is found, not just the first.
             do {
                 let read = try ConfigFile.located(line: line, number: n + 1, file: file)
