@@ -154,91 +154,6 @@ final class DemoTourTests: XCTestCase {
         return ([spec.name] + options).joined(separator: ":")
     }
 
-    /// A picture as a coarse grid of mean colours (cells of `cell` pixels), for comparisons that the encoder's
-    /// noise does not upset. The comparisons leave out the cells where overlays go (the bottom fifth: captions; the
-    /// top right: the clock), so they hold with or without overlays drawn.
-    struct Grid {
-        var columns: Int
-        var rows: Int
-        var rgb: [Double]
-
-        /// Whether the cell at column `x`, row `y` is one where an overlay may be.
-        func underOverlay(_ x: Int, _ y: Int) -> Bool {
-            y >= rows * 4 / 5 || (y < rows / 6 && x >= columns * 3 / 4)
-        }
-
-        init(_ image: RGBAImage, cell: Int = 20, zoom: Double = 1) {
-            columns = image.size.width / cell
-            rows = image.size.height / cell
-            rgb = [Double](repeating: 0, count: columns * rows * 3)
-            let w = image.size.width, h = image.size.height
-            for y in 0..<(rows * cell) {
-                // With a zoom about the centre, each pixel takes its colour from nearer the centre.
-                let sy = min(h - 1, max(0, Int((Double(y) + 0.5 - Double(h) / 2) / zoom + Double(h) / 2)))
-                for x in 0..<(columns * cell) {
-                    let sx = min(w - 1, max(0, Int((Double(x) + 0.5 - Double(w) / 2) / zoom + Double(w) / 2)))
-                    let p = (sy * w + sx) * 4, c = ((y / cell) * columns + x / cell) * 3
-                    rgb[c] += Double(image.pixels[p]); rgb[c + 1] += Double(image.pixels[p + 1]); rgb[c + 2] += Double(image.pixels[p + 2])
-                }
-            }
-            let n = Double(cell * cell)
-            for i in rgb.indices { rgb[i] /= n }
-        }
-
-        init(columns: Int, rows: Int, rgb: [Double]) {
-            self.columns = columns
-            self.rows = rows
-            self.rgb = rgb
-        }
-
-        /// `a` and `b` mixed: `(1 - p)·a + p·b`.
-        static func mix(_ a: Grid, _ b: Grid, _ p: Double) -> Grid {
-            Grid(columns: a.columns, rows: a.rows, rgb: zip(a.rgb, b.rgb).map { (1 - p) * $0 + p * $1 })
-        }
-
-        /// The mean absolute difference per channel (0...255) over the columns `columns` of `self` against the
-        /// columns of `other` moved by `shift` (other's column c + shift sits under our column c).
-        func distance(_ other: Grid, columns range: Range<Int>? = nil, shift: Int = 0) -> Double {
-            let cols = range ?? 0..<columns
-            var sum = 0.0, n = 0
-            for y in 0..<rows {
-                for x in cols where !underOverlay(x, y) {
-                    let ox = x + shift
-                    guard ox >= 0, ox < other.columns else { continue }
-                    for k in 0..<3 { sum += abs(rgb[(y * columns + x) * 3 + k] - other.rgb[(y * other.columns + ox) * 3 + k]) }
-                    n += 3
-                }
-            }
-            return n == 0 ? .infinity : sum / Double(n)
-        }
-
-        /// The mean distance over all columns when our columns `0..<k` are compared with `left` and the rest with
-        /// `right`, each moved by its shift.
-        func split(at k: Int, left: Grid, shiftLeft: Int = 0, right: Grid, shiftRight: Int = 0) -> Double {
-            let l = k > 0 ? distance(left, columns: 0..<k, shift: shiftLeft) * Double(k) : 0
-            let r = k < columns ? distance(right, columns: k..<columns, shift: shiftRight) * Double(columns - k) : 0
-            return (l + r) / Double(columns)
-        }
-
-        /// The mix `(1 - p)·a + p·b` nearest to this grid (least squares), and its distance.
-        func fitMix(_ a: Grid, _ b: Grid) -> (p: Double, distance: Double) {
-            var num = 0.0, den = 0.0
-            for i in rgb.indices where !underOverlay(i / 3 % columns, i / 3 / columns) {
-                let d = b.rgb[i] - a.rgb[i]
-                num += (rgb[i] - a.rgb[i]) * d
-                den += d * d
-            }
-            let p = den > 0 ? num / den : 0
-            return (p, distance(Grid.mix(a, b, p)))
-        }
-
-        /// The mean of all channels (0...255).
-        var brightness: Double {
-            let kept = rgb.indices.filter { !underOverlay($0 / 3 % columns, $0 / 3 / columns) }
-            return kept.reduce(0) { $0 + rgb[$1] } / Double(max(1, kept.count))
-        }
-    }
-
     // MARK: the tour
 
     func testTheDemoIsFoundAndEveryEntryShowsInOrder() throws {
@@ -399,39 +314,6 @@ final class DemoTourTests: XCTestCase {
     }
 
     // MARK: overlays (these wait for the overlays being drawn into the frames)
-
-    /// What tesseract reads in `rect` of `image`, keyed on the overlays' white text fill as TextOCRTests does
-    /// (near-white pixels become black ink on white paper), scaled up 2x for the small text; one line of words.
-    func ocr(_ image: RGBAImage, _ rect: PixelRect, name: String, in folder: String, singleLine: Bool) throws -> String {
-        let keyed = TextTestSupport.keyed(TextTestSupport.crop(image, rect), minimum: 220)
-        let page = TextTestSupport.crop(keyed, PixelRect(x: -12, y: -12, width: keyed.size.width + 24, height: keyed.size.height + 24),
-                                        fill: 255)
-        let png = folder + "/ocr-\(name).png", big = folder + "/ocr-\(name)-2x.png"
-        try PNGWriter.write(page, to: png)
-        try FFmpegCLI.ffmpeg(["-i", png, "-vf", "scale=iw*2:ih*2:flags=bicubic", big])
-        let run = try BoundedProcess.run(TextTestSupport.tesseract, [big, "-", "--psm", singleLine ? "7" : "6", "-l", "eng"],
-                                         environment: ["OMP_THREAD_LIMIT": "1"], timeout: 60)
-        XCTAssertEqual(run.status, 0, String(decoding: run.stderr, as: UTF8.self))
-        return String(decoding: run.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
-
-    /// The fewest edits (insertions, deletions, substitutions) that turn `expected` into some part of `read`, both
-    /// lower-cased with their runs of white space made one space: how far the best match in the OCR's text is.
-    static func editsToFind(_ expected: String, in read: String) -> Int {
-        func norm(_ t: String) -> [Character] { Array(t.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")) }
-        let p = norm(expected), t = norm(read)
-        guard !p.isEmpty else { return 0 }
-        // Sellers' algorithm: the match may start anywhere in `t` (row 0 is all zeros) and end anywhere (the last row's minimum).
-        var previous = [Int](repeating: 0, count: t.count + 1)
-        for i in 1...p.count {
-            var current = [Int](repeating: i, count: t.count + 1)
-            for j in stride(from: 1, through: t.count, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (p[i - 1] == t[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous.min() ?? p.count
-    }
 
     /// WAITS FOR CAPTION DRAWING: each item's caption (`#EXTKIOSK:caption=`, shown with demo.sh's --captions at the
     /// bottom) is read back from its recorded frame.
