@@ -10,12 +10,11 @@ public enum DecodeThreads {
 
     /// Threads asked for with `--decode-threads` (0: kiosk chooses from the clip's size and frame rate).
     public static var requested: Int {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = min(max(0, newValue), most); lock.unlock() }
+        get { stored.value }
+        set { stored.value = min(max(0, newValue), most) }
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var stored = 0
+    private static let stored = LockedValue(0)
 }
 
 /// How many frame threads libavcodec gets for a clip.

@@ -29,18 +29,15 @@ public enum LocalMediaPolicy {
         set { timeout.value = newValue }
     }
 
-    private static let timeout = LockedSeconds(20)
+    private static let timeout = LockedValue(20.0)
 }
 
-/// A number of seconds shared between threads behind a lock.
-private final class LockedSeconds: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seconds: Double
-
-    init(_ seconds: Double) { self.seconds = seconds }
-
-    var value: Double {
-        get { lock.lock(); defer { lock.unlock() }; return seconds }
-        set { lock.lock(); seconds = newValue; lock.unlock() }
+extension LocalMediaPolicy {
+    /// Sets what every decode in this process follows from the player's `config`: how long a read may block
+    /// (`--decode-timeout`) and the frame threads a clip gets (`--decode-threads`). Each command that plays or
+    /// renders media calls it once at start.
+    public static func apply(_ config: PlayerConfig) {
+        readTimeout = config.decodeTimeout
+        DecodeThreads.requested = config.decodeThreads
     }
 }

@@ -26,8 +26,7 @@ public enum GridSnapshot {
     /// The grid's pixels for `request` on `config.size`; writes the layout when asked. Items that cannot be
     /// probed or decoded get a dark tile and one warning each.
     public static func image(_ request: Request, config: PlayerConfig, log: Log) throws -> RGBAImage {
-        LocalMediaPolicy.readTimeout = config.decodeTimeout
-        DecodeThreads.requested = config.decodeThreads
+        LocalMediaPolicy.apply(config)
         let canvas = config.size
         let playlist = LivePlaylist(request.items)
         var failed = Set<String>()

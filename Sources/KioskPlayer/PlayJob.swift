@@ -100,8 +100,7 @@ public enum PlayJob {
                                      wall: (now: Date, zone: TimeZone)? = nil, log: Log) throws -> RGBAImage {
         let canvas = Player.decodeConfig(config).size  // the wall on this picture with --wall, else the picture
         let wall = wall ?? (Date(), TimeZone.current)
-        LocalMediaPolicy.readTimeout = config.decodeTimeout
-        DecodeThreads.requested = config.decodeThreads
+        LocalMediaPolicy.apply(config)
         if !MediaExtensions.isPicture(input), let info = try? MediaFile.probe(input, limits: config.limits), info.kind == .audio {
             return try soundSnapshot(input: input, info: info, config: config, at: at, wall: wall, log: log)
         }

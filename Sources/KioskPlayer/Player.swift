@@ -150,8 +150,7 @@ public final class Player {
                           stateDirectory: ProcessInfo.processInfo.environment["STATE_DIRECTORY"], font: config.overlays.font,
                           log: log)
         keepsRunningWhenEmpty = config.idleImage != nil
-        LocalMediaPolicy.readTimeout = config.decodeTimeout  // no open or read of a media file blocks longer
-        DecodeThreads.requested = config.decodeThreads
+        LocalMediaPolicy.apply(config)  // how long a media read may block, and each clip's frame threads
         let playlist = LivePlaylist(items)
         show = Slideshow(playlist: playlist, options: config.slideshow)
         let book = ResumeBook()
