@@ -8,6 +8,12 @@ public enum ConfigFile {
     /// half-converted line end), which no option value means.
     static let blank = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\r"))
 
+    /// The lines of a config text, empty ones kept (their numbers are the file's). "\r\n" is one Character in
+    /// Swift, so a file saved with CRLF line ends (a Windows editor) is split there too.
+    public static func lines(of text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+    }
+
     /// The command-line arguments a config text stands for. Throws a `UsageError` naming the line.
     public static func arguments(from text: String, file: String) throws -> [String] {
         try located(from: text, file: file).map(\.argument)
@@ -17,9 +23,7 @@ public enum ConfigFile {
     public static func located(from text: String, file: String) throws -> [(argument: String, origin: String)] {
         var options: [(argument: String, origin: String)] = []
         var paths: [(argument: String, origin: String)] = []
-        // "\r\n" is one Character in Swift: a file saved with CRLF line ends (a Windows editor) is split there too.
-        for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-            .enumerated() {
+        for (n, raw) in lines(of: text).enumerated() {
             let read = try located(line: raw, number: n + 1, file: file)
             options += read.options
             paths += read.paths

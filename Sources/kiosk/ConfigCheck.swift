@@ -33,8 +33,7 @@ struct ConfigCheck {
             return nil
         }
         var good: [(argument: String, origin: String)] = []
-        for (n, line) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-            .enumerated() {
+        for (n, line) in ConfigFile.lines(of: text).enumerated() {
             // Each line on its own (at its own line number), so that every bad line is found, not just the first.
             do {
                 let read = try ConfigFile.located(line: line, number: n + 1, file: file)
