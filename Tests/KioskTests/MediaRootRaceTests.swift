@@ -112,13 +112,10 @@ final class MediaRootRaceTests: XCTestCase {
         let picture = dir.file("root/a.png")
         try png(picture, "green")
         let sock = dir.file("ipc.sock")
-        let p = try LiveProcess(["play", "--output", "headless", "--size", "64x48", "--duration", "60", "--transition", "none",
-                                 "--input-ipc-server", sock, "--media-root", root, "--log-level", "info", picture])
-        defer {
-            p.send(SIGTERM)
-            XCTAssertEqual(p.finish(timeout: 15).status, 0, p.stderr)
-        }
-        XCTAssertTrue(p.waitFor("ipc: listening on \(sock)", timeout: 20), p.stderr)
+        let server = try IPCServer.kiosk(socket: sock, files: [picture], extra: ["--media-root", root, "--log-level", "info"],
+                                         length: 300, test: self)
+        let p = server.process
+        defer { server.stopExpectingCleanExit() }
         let flip = root + "/flip"
         try FileManager.default.createSymbolicLink(atPath: flip, withDestinationPath: "shots")
         let stop = LockedFlag()

@@ -191,13 +191,10 @@ final class MediaRootSidecarTests: XCTestCase {
         let list = root + "/list.m3u"
         try CaptionFixtures.write("#EXTINF:5,inside title\nreal/a.png\n\(outsideList)\n", to: list)
         let sock = dir.file("ipc.sock")
-        let p = try LiveProcess(["play", "--output", "headless", "--size", "64x48", "--duration", "60", "--transition", "none",
-                                 "--input-ipc-server", sock, "--media-root", root, "--log-level", "info", picture])
-        defer {
-            p.send(SIGTERM)
-            XCTAssertEqual(p.finish(timeout: 15).status, 0, p.stderr)
-        }
-        XCTAssertTrue(p.waitFor("ipc: listening on \(sock)", timeout: 20), p.stderr)
+        let server = try IPCServer.kiosk(socket: sock, files: [picture], extra: ["--media-root", root, "--log-level", "info"],
+                                         length: 300, test: self)
+        let p = server.process
+        defer { server.stopExpectingCleanExit() }
         let c = try IPCConnection(path: sock)
         XCTAssertNotEqual(try c.request(#"["loadlist","\#(root)/evil.m3u"]"#)["error"], .string("success"))
         XCTAssertTrue(p.waitFor("evil.m3u: refused: outside --media-root", timeout: 10), p.stderr)

@@ -55,8 +55,6 @@ final class StuckStopTests: XCTestCase {
         }
     }
 
-    /// No stall: SIGTERM and SIGINT still end play the clean way, through the loop (end report, status 0, state
-    /// saved), and the watchdog says nothing.
     /// `kiosk record` stuck in a frame (the same watchdog as play): SIGTERM ends it with 143 within the grace
     /// and one line, and its partial file (an MP4 the encoder never finished, so without its trailer) is removed,
     /// which that line says.
@@ -84,6 +82,8 @@ final class StuckStopTests: XCTestCase {
         XCTAssertFalse(p.stderr.contains("recorded "), "no clean end report from a stuck loop: \(p.stderr)")
     }
 
+    /// No stall: SIGTERM and SIGINT still end play the clean way, through the loop (end report, status 0, state
+    /// saved), and the watchdog says nothing.
     func testUnstuckPlayStillStopsCleanly() throws {
         let dir = try TempDir()
         for (sig, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {

@@ -160,6 +160,13 @@ final class IPCServer {
         process.finish(timeout: timeout, file: file, line: line)
     }
 
+    /// Sends SIGTERM and waits (bounded) for the end, which must be clean: status 0, else the test fails with
+    /// the server's stderr.
+    func stopExpectingCleanExit(timeout: Double = 15, file: StaticString = #filePath, line: UInt = #line) {
+        process.send(SIGTERM)
+        XCTAssertEqual(process.finish(timeout: timeout, file: file, line: line).status, 0, process.stderr, file: file, line: line)
+    }
+
     /// Stops the server with SIGTERM (if it still runs) and waits for it, bounded.
     func stop() {
         if process.isRunning { process.send(SIGTERM) }
