@@ -291,11 +291,12 @@ def main():
     c.check(f'{g} auto-picks-drm', '(auto: a connected display)' in rot and 'rotate 90' in rot,
             next((line for line in rot.splitlines() if 'output:' in line), 'no output line'))
 
-    # (d) SIGTERM: exit 0 within 1 s, the console is back
+    # (d) SIGTERM: exit 0 within 2 s (the promise; the stop watchdog ends a stuck loop at 1.5 s with 143, so exit 0
+    # also says the clean path stopped it), the console is back. A 1 s bound failed at 1.01 s under TCG on CI.
     ex = read(os.path.join(a.results, 'play.exit')).split()
     if len(ex) == 3:
         rc, took = int(ex[0]), float(ex[1]) - float(ex[2])
-        c.check(f'{g} sigterm', rc == 0 and took <= 1.0, f'exit {rc} {took:.2f} s after SIGTERM (0, <= 1 s)')
+        c.check(f'{g} sigterm', rc == 0 and took <= 2.0, f'exit {rc} {took:.2f} s after SIGTERM (0, <= 2 s)')
     else:
         c.check(f'{g} sigterm', False, 'no exit record')
     before, after = shot('console-before'), shot('console-after')
