@@ -30,6 +30,13 @@ final class FolderSourceTests: XCTestCase {
             return commands
         }
 
+        /// Every command so far.
+        var all: [PlayerCommand] {
+            condition.lock()
+            defer { condition.unlock() }
+            return commands
+        }
+
         /// Answers the oldest unanswered command.
         func answer() {
             condition.lock()
@@ -65,18 +72,25 @@ final class FolderSourceTests: XCTestCase {
     func testFilesThatLeaveAndArriveBecomeARemoveAndASortedLoad() throws {
         let dir = try TempDir()
         Files.write(dir.file("a.jpg"))
-        let source = try FolderSource(folder: dir.path, known: [dir.file("a.jpg")], settle: 2, log: Log(level: .error))
+        let lines = LogLines()
+        let source = try FolderSource(folder: dir.path, known: [dir.file("a.jpg")], settle: 0.5, log: lines.log)
         defer { source.stop() }
         let sink = Sink()
         source.start(sending: sink)
-        Thread.sleep(forTimeInterval: 0.3)  // the initial scan: nothing differs, nothing is sent
+        // The initial scan is done (its report, in which nothing differs, is logged), so the removal below is
+        // the watcher's news and not the scan's.
+        XCTAssertTrue(eventually(20) { !lines.matching("watching for changes").isEmpty }, "the initial scan")
+        XCTAssertEqual(sink.all, [], "the initial scan: nothing differs, nothing is sent")
         Files.remove(dir.file("a.jpg"))
-        XCTAssertEqual(sink.wait(for: 1), [.removeMany([.path(dir.file("a.jpg"))])])
+        XCTAssertEqual(sink.wait(for: 1, timeout: 20), [.removeMany([.path(dir.file("a.jpg"))])])
         Files.write(dir.file("b.jpg"))
-        Thread.sleep(forTimeInterval: 0.3)
-        XCTAssertEqual(sink.wait(for: 2, timeout: 0.1).count, 1, "not before the remove is answered")
+        // The arrival reached the source once it settled and was logged; a load sent regardless of the
+        // unanswered remove would go right after that line. The short wait that follows is on purpose: the
+        // load must be seen NOT to come.
+        XCTAssertTrue(eventually(20) { !lines.matching("1 file arrived").isEmpty }, "b.jpg arrived")
+        XCTAssertEqual(sink.wait(for: 2, timeout: 0.5).count, 1, "not before the remove is answered")
         sink.answer()
-        XCTAssertEqual(sink.wait(for: 2).last, .load([PlaylistItem(path: dir.file("b.jpg"))], .sorted))
+        XCTAssertEqual(sink.wait(for: 2, timeout: 20).last, .load([PlaylistItem(path: dir.file("b.jpg"))], .sorted))
     }
 
     func testSmallFoldersLoadAtStartAsBeforeAndLargeOnesStreamIn() throws {

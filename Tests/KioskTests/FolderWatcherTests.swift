@@ -228,7 +228,12 @@ final class FolderWatcherTests: XCTestCase {
         let lines = LogLines()
         let reports = WatchReports()
         let release = DispatchSemaphore(value: 0)
-        reports.onReport = { n in if n == 0 { _ = release.wait(timeout: .now() + 20) } }
+        let inFirstReport = DispatchSemaphore(value: 0)
+        reports.onReport = { n in
+            guard n == 0 else { return }
+            inFirstReport.signal()
+            _ = release.wait(timeout: .now() + 20)
+        }
         let w: FolderWatcher
         do {
             try "16".write(toFile: limitFile, atomically: false, encoding: .utf8)
@@ -237,7 +242,8 @@ final class FolderWatcherTests: XCTestCase {
         }
         watchers.append(w)
         w.start()
-        Thread.sleep(forTimeInterval: 0.3)  // the watcher is in its first report, reading nothing
+        // The watcher is held in its first report, reading nothing, while the kernel's queue overflows.
+        XCTAssertEqual(inFirstReport.wait(timeout: .now() + 20), .success, "the first report")
         let names = (0..<200).map { "f\($0).jpg" }
         for name in names {
             Files.write(outside.file(name))

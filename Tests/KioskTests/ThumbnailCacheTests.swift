@@ -15,16 +15,6 @@ final class ThumbnailCacheTests: XCTestCase {
 
     let side = 96
 
-    /// Polls `done` every 10 ms for up to `timeout` seconds; whether it came true.
-    func eventually(_ timeout: Double = 60, _ done: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if done() { return true }
-            usleep(10_000)
-        }
-        return done()
-    }
-
     func makeStore(_ disk: ThumbnailDiskCache?, memory: Int = 64 << 20, log: Log = Log(level: .error)) -> ThumbnailStore {
         ThumbnailStore(side: side, memoryBudget: memory, disk: disk, timeout: 20, limits: .standard, log: log, onReady: {})
     }

@@ -19,16 +19,6 @@ final class VideoFrameBudgetTests: XCTestCase {
         return path
     }
 
-    /// Waits up to `seconds` for `condition`; false when it never held.
-    private func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.01))
-        }
-        return condition()
-    }
-
     func testAFrameHeldByItsUserCountsAsQueuedSoTwoArraysServeA1080pClip() throws {
         let dir = try TempDir()
         let path = try clip(dir, bframes: 3)
