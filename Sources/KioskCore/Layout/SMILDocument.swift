@@ -78,6 +78,8 @@ public struct SMILRegion: Sendable, Hashable {
     public var backgroundColor: LayoutColor?
     /// The fit of media that name none.
     public var fit: SMILFit
+    /// `mediaAlign`: where media that do not fill it sit (SMIL's default `topLeft`).
+    public var mediaAlign: MediaAlign = .topLeft
     /// 0...1.
     public var opacity: Double
     /// Where it was written.
@@ -105,12 +107,14 @@ public struct SMILTransition: Sendable, Hashable {
     public var duration: Double
     /// `fadeColor` for `fadeToColor`.
     public var fadeColor: LayoutColor
+    /// `direction="reverse"`: the wipe or push runs the other way.
+    public var reversed: Bool
     public var source: SourceLine
     /// Creates a transition.
     public init(id: String, type: String, subtype: String? = nil, duration: Double = 1, fadeColor: LayoutColor = .black,
-                source: SourceLine) {
+                reversed: Bool = false, source: SourceLine) {
         self.id = id; self.type = type; self.subtype = subtype; self.duration = duration; self.fadeColor = fadeColor
-        self.source = source
+        self.reversed = reversed; self.source = source
     }
 }
 
@@ -199,6 +203,8 @@ public struct SMILMedia: Sendable, Hashable {
     public var region: String?
     /// nil: the region's fit.
     public var fit: SMILFit?
+    /// `mediaAlign`; nil: the region's.
+    public var mediaAlign: MediaAlign? = nil
     /// `soundLevel` as a fraction (`100%` is 1, `0%` silent). Default 1.
     public var soundLevel: Double
     /// Transition ids.
