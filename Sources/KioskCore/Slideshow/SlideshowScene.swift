@@ -25,6 +25,12 @@ public struct Slot: Sendable, Equatable {
     public var length: Double
     /// The configured duration that applied (for animation frame choice).
     public var duration: Double
+
+    /// Creates a slot (the slideshow makes them; a layout's regions make their own).
+    public init(id: ItemID, path: String, sequence: Int, timing: MediaTiming, length: Double, duration: Double) {
+        self.id = id; self.path = path; self.sequence = sequence; self.timing = timing; self.length = length
+        self.duration = duration
+    }
 }
 
 /// What is on screen at one moment.
@@ -41,4 +47,10 @@ public struct Scene: Sendable, Equatable {
     public var progress: Double
     /// Whether the slideshow is paused.
     public var paused: Bool
+
+    /// Creates a scene.
+    public init(current: Slot, currentTime: Double, outgoing: Slot?, outgoingTime: Double, progress: Double, paused: Bool) {
+        self.current = current; self.currentTime = currentTime; self.outgoing = outgoing; self.outgoingTime = outgoingTime
+        self.progress = progress; self.paused = paused
+    }
 }

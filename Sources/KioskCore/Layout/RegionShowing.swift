@@ -1,0 +1,38 @@
+/// What one region of a layout shows at one time: the medium coming in (or simply showing), and while its
+/// `transIn` runs, the one going out. The layout player turns it into the region's `Scene`.
+public struct RegionShowing: Sendable, Equatable {
+    /// One medium on screen in the region.
+    public struct Entry: Sendable, Equatable {
+        /// The element.
+        public var media: SMILMedia
+        /// Tells this showing from the medium's other ones (each repeat and each new begin is a new showing, and a
+        /// clip starts over in it); the same number for as long as this one lasts.
+        public var activation: Int
+        /// Seconds into the medium (within its current repeat).
+        public var offset: Double
+        /// Whether it is past its active end, held on its last frame (`fill="freeze"`).
+        public var frozen: Bool
+
+        /// Creates an entry.
+        public init(media: SMILMedia, activation: Int, offset: Double, frozen: Bool = false) {
+            self.media = media; self.activation = activation; self.offset = offset; self.frozen = frozen
+        }
+    }
+
+    /// The medium showing; nil: only the region's background.
+    public var current: Entry?
+    /// The medium going out while `current`'s `transIn` runs.
+    public var outgoing: Entry?
+    /// 0 → 1 over the transition; 1 when none runs.
+    public var progress: Double
+    /// The transition running (`current`'s `transIn`), if any.
+    public var transition: SMILTransition?
+
+    /// Creates a showing.
+    public init(current: Entry?, outgoing: Entry? = nil, progress: Double = 1, transition: SMILTransition? = nil) {
+        self.current = current; self.outgoing = outgoing; self.progress = progress; self.transition = transition
+    }
+
+    /// Nothing but the background.
+    public static let empty = RegionShowing(current: nil)
+}

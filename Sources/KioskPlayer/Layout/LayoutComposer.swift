@@ -1,0 +1,152 @@
+import Foundation
+import KioskCore
+import KioskRender
+
+/// Turns a layout's regions, each with what it shows at one time, into one frame: the root layout's
+/// background, then per region (in z-order, ties in document order) its background and its pictures, each
+/// picture placed by the SMIL fit and alignment in its region and cut to it. Each region draws through a
+/// `SceneComposer` of its own, its region's size, so stills, animations, clips and transitions are drawn as the
+/// full-screen slideshow draws them; all regions read from one decode cache.
+final class LayoutComposer {
+    /// One region as drawn.
+    private struct RegionDrawer {
+        let region: SMILRegion
+        /// Its rectangle on the screen (cut to the root layout).
+        let frame: LayoutRect
+        /// Its z: the background at `z`, its pictures at `z + 1`.
+        let z: Int
+        let composer: SceneComposer
+    }
+
+    /// What a drawn frame looked like: each region's scene key, in region order.
+    struct VisualKey: Equatable {
+        var regions: [SceneComposer.VisualKey?]
+    }
+
+    let document: SMILDocument
+    let placement: LayoutPlacement
+    private var drawers: [RegionDrawer]
+    private let config: PlayerConfig
+    /// The z of the screen's own overlays (clock, messages, grid): above every region.
+    static let screenOverlayZ = 1_000_000
+
+    /// Composes `document` for a screen of `config.size`, drawing with `context`; `playlist` holds one item per
+    /// medium of the document (ids are the media's `index`).
+    init(document: SMILDocument, config: PlayerConfig, context: GLContext, playlist: LivePlaylist) {
+        self.document = document
+        self.config = config
+        placement = LayoutPlacement(root: document.rootLayout, screen: config.size)
+        let ordered = document.regions.enumerated().sorted { ($0.element.zIndex, $0.offset) < ($1.element.zIndex, $1.offset) }
+        drawers = ordered.enumerated().map { rank, entry in
+            let frame = LayoutPlacement(root: document.rootLayout, screen: config.size)
+                .screenFrame(of: entry.element, in: document.rootLayout)
+            var regionConfig = config
+            regionConfig.size = frame.pixels.size
+            regionConfig.kenBurns = nil
+            let composer = SceneComposer(config: regionConfig, context: context, playlist: playlist)
+            composer.waitForFrames = true
+            return RegionDrawer(region: entry.element, frame: frame, z: 10 + 2 * rank, composer: composer)
+        }
+    }
+
+    /// The region named `name`, as laid out.
+    func frame(ofRegion name: String) -> LayoutRect? { drawers.first { $0.region.name == name }?.frame }
+
+    /// Whether the composers wait for each clip frame due (a virtual clock) or take what has arrived (real time).
+    var waitForFrames: Bool {
+        get { drawers.first?.composer.waitForFrames ?? true }
+        set { for d in drawers { d.composer.waitForFrames = newValue } }
+    }
+
+    /// The frame for `showings` (by region name; a region missing from it shows its background), its pictures
+    /// from `cache`. `paths` gives each medium's file.
+    func frame(showings: [String: RegionShowing], cache: DecodeCache, stillDuration: Double,
+               path: (SMILMedia) -> String) throws -> (RenderFrame, VisualKey) {
+        var frame = RenderFrame(background: .black, layers: [])
+        let root = document.rootLayout.backgroundColor
+        frame.overlays.append(RenderOverlay(.solid(Self.premultiplied(root)), rect: placement.canvas.pixels, z: 0))
+        var key = VisualKey(regions: [])
+        for d in drawers {
+            let opacity = min(max(d.region.opacity, 0), 1)
+            if let bg = d.region.backgroundColor, bg.alpha > 0 {
+                frame.overlays.append(RenderOverlay(.solid(Self.premultiplied(bg)), rect: d.frame.pixels, opacity: opacity, z: d.z))
+            }
+            guard let showing = showings[d.region.name], let current = showing.current,
+                  let scene = Self.scene(showing, current: current, cache: cache, stillDuration: stillDuration, path: path) else {
+                key.regions.append(nil)
+                continue
+            }
+            if let t = showing.transition { d.composer.transition = t.mapping.spec }
+            guard let (drawn, sceneKey) = try d.composer.frame(for: scene, cache: cache) else {
+                key.regions.append(nil)
+                continue
+            }
+            key.regions.append(sceneKey)
+            // the composer gives the outgoing layer first during a change, then the incoming one
+            let elements = drawn.layers.count == 2 ? [showing.outgoing?.media ?? current.media, current.media] : [current.media]
+            for (n, var layer) in drawn.layers.enumerated() {
+                let element = elements[min(n, elements.count - 1)]
+                guard let placed = place(layer, media: element, in: d, cache: cache) else { continue }
+                layer = placed
+                layer.opacity *= opacity
+                layer.z = d.z + 1
+                frame.layers.append(layer)
+            }
+        }
+        return (frame, key)
+    }
+
+    /// `layer` placed in its region: a flat picture by the medium's fit and alignment, cut to the region (the
+    /// layer's rect is the visible part of the picture, so the region's background shows around it); any other
+    /// projection fills the region. nil when nothing of it is visible.
+    private func place(_ layer: RenderLayer, media: SMILMedia, in d: RegionDrawer, cache: DecodeCache) -> RenderLayer? {
+        var layer = layer
+        guard layer.pass is FlatPass else {
+            layer.rect = d.frame.pixels
+            return layer
+        }
+        let fit = media.fit ?? d.region.fit
+        let align = media.mediaAlign ?? d.region.mediaAlign
+        // the medium's own size (hidden and meetBest show it at that size), turned as its EXIF orientation says
+        let info = cache.item(ItemID(media.index))?.info
+        let size = info.map { $0.orientation >= 5 ? PixelSize(width: $0.height, height: $0.width)
+                                                  : PixelSize(width: $0.width, height: $0.height) } ?? layer.texture.size
+        let local = fit.placement(picture: size, region: d.frame, align: align, scale: placement.scale)
+        let onScreen = LayoutRect(x: d.frame.x + local.x, y: d.frame.y + local.y, width: local.width, height: local.height)
+        let visible = onScreen.intersection(d.frame).pixels
+        guard !visible.isEmpty, onScreen.width > 0, onScreen.height > 0 else { return nil }
+        // layer canvas fraction s over the visible rect R: picture u = (R.x + s * R.w - P.x) / P.w
+        let t = UVTransform(scaleX: Double(visible.width) / onScreen.width, scaleY: Double(visible.height) / onScreen.height,
+                            offsetX: (Double(visible.x) - onScreen.x) / onScreen.width,
+                            offsetY: (Double(visible.y) - onScreen.y) / onScreen.height)
+        layer.pass = FlatPass(transform: t)
+        layer.rect = visible
+        return layer
+    }
+
+    /// The region's scene: its medium (and the one going out) as slots of the composer, timed by the decode
+    /// cache's timing of each; nil while the current one has not been decoded.
+    private static func scene(_ showing: RegionShowing, current: RegionShowing.Entry, cache: DecodeCache,
+                              stillDuration: Double, path: (SMILMedia) -> String) -> Scene? {
+        func slot(_ e: RegionShowing.Entry) -> Slot? {
+            guard case .ready(let timing) = cache.availability(ItemID(e.media.index)) else { return nil }
+            return Slot(id: ItemID(e.media.index), path: path(e.media), sequence: e.activation, timing: timing,
+                        length: timing.slotLength(forDuration: stillDuration), duration: stillDuration)
+        }
+        guard let now = slot(current) else { return nil }
+        let out = showing.outgoing.flatMap { o in slot(o).map { (o, $0) } }
+        return Scene(current: now, currentTime: current.offset, outgoing: out?.1, outgoingTime: out?.0.offset ?? 0,
+                     progress: out == nil ? 1 : showing.progress, paused: false)
+    }
+
+    /// A layout colour, premultiplied.
+    static func premultiplied(_ c: LayoutColor) -> PremultipliedColor {
+        PremultipliedColor(red: c.red * c.alpha, green: c.green * c.alpha, blue: c.blue * c.alpha, alpha: c.alpha)
+    }
+
+    /// Frees every region's textures (on the render thread).
+    func releaseAll() { for d in drawers { d.composer.releaseAll() } }
+
+    /// Forgets the clips of media the cache no longer keeps.
+    func forget(keeping keep: Set<ItemID>) { for d in drawers { d.composer.forget(keeping: keep) } }
+}
