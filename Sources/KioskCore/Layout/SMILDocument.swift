@@ -171,11 +171,14 @@ public struct SMILTiming: Sendable, Hashable {
     public var repeatCount: SMILRepeatCount?
     public var repeatDuration: SMILDuration?
     public var fill: SMILFill
+    /// Whether `begin` was written. A child of an `excl` without one never begins on its own (SMIL's default
+    /// begin there is `indefinite`: events begin it, which come with interrupts).
+    public var hasBegin: Bool
     /// Creates timing; every attribute optional.
-    public init(begin: Double = 0, duration: SMILDuration? = nil, end: Double? = nil, repeatCount: SMILRepeatCount? = nil,
+    public init(begin: Double? = nil, duration: SMILDuration? = nil, end: Double? = nil, repeatCount: SMILRepeatCount? = nil,
                 repeatDuration: SMILDuration? = nil, fill: SMILFill = .auto) {
-        self.begin = begin; self.duration = duration; self.end = end; self.repeatCount = repeatCount
-        self.repeatDuration = repeatDuration; self.fill = fill
+        self.begin = begin ?? 0; self.hasBegin = begin != nil; self.duration = duration; self.end = end
+        self.repeatCount = repeatCount; self.repeatDuration = repeatDuration; self.fill = fill
     }
 }
 
