@@ -39,6 +39,9 @@ let cModules: [Target] = [
                    providers: [.apt(["libharfbuzz-dev"])]),
     .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
                    providers: [.apt(["libfontconfig-dev"])]),
+    // XML for SMIL layouts and XMP packets: libxml2's tree parser, with no network, DTD or entity expansion.
+    .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+                   providers: [.apt(["libxml2-dev"])]),
     // MQTT for fleets: libmosquitto's client (its own network thread, reconnects, last will, TLS).
     .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
                    providers: [.apt(["libmosquitto-dev"])]),
@@ -58,9 +61,10 @@ let package = Package(
         // libjpeg's fatal errors longjmp, which Swift cannot catch: each libjpeg call that can fail runs inside a setjmp
         // in one C file, used only by KioskMedia.
         .target(name: "CKioskJPEGShim", dependencies: ["CJPEG"]),
-        // Media on disk: the playlist loader (files, folders, .m3u files), decoders and encoders (ffmpeg, libwebp,
-        // giflib, libjpeg-turbo). The only place those C modules are imported.
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg", "CWebP", "CGif", "CJPEG", "CKioskJPEGShim", "CKioskOpenShim"]),
+        // Media on disk: the playlist loader (files, folders, .m3u files), SMIL layouts read with libxml2, decoders
+        // and encoders (ffmpeg, libwebp, giflib, libjpeg-turbo). The only place those C modules are imported.
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg", "CWebP", "CGif", "CJPEG", "CKioskJPEGShim", "CKioskOpenShim",
+                                                   "CLibXML2"]),
         // EGL context, GL resources and shader passes. The only place EGL/GLES is imported.
         // Shaders/*.vert|*.frag are embedded into it at build time by the ShaderEmbed plugin.
         .target(name: "KioskRender", dependencies: ["KioskCore", "CEGL"],

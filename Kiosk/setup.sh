@@ -24,6 +24,8 @@ packages=(
   # fleets over MQTT: libmosquitto is the client (KioskFleet); the broker and its command-line clients are what the
   # MQTT tests (MQTTFleet*Tests) run against, and openssl makes the certificates of their TLS broker
   libmosquitto-dev mosquitto mosquitto-clients openssl
+  # layouts: SMIL files (and XMP packets) are read with libxml2's parser
+  libxml2-dev
 )
 missing=()
 for p in "${packages[@]}"; do

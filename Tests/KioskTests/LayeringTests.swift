@@ -54,6 +54,7 @@ final class LayeringTests: XCTestCase {
             XCTAssertEqual(importers[module], ["KioskText"], module)
         }
         XCTAssertEqual(importers["CMosquitto"], ["KioskFleet"])
+        XCTAssertEqual(importers["CLibXML2"], ["KioskMedia"])
     }
 
     func testCoreHasNoCAndNoFileSystemAccess() throws {

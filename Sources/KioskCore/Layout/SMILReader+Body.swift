@@ -1,0 +1,149 @@
+import Foundation
+
+/// The timed body: containers, media and their timing attributes.
+extension SMILReader {
+    /// The timed children of a container.
+    mutating func nodes(_ e: MarkupElement) throws(SMILError) -> [SMILNode] {
+        var out: [SMILNode] = []
+        for c in e.children where Self.namespaces.contains(c.namespace) {
+            switch c.name {
+            case "seq", "par", "excl":
+                checkAttributes(c)
+                let kind = SMILContainer.Kind(rawValue: c.name) ?? .seq
+                out.append(.container(SMILContainer(kind: kind, id: id(c), timing: try timing(c), endSync: try endSync(c),
+                                                    children: try nodes(c), source: at(c))))
+            case "img", "video", "audio", "ref", "animation":
+                if let m = try media(c) { out.append(.media(m)) }
+            case "param", "metadata", "meta":
+                break
+            default:
+                warn(c, "<\(c.name)> is not played")
+            }
+        }
+        return out
+    }
+
+    /// One media element; nil for one that is skipped (a `text/html` ref).
+    private mutating func media(_ e: MarkupElement) throws(SMILError) -> SMILMedia? {
+        checkAttributes(e)
+        guard let src = e.attribute("src"), !src.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw fail(e, "<\(e.name)> has no src")
+        }
+        let type = e.attribute("type")
+        if let t = type?.lowercased(), t.hasPrefix("text/html") || t.hasPrefix("application/xhtml") {
+            warn(e, "\(ErrorQuote.cut(src)): web pages (\(t)) are not played")
+            return nil
+        }
+        let kind: SMILMediaKind = e.name == "img" ? .image : e.name == "video" ? .video : e.name == "audio" ? .audio : .ref
+        var level = 1.0
+        if let text = e.attribute("soundLevel") {
+            guard let l = SMILValues.soundLevel(text) else { throw fail(e, "soundLevel=\"\(ErrorQuote.cut(text))\" is not a percentage") }
+            level = l
+        }
+        var params: [String: String] = [:]
+        for p in e.children where p.name == "param" {
+            guard let name = p.attribute("name"), let value = p.attribute("value") else {
+                warn(p, "<param> without name and value is not read")
+                continue
+            }
+            if ["projection", "ken-burns", "caption"].contains(name) { params[name] = value } else { warn(p, "param \(name) is not read") }
+        }
+        defer { mediaCount += 1 }
+        var m = SMILMedia(index: mediaCount, id: id(e), kind: kind, src: src, type: type, region: e.attribute("region"),
+                          fit: try fit(e), soundLevel: level, transIn: e.attribute("transIn"), transOut: e.attribute("transOut"),
+                          params: params, timing: try timing(e), source: at(e))
+        m.mediaAlign = try align(e)
+        return m
+    }
+
+    /// The timing attributes.
+    func timing(_ e: MarkupElement) throws(SMILError) -> SMILTiming {
+        func clock(_ name: String) throws(SMILError) -> Double? {
+            guard let text = e.attribute(name) else { return nil }
+            let t = text.trimmingCharacters(in: .whitespaces)
+            // an offset may be signed (`begin="-2s"` starts part-way); only offsets for now
+            let negative = t.hasPrefix("-")
+            guard let v = SMILValues.clock(negative || t.hasPrefix("+") ? String(t.dropFirst()) : t) else {
+                throw fail(e, "\(name)=\"\(ErrorQuote.cut(text))\" is not a clock value (wall-clock, event and syncbase times come later)")
+            }
+            return negative ? -v : v
+        }
+        func duration(_ name: String) throws(SMILError) -> SMILDuration? {
+            guard let text = e.attribute(name) else { return nil }
+            switch text.trimmingCharacters(in: .whitespaces) {
+            case "indefinite": return .indefinite
+            case "media": return .media
+            default:
+                guard let v = SMILValues.clock(text) else { throw fail(e, "\(name)=\"\(ErrorQuote.cut(text))\" is not a clock value") }
+                return .seconds(v)
+            }
+        }
+        var count: SMILRepeatCount?
+        if let text = e.attribute("repeatCount") {
+            let t = text.trimmingCharacters(in: .whitespaces)
+            if t == "indefinite" { count = .indefinite } else {
+                guard let n = SMILValues.number(t), n > 0 else { throw fail(e, "repeatCount=\"\(ErrorQuote.cut(text))\" is not a number above 0 or indefinite") }
+                count = .count(n)
+            }
+        }
+        var fill = SMILFill.auto
+        if let text = e.attribute("fill") {
+            switch text.trimmingCharacters(in: .whitespaces) {
+            case "freeze": fill = .freeze
+            case "remove": fill = .remove
+            case "hold": fill = .hold
+            case "auto", "default": fill = .auto
+            case "transition": fill = .freeze
+            default: throw fail(e, "fill=\"\(ErrorQuote.cut(text))\" is not freeze, remove, hold or auto")
+            }
+        }
+        let repeatFor = try duration("repeatDur")
+        if repeatFor == .media { throw fail(e, "repeatDur=\"media\" is not a duration") }
+        return SMILTiming(begin: try clock("begin"), duration: try duration("dur"), end: try clock("end"), repeatCount: count,
+                          repeatDuration: repeatFor, fill: fill)
+    }
+
+    private func endSync(_ e: MarkupElement) throws(SMILError) -> SMILEndSync {
+        guard let text = e.attribute("endsync")?.trimmingCharacters(in: .whitespaces) else { return .last }
+        switch text {
+        case "first": return .first
+        case "last": return .last
+        case "all": return .all
+        case "media": return .last
+        default:
+            guard !text.isEmpty, !text.contains(" ") else { throw fail(e, "endsync=\"\(ErrorQuote.cut(text))\" is not first, last, all or an id") }
+            return .id(text)
+        }
+    }
+
+    /// Every medium's region and transitions name ones the head defines; an endsync id names a child.
+    func checkReferences(_ c: SMILContainer, regions: Set<String>, transitions: [String: SMILTransition]) throws(SMILError) {
+        if case .id(let id) = c.endSync, c.kind != .seq, !c.children.contains(where: { $0.id == id }) {
+            throw SMILError(source: c.source, reason: "endsync=\"\(ErrorQuote.cut(id))\" names no child of this <\(c.kind.rawValue)>")
+        }
+        for child in c.children {
+            switch child {
+            case .container(let inner): try checkReferences(inner, regions: regions, transitions: transitions)
+            case .media(let m):
+                if let r = m.region, !regions.contains(r) {
+                    throw SMILError(source: m.source, reason: "region=\"\(ErrorQuote.cut(r))\" is not a region of the layout")
+                }
+                for (name, t) in [("transIn", m.transIn), ("transOut", m.transOut)] {
+                    if let t, transitions[t] == nil {
+                        throw SMILError(source: m.source, reason: "\(name)=\"\(ErrorQuote.cut(t))\" is not a transition in <head>")
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension SMILNode {
+    /// The element's id, if any.
+    var id: String? {
+        switch self {
+        case .media(let m): return m.id
+        case .container(let c): return c.id
+        }
+    }
+}
