@@ -193,6 +193,12 @@ struct Commands {
             guard o.positional.count == 1, let input = o.positional.first else {
                 throw UsageError("snapshot: give exactly one INPUT file (got \(o.positional.count))")
             }
+            if SMILFile.isSMIL(input) {
+                let image = try LayoutSnapshot.image(file: try LayoutCheck.load(input, config: config), at: o.number("at") ?? 0,
+                                                     config: config, log: log)
+                try PNGWriter.write(image, to: out)
+                return 0
+            }
             try PlayJob.snapshot(input: input, output: out, config: config, at: o.number("at") ?? 0, view: view, wall: wall,
                                  log: log)
             return 0
@@ -248,12 +254,13 @@ struct Commands {
                      OptionSpec("start-time", .text, metavar: "YYYY-MM-DDTHH:MM[:SS]", "the table starts here (default: now)"),
                      OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "default warn")]
         guard let o = try parse(args, specs, command: "check-config", usage: "kiosk check-config FILE [--timezone AREA/CITY] [--start-time T]",
-                                summary: "Checks a config file, the schedule it names and the playlists and folders they name: each\nproblem as FILE:LINE: reason (exit 2); with none, the effective schedule for the next 7 days.") else { return 0 }
+                                summary: "Checks a config file, the schedule it names and the playlists and folders they name: each\nproblem as FILE:LINE: reason (exit 2); with none, the effective schedule for the next 7 days.\nA SMIL layout (FILE.smil): its problems, or each region's first minute.") else { return 0 }
         guard o.positional.count == 1, let file = o.positional.first else {
             throw UsageError("check-config: give exactly one FILE (got \(o.positional.count))")
         }
         let zone = try o.string("timezone").map { text throws(UsageError) in try ClockOptions.timeZone(text) } ?? .current
         let start = try o.string("start-time").map { text throws(UsageError) in try ClockOptions.startTime(text, timeZone: zone) } ?? Date()
+        if SMILFile.isSMIL(file) { return LayoutCheck.check(file, stillDuration: SlideshowOptions().duration) }
         var check = ConfigCheck(log: log)
         let table = check.check(file, zone: zone, from: start)
         for p in check.problems { Log.writeStandardError("kiosk: \(Log.escaped(p))\n") }

@@ -36,3 +36,23 @@ public struct RegionShowing: Sendable, Equatable {
     /// Nothing but the background.
     public static let empty = RegionShowing(current: nil)
 }
+
+extension SMILTimeline {
+    /// What every region shows at `t`, with the medium going out while the current one's `transIn` runs (the one
+    /// that showed in the region just before it began, held on its last frame).
+    public func showings(at t: Double) -> [String: RegionShowing] {
+        var out: [String: RegionShowing] = [:]
+        for (region, a) in byRegion(at: t) {
+            var showing = RegionShowing(current: .init(media: a.media, activation: a.activation, offset: a.offset, frozen: a.frozen))
+            if let id = a.media.transIn, let transition = document.transitions[id], transition.duration > 0, !a.frozen,
+               a.offset < transition.duration, a.begin > 0,
+               let before = byRegion(at: a.begin - Self.instant)[region], before.activation != a.activation {
+                showing.outgoing = .init(media: before.media, activation: before.activation, offset: before.offset, frozen: true)
+                showing.progress = a.offset / transition.duration
+                showing.transition = transition
+            }
+            out[region] = showing
+        }
+        return out
+    }
+}

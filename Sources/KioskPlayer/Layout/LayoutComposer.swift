@@ -33,6 +33,12 @@ final class LayoutComposer {
     /// Composes `document` for a screen of `config.size`, drawing with `context`; `playlist` holds one item per
     /// medium of the document (ids are the media's `index`).
     init(document: SMILDocument, config: PlayerConfig, context: GLContext, playlist: LivePlaylist) {
+        // a layout without a root-layout size is laid out on the screen's own pixels
+        var document = document
+        if document.rootLayout.width <= 0 || document.rootLayout.height <= 0 {
+            document.rootLayout.width = Double(config.size.width)
+            document.rootLayout.height = Double(config.size.height)
+        }
         self.document = document
         self.config = config
         placement = LayoutPlacement(root: document.rootLayout, screen: config.size)

@@ -8,6 +8,15 @@ import KioskRender
 /// against references. Every medium shown is decoded first (with the player's decoder, bounded by
 /// `--decode-timeout`), so the picture does not depend on the machine's speed.
 public enum LayoutSnapshot {
+    /// The screen of `config.size` showing the layout `file` at `t` seconds on its clock (stills lasting
+    /// `--duration`); each medium that will not play is said once on `log`.
+    public static func image(file: SMILFile, at t: Double, config: PlayerConfig, log: Log) throws -> RGBAImage {
+        for w in file.document.warnings { log.warn(w) }
+        for p in file.problems { log.warn(p) }
+        let timeline = file.timeline(stillDuration: config.slideshow.duration)
+        return try image(document: file.document, paths: file.paths, showings: timeline.showings(at: t), config: config, log: log)
+    }
+
     /// The screen of `config.size` showing `showings` (by region name) of `document`, whose media are the files
     /// `paths` names (by media index; one missing is drawn as its region's background).
     public static func image(document: SMILDocument, paths: [Int: String], showings: [String: RegionShowing],

@@ -1,0 +1,87 @@
+import Foundation
+import KioskCore
+import KioskMedia
+
+/// SMIL layouts on the command line: loading one for `play`, `record` and `snapshot` (a document that cannot
+/// play is a usage error naming FILE:LINE, exit 2), and `check-config FILE.smil`, which lists each region's
+/// first minute.
+enum LayoutCheck {
+    /// The layout at `path`, read with the player's decode limits.
+    static func load(_ path: String, config: PlayerConfig) throws(UsageError) -> SMILFile {
+        do {
+            return try SMILFile.load(path, limits: config.limits)
+        } catch {
+            throw UsageError("\(error)")
+        }
+    }
+
+    /// `kiosk check-config FILE.smil`: its problems (media that will not play count: the layout would show
+    /// empty regions), its warnings, and with no problems each region's first minute. The exit status.
+    static func check(_ path: String, stillDuration: Double) -> Int32 {
+        let file: SMILFile
+        do {
+            file = try SMILFile.load(path)
+        } catch {
+            Log.writeStandardError("kiosk: \(Log.escaped("\(error)"))\n")
+            Log.writeStandardError("kiosk: \(path): 1 problem\n")
+            return 2
+        }
+        for w in file.document.warnings { Log.writeStandardError("kiosk: warning: \(Log.escaped(w))\n") }
+        for p in file.problems { Log.writeStandardError("kiosk: \(Log.escaped(p))\n") }
+        guard file.problems.isEmpty else {
+            Log.writeStandardError("kiosk: \(path): \(file.problems.count) problem\(file.problems.count == 1 ? "" : "s")\n")
+            return 2
+        }
+        print("\(path): ok")
+        print(firstMinute(file.timeline(stillDuration: stillDuration)), terminator: "")
+        return 0
+    }
+
+    /// Each region's showings in the first `span` seconds, one line each: region, start and end (cut at the
+    /// span), the medium, and `(frozen)` for a held last frame. Found by stepping through the timeline's changes, at most 10,000.
+    static func firstMinute(_ timeline: SMILTimeline, span: Double = 60) -> String {
+        let doc = timeline.document
+        let length = timeline.duration.isFinite ? DurationText.format(timeline.duration) : "for ever (it loops)"
+        var text = "\(doc.regions.count) region\(doc.regions.count == 1 ? "" : "s"), \(doc.mediaInDocumentOrder.count) media, "
+            + "\(length); the first minute:\n"
+        struct Run { var start: Double; var end: Double; var label: String; var key: String }
+        var runs: [String: [Run]] = [:]
+        var t = 0.0, steps = 0
+        while t < span, steps < 10_000 {
+            let next = timeline.nextChange(after: t) ?? .infinity
+            for (region, a) in timeline.byRegion(at: t) {
+                let key = "\(a.activation)\(a.frozen)"
+                let label = a.media.src + (a.frozen ? " (frozen)" : "")
+                var list = runs[region, default: []]
+                if let last = list.last, last.key == key, last.end == t {
+                    list[list.count - 1].end = next
+                } else {
+                    list.append(Run(start: t, end: next, label: label, key: key))
+                }
+                runs[region] = list
+            }
+            t = next
+            steps += 1
+        }
+        let names = doc.regions.map(\.name) + (runs.keys.contains("") ? [""] : [])
+        let width = max(6, names.map(\.count).max() ?? 0)
+        for name in names {
+            let shown = name.isEmpty ? "(root)" : name
+            guard let list = runs[name], !list.isEmpty else {
+                text += shown.padding(toLength: width, withPad: " ", startingAt: 0) + "  nothing in the first minute\n"
+                continue
+            }
+            for r in list {
+                text += shown.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + "  \(clock(r.start))-\(r.end.isFinite ? clock(r.end) : "end")  \(r.label)\n"
+            }
+        }
+        return text
+    }
+
+    /// `m:ss.s`.
+    private static func clock(_ t: Double) -> String {
+        let tenths = Int((t * 10).rounded())
+        return String(format: "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import KioskCore
+import XCTest
+
+/// `kiosk check-config FILE.smil` and `kiosk snapshot FILE.smil`: the built binary on real files.
+final class LayoutCommandTests: XCTestCase {
+    private let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Kiosk/examples/shop-window.smil").path
+
+    /// A PNG kiosk wrote, decoded by ffmpeg into RGBA.
+    private func load(_ png: String, _ size: PixelSize) throws -> RGBAImage {
+        let data = try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-pix_fmt", "rgba", "-f", "rawvideo", "-"])
+        return RGBAImage(size: size, pixels: [UInt8](data))
+    }
+
+    func testCheckConfigListsEachRegionsFirstMinute() throws {
+        let r = try CLITests.run(["check-config", example], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "\(example): ok")
+        XCTAssertEqual(lines[1], "3 regions, 7 media, for ever (it loops); the first minute:")
+        // main: the 6 s clip twice, two 6 s photos: a 24 s loop; offers 8 s each; the logo for each 24 s loop
+        XCTAssertTrue(lines.contains("main    0:06.0-0:12.0  ../demo/03-sunrise.mp4"), r.stdout)
+        XCTAssertTrue(lines.contains("main    0:18.0-0:24.0  ../demo/06-forest-stream.jpg"), r.stdout)
+        XCTAssertTrue(lines.contains("offers  0:16.0-0:24.0  offer-3.png"), r.stdout)
+        XCTAssertTrue(lines.contains("logo    0:24.0-0:48.0  logo.png"), r.stdout)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("main ") }.count, 10)
+    }
+
+    func testABrokenLayoutIsOneLineNamingItsLineAndExit2() throws {
+        let dir = try TempDir()
+        let smil = dir.file("bad.smil")
+        try "<smil><head><layout><region regionName=\"main\"/></layout></head><body>\n<img src=\"a.png\" region=\"side\"/>\n</body></smil>"
+            .write(toFile: smil, atomically: true, encoding: .utf8)
+        for args in [["check-config", smil], ["snapshot", smil, "--output", dir.file("o.png"), "--size", "64x36"]] {
+            let r = try CLITests.run(args, timeout: 60)
+            XCTAssertEqual(r.status, 2, "\(args[0]): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("kiosk: \(smil):2: region=\"side\" is not a region of the layout"), r.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("o.png")))
+        }
+        // a missing medium: check-config counts it as a problem; snapshot draws the region's background and says so
+        try "<smil><head><layout><region regionName=\"main\" backgroundColor=\"#ff0000\"/></layout></head><body>\n<img src=\"gone.png\"/>\n</body></smil>"
+            .write(toFile: smil, atomically: true, encoding: .utf8)
+        let check = try CLITests.run(["check-config", smil], timeout: 60)
+        XCTAssertEqual(check.status, 2)
+        XCTAssertTrue(check.stderr.contains("\(smil):2: src \"gone.png\": "), check.stderr)
+        let shot = try CLITests.run(["snapshot", smil, "--output", dir.file("o.png"), "--size", "64x36"], timeout: 60)
+        XCTAssertEqual(shot.status, 0, shot.stderr)
+        XCTAssertEqual(shot.stderr.components(separatedBy: "gone.png").count - 1, 1, "one line: \(shot.stderr)")
+        let png = try load(dir.file("o.png"), PixelSize(width: 64, height: 36))
+        XCTAssertEqual(Array(png.pixels[0..<4]), [255, 0, 0, 255], "the region's background")
+    }
+
+    func testSnapshotDrawsTheLayoutAtItsTime() throws {
+        let dir = try TempDir()
+        let out = dir.file("shop.png")
+        // at 13.4 s: the picos photo in main (from 12 s, its 0.8 s fade done), offer-2 (8-16 s) in offers
+        let r = try CLITests.run(["snapshot", example, "--at", "13.4", "--size", "640x360", "--output", out], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let shot = try load(out, PixelSize(width: 640, height: 360))
+        // offers: 1440,200 480x880 of 1920x1080 -> 480,67 160x293 at a third; offer-2's blue is 0x0d47a1
+        let i = (300 * 640 + 490) * 4
+        // (within 2 levels: the card is minified to a third by the GPU's filtering)
+        for (got, want) in zip(shot.pixels[i..<i + 3], [0x0d, 0x47, 0xa1] as [UInt8]) {
+            XCTAssertLessThanOrEqual(abs(Int(got) - Int(want)), 2, "offer-2's blue")
+        }
+        // main holds the photo: compare with ffmpeg's scale of it (slice into 480x360, centred: 480x360 from 1920x1440)
+        let photo = URL(fileURLWithPath: example).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("demo/02-picos-de-europa.jpg").path
+        let ref = try FFmpegCLI.referenceRGBA(photo, size: PixelSize(width: 480, height: 360))
+        var main: [UInt8] = []
+        for y in 0..<360 { main += shot.pixels[(y * 640 * 4)..<(y * 640 * 4 + 480 * 4)] }
+        let psnr = ImageCompare.psnrRGB(main, ref.pixels)
+        XCTAssertGreaterThan(psnr, 28, "main region against ffmpeg's scale of the photo: \(psnr) dB")
+    }
+}
