@@ -110,10 +110,14 @@ final class CaptionPictureTests: XCTestCase {
             XCTAssertEqual(m?.captionSource, .xmp)
             if i != 1 { XCTAssertEqual(reference["XMP-dc:Description"], expected, "exiftool agrees: \(xml)") }
         }
-        // Plain element text, and an empty element followed by the real one.
-        XCTAssertEqual(XMPText(packet: Array("<dc:description>Plain</dc:description>".utf8)).description, "Plain")
-        XCTAssertEqual(XMPText(packet: Array("<dc:description/><x dc:description=\"Later\"/>".utf8)).description, "Later")
-        XCTAssertNil(XMPText(packet: Array("<dc:descriptionX>no</dc:descriptionX>".utf8)).description)
+        // Plain element text (under any prefix: the namespace is what counts), and an empty element followed by
+        // the real one; a packet that is not XML gives nothing.
+        func bare(_ body: String) -> [UInt8] { Array(packet(body).dropFirst(XMPText.jpegHeader.count)) }
+        XCTAssertEqual(XMPText(packet: bare("<rdf:Description \(ns)><dc:description>Plain</dc:description></rdf:Description>")).description, "Plain")
+        XCTAssertEqual(XMPText(packet: bare("<rdf:Description xmlns:d='http://purl.org/dc/elements/1.1/'><d:description>Prefix</d:description></rdf:Description>")).description, "Prefix")
+        XCTAssertEqual(XMPText(packet: bare("<rdf:Description \(ns)><dc:description/></rdf:Description><rdf:Description \(ns) dc:description='Later'/>")).description, "Later")
+        XCTAssertNil(XMPText(packet: bare("<rdf:Description \(ns)><dc:descriptionX>no</dc:descriptionX></rdf:Description>")).description)
+        XCTAssertNil(XMPText(packet: Array("<dc:description>unclosed".utf8)).description)
     }
 
     func testPNGTextXMPAndEXIF() throws {

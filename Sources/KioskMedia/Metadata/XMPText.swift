@@ -5,9 +5,9 @@ import KioskCore
 /// the `x-default` item, else the first), `dc:creator` (a list, joined with ", ") and the first date of
 /// `exif:DateTimeOriginal`, `photoshop:DateCreated`, `xmp:CreateDate`. A property is read in the forms writers
 /// use: an element holding `rdf:Alt`/`rdf:Seq`/`rdf:Bag` items (`<rdf:li xml:lang="x-default">…</rdf:li>`), an
-/// element holding text, or an attribute of `rdf:Description` (`dc:description="…"`). The prefixes are the
-/// usual ones (`dc:`, `rdf:`); this is a scan for those names, not an XML parser (no DTDs, nothing expanded but
-/// the five predefined entities and character references).
+/// element holding text, or an attribute of `rdf:Description` (`dc:description="…"`). Properties are found by
+/// their namespaces (whatever prefix a writer chose), in the tree libxml2 parses (`MarkupReader`: no DTDs, no
+/// entities beyond XML's own).
 struct XMPText {
     /// dc:description.
     var description: String?
@@ -26,20 +26,29 @@ struct XMPText {
     /// Nothing found.
     init() {}
 
-    /// Reads the packet `bytes` (UTF-8).
+    /// Reads the packet `bytes` (UTF-8 XML) with the markup reader (libxml2: no DTD, no entity expansion, no
+    /// network). A packet that is not well-formed XML gives nothing.
     init(packet bytes: [UInt8]) {
-        let xml = String(decoding: bytes.prefix(Self.maxPacket), as: UTF8.self)
-        description = Self.alternative(Self.values(of: "dc:description", in: xml))
-        title = Self.alternative(Self.values(of: "dc:title", in: xml))
-        let creators = Self.values(of: "dc:creator", in: xml).map(\.text).filter { !$0.isEmpty }
+        guard let root = try? MarkupReader.parse(Array(bytes.prefix(Self.maxPacket)), file: "XMP packet") else { return }
+        description = Self.alternative(Self.values(Self.dc, "description", in: root))
+        title = Self.alternative(Self.values(Self.dc, "title", in: root))
+        let creators = Self.values(Self.dc, "creator", in: root).map(\.text).filter { !$0.isEmpty }
         creator = creators.isEmpty ? nil : creators.joined(separator: ", ")
-        for name in ["exif:DateTimeOriginal", "photoshop:DateCreated", "xmp:CreateDate"] {
-            if let d = Self.values(of: name, in: xml).lazy.compactMap({ CivilDateTime(parsing: $0.text) }).first {
+        for (ns, name) in [(Self.exif, "DateTimeOriginal"), (Self.photoshop, "DateCreated"), (Self.xmp, "CreateDate")] {
+            if let d = Self.values(ns, name, in: root).lazy.compactMap({ CivilDateTime(parsing: $0.text) }).first {
                 date = d
                 break
             }
         }
     }
+
+    /// The namespaces of the properties read.
+    static let dc = "http://purl.org/dc/elements/1.1/"
+    static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    static let exif = "http://ns.adobe.com/exif/1.0/"
+    static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
+    static let xmp = "http://ns.adobe.com/xap/1.0/"
+    static let xml = "http://www.w3.org/XML/1998/namespace"
 
     /// One value of a property, with its `xml:lang` when it is an item of a language alternative.
     typealias Value = (lang: String?, text: String)
@@ -50,87 +59,32 @@ struct XMPText {
         return chosen.flatMap { $0.text.isEmpty ? nil : $0.text }
     }
 
-    /// The values of the first `name` property in `xml`, as an element or else as an attribute.
-    static func values(of name: String, in xml: String) -> [Value] {
-        var from = xml.startIndex
-        while let open = xml.range(of: "<" + name, range: from..<xml.endIndex) {
-            from = open.upperBound
-            guard let next = xml[open.upperBound...].first, next == ">" || next == "/" || next.isWhitespace else { continue }
-            guard let tagEnd = xml[open.upperBound...].firstIndex(of: ">") else { break }  // no later tag ends either
-            if xml[xml.index(before: tagEnd)] == "/" { continue }  // <dc:description/>: empty
-            let bodyStart = xml.index(after: tagEnd)
-            guard let close = xml.range(of: "</" + name + ">", range: bodyStart..<xml.endIndex) else { break }
-            let body = xml[bodyStart..<close.lowerBound]
-            let items = listItems(body)
-            if !items.isEmpty { return items }
-            if !body.contains("<") { return [(nil, decodeEntities(body))] }
-            from = close.upperBound
-        }
-        return attribute(name, in: xml).map { [(nil, $0)] } ?? []
-    }
-
-    /// The `rdf:li` items in `body`, each with its `xml:lang`.
-    static func listItems(_ body: Substring) -> [Value] {
-        var out: [Value] = []
-        var from = body.startIndex
-        while let open = body.range(of: "<rdf:li", range: from..<body.endIndex) {
-            from = open.upperBound
-            guard let next = body[open.upperBound...].first, next == ">" || next == "/" || next.isWhitespace else { continue }
-            guard let tagEnd = body[open.upperBound...].firstIndex(of: ">") else { break }
-            let attributes = body[open.upperBound..<tagEnd]
-            if attributes.hasSuffix("/") { continue }
-            let textStart = body.index(after: tagEnd)
-            guard let close = body.range(of: "</rdf:li>", range: textStart..<body.endIndex) else { break }
-            let text = body[textStart..<close.lowerBound]
-            if !text.contains("<") { out.append((attribute("xml:lang", in: String(attributes)), decodeEntities(text))) }
-            from = close.upperBound
-        }
-        return out
-    }
-
-    /// The value of attribute `name` (`name="v"` or `name='v'`, after whitespace) in `xml`.
-    static func attribute(_ name: String, in xml: String) -> String? {
-        var from = xml.startIndex
-        while let found = xml.range(of: name, range: from..<xml.endIndex) {
-            from = found.upperBound
-            guard found.lowerBound > xml.startIndex, xml[xml.index(before: found.lowerBound)].isWhitespace else { continue }
-            var rest = xml[found.upperBound...].drop { $0.isWhitespace }
-            guard rest.first == "=" else { continue }
-            rest = rest.dropFirst().drop { $0.isWhitespace }
-            guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
-            rest = rest.dropFirst()
-            guard let end = rest.firstIndex(of: quote) else { return nil }
-            return decodeEntities(rest[..<end])
-        }
-        return nil
-    }
-
-    /// `text` with XML's predefined entities and character references replaced, trimmed.
-    static func decodeEntities(_ text: Substring) -> String {
-        guard text.contains("&") else { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
-        var out = ""
-        var rest = text
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            guard let semi = after.prefix(12).firstIndex(of: ";") else { out += "&"; rest = after; continue }
-            let entity = after[..<semi]
-            let named = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"][String(entity)]
-            var scalar: Unicode.Scalar?
-            if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
-                scalar = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-            } else if entity.hasPrefix("#") {
-                scalar = UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init)
+    /// The values of the first property `name` in namespace `ns` under `root`, in document order: an element
+    /// holding `rdf:Alt`/`rdf:Seq`/`rdf:Bag` items, an element holding text, or else an attribute (of
+    /// `rdf:Description`) with that name.
+    static func values(_ ns: String, _ name: String, in root: MarkupElement) -> [Value] {
+        var attributeValue: String?
+        var found: [Value]?
+        func walk(_ e: MarkupElement) {
+            guard found == nil else { return }
+            if e.name == name && e.namespace == ns {
+                let lists = e.children.filter { $0.namespace == rdf && ["Alt", "Seq", "Bag"].contains($0.name) }
+                let items = lists.flatMap { $0.children.filter { $0.namespace == rdf && $0.name == "li" && $0.children.isEmpty } }
+                if !items.isEmpty {
+                    found = items.map { ($0.attribute("lang", namespace: xml), trimmed($0.text)) }
+                    return
+                }
+                if e.children.isEmpty, !trimmed(e.text).isEmpty {  // an empty one (`<dc:description/>`) is passed over
+                    found = [(nil, trimmed(e.text))]
+                    return
+                }
             }
-            if let replacement = named ?? scalar.map({ String(Character($0)) }) {
-                out += replacement
-                rest = after[after.index(after: semi)...]
-            } else {
-                out += "&"
-                rest = after
-            }
+            if attributeValue == nil, let v = e.attribute(name, namespace: ns) { attributeValue = trimmed(v) }
+            for c in e.children { walk(c) }
         }
-        out += rest
-        return out.trimmingCharacters(in: .whitespacesAndNewlines)
+        walk(root)
+        return found ?? attributeValue.map { [(nil, $0)] } ?? []
     }
+
+    private static func trimmed(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
 }
