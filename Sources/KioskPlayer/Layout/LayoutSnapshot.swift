@@ -13,8 +13,11 @@ public enum LayoutSnapshot {
     public static func image(file: SMILFile, at t: Double, config: PlayerConfig, log: Log) throws -> RGBAImage {
         for w in file.document.warnings { log.warn(w) }
         for p in file.problems { log.warn(p) }
-        let timeline = file.timeline(stillDuration: config.slideshow.duration)
-        return try image(document: file.document, paths: file.paths, showings: timeline.showings(at: t), config: config, log: log)
+        let output = try HeadlessOutput(size: config.size, pacing: nil)
+        let renderer = try Renderer(context: output.context, log: log)
+        let screen = LayoutScreen(file: file, config: config, context: output.context, waitsForDecodes: true, log: log)
+        try renderer.draw(try screen.frame(at: t).frame, into: output.target, rotation: .none)
+        return try output.readPixels()
     }
 
     /// The screen of `config.size` showing `showings` (by region name) of `document`, whose media are the files

@@ -1,0 +1,61 @@
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskRender
+
+/// A SMIL layout as frames: at each time the timeline says what every region shows, the decode cache (one for
+/// all regions, under one budget) is asked for those media and, ahead, for those of the timeline's next change,
+/// media no region needs any more are let go, and the composer builds the frame. What `snapshot`, the benchmark
+/// and (with the loop's modes) `play` and `record` draw a layout through.
+public final class LayoutScreen {
+    /// The layout.
+    public let file: SMILFile
+    /// Its timeline, stills lasting `--duration`.
+    public let timeline: SMILTimeline
+    private let media: LayoutMedia
+    private let cache: DecodeCache
+    private let composer: LayoutComposer
+    private let stillDuration: Double
+    /// Whether each frame waits for the decodes it needs (a virtual clock: the same frames however fast the
+    /// machine is) or draws what has arrived (real time: a region shows its background until its medium is in).
+    public let waitsForDecodes: Bool
+
+    /// A screen of `config.size` drawing `file` with `context` (on the render thread).
+    public init(file: SMILFile, config: PlayerConfig, context: GLContext, waitsForDecodes: Bool, log: Log) {
+        self.file = file
+        stillDuration = config.slideshow.duration
+        timeline = file.timeline(stillDuration: stillDuration)
+        media = LayoutMedia(document: file.document, paths: file.paths)
+        self.waitsForDecodes = waitsForDecodes
+        LocalMediaPolicy.apply(config)
+        cache = DecodeCache(playlist: media.playlist, timeout: config.decodeTimeout, log: log,
+                            decode: Player.decoder(for: Player.decodeConfig(config), log: log))
+        composer = LayoutComposer(document: file.document, config: config, context: context, playlist: media.playlist)
+        composer.waitForFrames = waitsForDecodes
+    }
+
+    deinit { composer.releaseAll() }
+
+    /// The frame at `t` seconds on the layout's clock, and a key that is equal for frames that look the same.
+    public func frame(at t: Double) throws -> (frame: RenderFrame, key: LayoutFrameKey) {
+        let showings = timeline.showings(at: t)
+        let now = Set(showings.values.flatMap { [$0.current, $0.outgoing].compactMap { $0?.media.index } })
+        var ahead: Set<Int> = []
+        if let next = timeline.nextChange(after: t) { ahead = Set(timeline.byRegion(at: next).values.map(\.media.index)) }
+        for i in now.union(ahead) where file.paths[i] != nil { cache.request(ItemID(i)) }
+        if waitsForDecodes { for i in now where file.paths[i] != nil { cache.wait(for: ItemID(i)) } }
+        let keep = Set(now.union(ahead).map { ItemID($0) })
+        cache.evict(keeping: keep)
+        composer.forget(keeping: keep)
+        let (frame, key) = try composer.frame(showings: showings, cache: cache, stillDuration: stillDuration, path: media.path)
+        return (frame, LayoutFrameKey(key: key))
+    }
+
+    /// The z above every region, for the screen's own overlays (clock, messages).
+    public static let overlayZ = LayoutComposer.screenOverlayZ
+}
+
+/// What a layout frame looked like: equal for frames that draw the same (the redraw test).
+public struct LayoutFrameKey: Equatable {
+    let key: LayoutComposer.VisualKey
+}
