@@ -30,6 +30,11 @@ do {
         try TextBench.run(frames: args.count >= 2 ? Int(args[1]) ?? 30 : 30)
     case "minify":  // kiosk-bench minify [FRAMES]: a frame's draw with the minification pre-pass, against 2× without
         try MinifyBench.run(frames: max(1, args.count >= 2 ? Int(args[1]) ?? 10 : 10))
+    case "layout":  // kiosk-bench layout [FRAMES]: a 3-region layout with a clock against its clip full screen
+        try LayoutBench.run(bench: bench, frames: max(1, args.count >= 2 ? Int(args[1]) ?? 150 : 150))
+    case "layout-child":  // child process: kiosk-bench layout-child FILE.smil FRAMES
+        guard args.count >= 3, let n = Int(args[2]) else { throw BenchError("usage: kiosk-bench layout-child FILE.smil FRAMES") }
+        try LayoutBench.child(args[1], frames: n)
     case "soak":  // kiosk-bench soak [COUNT]: item changes through the real decoders and renderer, virtual clock
         try SoakBench.run(count: args.count >= 2 ? Int(args[1]) ?? 10_000 : 10_000)
     case "ipc":  // only the remote-control step: kiosk-bench ipc KIOSK [COUNT]

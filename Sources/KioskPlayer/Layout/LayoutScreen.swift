@@ -28,10 +28,39 @@ public final class LayoutScreen {
         media = LayoutMedia(document: file.document, paths: file.paths)
         self.waitsForDecodes = waitsForDecodes
         LocalMediaPolicy.apply(config)
-        cache = DecodeCache(playlist: media.playlist, timeout: config.decodeTimeout, log: log,
-                            decode: Player.decoder(for: Player.decodeConfig(config), log: log))
         composer = LayoutComposer(document: file.document, config: config, context: context, playlist: media.playlist)
         composer.waitForFrames = waitsForDecodes
+        cache = DecodeCache(playlist: media.playlist, timeout: config.decodeTimeout, log: log,
+                            decode: Self.regionDecoder(file: file, composer: composer, config: config, log: log))
+    }
+
+    /// Decodes each medium to the size its region takes on the screen (not the screen's): a photo in a 640x720 side
+    /// region is decoded to cover 640x720. A file shown in several regions is decoded for the largest.
+    private static func regionDecoder(file: SMILFile, composer: LayoutComposer, config: PlayerConfig, log: Log) -> DecodeCache.Decode {
+        var wanted: [String: (size: PixelSize, fit: FitMode)] = [:]
+        for m in file.document.mediaInDocumentOrder {
+            guard let path = file.paths[m.index] else { continue }
+            let region = file.document.regions.first { $0.name == (m.region ?? file.document.regions.first?.name) }
+            let frame = region.flatMap { composer.frame(ofRegion: $0.name)?.pixels.size } ?? config.size
+            let fit: FitMode = switch m.fit ?? region?.fit ?? .meet {
+            case .slice: .cover
+            case .fill: .fill
+            case .meet, .meetBest, .hidden: .contain
+            }
+            let size = PixelSize(width: max(1, frame.width), height: max(1, frame.height))
+            if let have = wanted[path], have.size.width * have.size.height >= size.width * size.height { continue }
+            wanted[path] = (size, fit)
+        }
+        var decoders: [String: DecodeCache.Decode] = [:]
+        for (path, w) in wanted {
+            var c = Player.decodeConfig(config)
+            c.size = w.size
+            c.fit = w.fit
+            decoders[path] = Player.decoder(for: c, log: log)
+        }
+        let whole = Player.decoder(for: Player.decodeConfig(config), log: log)
+        let byPath = decoders
+        return { item in try (byPath[item.path] ?? whole)(item) }
     }
 
     deinit { composer.releaseAll() }
