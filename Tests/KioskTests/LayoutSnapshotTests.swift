@@ -56,13 +56,13 @@ final class LayoutSnapshotTests: XCTestCase {
                                             log: Log(level: .error))
         let reference = dir.file("ref.rgba")
         let graph = [
-            "color=c=0x203040:s=1280x720:d=1[root]",
-            "color=c=0x802020:s=800x720:d=1[mainbg]",
+            "color=c=0x203040:s=1280x720:d=1,format=rgba[root]",
+            "color=c=0x802020:s=800x720:d=1,format=rgba[mainbg]",
             "[0:v]scale=800:600:flags=bicubic[a]",
             "[1:v]scale=480:720:flags=bicubic,crop=480:360:0:180[b]",
-            "color=c=0x30c030:s=160x240:d=1[badge]",
-            "[root][mainbg]overlay=0:0[s1]", "[s1][a]overlay=0:60[s2]", "[s2][b]overlay=800:0[s3]",
-            "[s3][badge]overlay=1120:280,format=rgba",
+            "color=c=0x30c030:s=160x240:d=1,format=rgba[badge]",
+            "[root][mainbg]overlay=0:0:format=rgb[s1]", "[s1][a]overlay=0:60:format=rgb[s2]", "[s2][b]overlay=800:0:format=rgb[s3]",
+            "[s3][badge]overlay=1120:280:format=rgb,format=rgba",
         ].joined(separator: ";")
         try FFmpegCLI.ffmpeg(["-i", a, "-i", b, "-filter_complex", graph, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba",
                               reference])
@@ -101,5 +101,51 @@ final class LayoutSnapshotTests: XCTestCase {
                                             config: config, log: Log(level: .error))
         XCTAssertEqual(RenderTestSupport.pixel(shot, 200, 180), [0x80, 0x20, 0x20, 255], "main's background, no picture")
         XCTAssertEqual(RenderTestSupport.pixel(shot, 500, 90), [0x20, 0x30, 0x40, 255], "side has no background: the root's")
+    }
+
+    /// fill stretches; hidden keeps the picture's own size (centred here); meetBest never enlarges; a region
+    /// above the others at z-index 2 with opacity 0.5 blends over both. Root 400x200 on a 400x200 screen.
+    func testFillHiddenMeetBestAndOpacityOverOtherRegions() throws {
+        let dir = try TempDir()
+        let p1 = dir.file("p1.png"), p2 = dir.file("p2.png"), p3 = dir.file("p3.png")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=100x50:r=1,gblur=sigma=1.5", "-frames:v", "1", p1])
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=100x50:r=1,gblur=sigma=1.5,hue=h=90", "-frames:v", "1", p2])
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=50x50:r=1,gblur=sigma=1.5,hue=h=200", "-frames:v", "1", p3])
+        let m = [SMILMedia(index: 0, kind: .image, src: "p1", region: "a", source: here),
+                 SMILMedia(index: 1, kind: .image, src: "p2", region: "b", source: here),
+                 SMILMedia(index: 2, kind: .image, src: "p3", region: "c", source: here)]
+        let a = SMILRegion(name: "a", left: .pixels(0), top: .pixels(0), width: .pixels(200), height: .pixels(200), fit: .fill, source: here)
+        var b = SMILRegion(name: "b", left: .pixels(200), top: .pixels(0), width: .pixels(200), height: .pixels(200),
+                           backgroundColor: color(0x404000), fit: .hidden, source: here)
+        b.mediaAlign = .center
+        let c = SMILRegion(name: "c", left: .pixels(150), top: .pixels(50), width: .pixels(100), height: .pixels(100), zIndex: 2,
+                           fit: .meetBest, opacity: 0.5, source: here)
+        let doc = SMILDocument(file: "t.smil", rootLayout: SMILRootLayout(width: 400, height: 200, backgroundColor: color(0x000040)),
+                               regions: [c, a, b], body: SMILContainer(kind: .par, children: m.map { .media($0) }, source: here))
+        var config = PlayerConfig()
+        config.size = PixelSize(width: 400, height: 200)
+        let showings = Dictionary(uniqueKeysWithValues: m.map { ($0.region ?? "", RegionShowing(current: .init(media: $0, activation: $0.index, offset: 0))) })
+        let shot = try LayoutSnapshot.image(document: doc, paths: [0: p1, 1: p2, 2: p3], showings: showings, config: config,
+                                            log: Log(level: .error))
+        let reference = dir.file("ref.rgba")
+        let graph = [
+            "color=c=0x000040:s=400x200:d=1,format=rgba[root]", "color=c=0x404000:s=200x200:d=1,format=rgba[bbg]",
+            "[0:v]scale=200:200:flags=bicubic[a]", "[2:v]format=rgba,colorchannelmixer=aa=0.5[c]",
+            "[root][a]overlay=0:0:format=rgb[s1]", "[s1][bbg]overlay=200:0:format=rgb[s2]", "[1:v]format=rgba[b]", "[s2][b]overlay=250:75:format=rgb[s3]",
+            "[s3][c]overlay=150:50:format=rgb,format=rgba",
+        ].joined(separator: ";")
+        try FFmpegCLI.ffmpeg(["-i", p1, "-i", p2, "-i", p3, "-filter_complex", graph, "-frames:v", "1", "-f", "rawvideo",
+                              "-pix_fmt", "rgba", reference])
+        let ref = try RenderTestSupport.loadRawRGBA(URL(fileURLWithPath: reference), size: config.size)
+        for (name, rect) in [("fill", PixelRect(x: 0, y: 0, width: 150, height: 200)),
+                             ("hidden, centred", PixelRect(x: 250, y: 75, width: 100, height: 50)),
+                             ("meetBest at half opacity over both", PixelRect(x: 150, y: 50, width: 50, height: 50))] {
+            let p = RenderTestSupport.psnr(Self.crop(shot, rect), Self.crop(ref, rect))
+            XCTAssertGreaterThan(p, 30, "\(name): \(p) dB")
+        }
+        XCTAssertEqual(RenderTestSupport.pixel(shot, 220, 20), [0x40, 0x40, 0x00, 255], "b's background around its hidden picture")
+        XCTAssertEqual(RenderTestSupport.pixel(shot, 225, 125), [0x40, 0x40, 0x00, 255], "c shows nothing past its 50x50 picture")
+        let whole = RenderTestSupport.psnr(shot, ref)
+        XCTAssertGreaterThan(whole, 30, "the whole screen: \(whole) dB")
     }
 }
