@@ -1,32 +1,48 @@
-internal import CDRM
 @preconcurrency import Glibc
 
-/// Wakes a waiting frame loop from any thread: an eventfd that an output's `wait(until:)` polls together with
-/// its own descriptors (page-flip events) and the ones it was asked to watch (input devices).
+/// Wakes a waiting frame loop from any thread: a non-blocking pipe whose read end an output's `wait(until:)` polls
+/// together with its own descriptors (page-flip events) and the ones it was asked to watch (input devices). Plain
+/// libc: the loop's wakeup has nothing to do with libdrm (the output's `wakeup()` raises it; the command inbox is
+/// handed that as a closure).
 public final class WakeupSignal: @unchecked Sendable {
-    /// The eventfd, or -1 when the kernel refused one (then waits simply time out).
+    /// The read end that is polled, or -1 when no pipe could be made (then waits simply time out).
     public let fd: Int32
+    private let writeEnd: Int32
 
     /// A new signal, not raised.
     public init() {
-        fd = kiosk_eventfd()
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        fd = ends[0]
+        writeEnd = ends[1]
     }
 
-    deinit { if fd >= 0 { close(fd) } }
+    deinit {
+        if fd >= 0 { close(fd) }
+        if writeEnd >= 0 { close(writeEnd) }
+    }
 
-    /// Raises the signal: the next or current wait returns at once. Thread-safe; never blocks.
+    /// Raises the signal: the next or current wait returns at once. Thread-safe; never blocks (a full pipe is
+    /// raised already).
     public func raise() {
-        guard fd >= 0 else { return }
-        var one: UInt64 = 1
-        _ = withUnsafeBytes(of: &one) { write(fd, $0.baseAddress, 8) }
+        guard writeEnd >= 0 else { return }
+        var one: UInt8 = 1
+        _ = write(writeEnd, &one, 1)
     }
 
     /// Lowers the signal; true when it had been raised.
     @discardableResult
     public func clear() -> Bool {
         guard fd >= 0 else { return false }
-        var count: UInt64 = 0
-        return withUnsafeMutableBytes(of: &count) { read(fd, $0.baseAddress, 8) } == 8
+        var sink = [UInt8](repeating: 0, count: 64)
+        var raised = false
+        while read(fd, &sink, sink.count) > 0 { raised = true }
+        return raised
     }
 
     /// Waits up to `timeout` seconds for the signal or for one of `descriptors` to be readable. Returns the

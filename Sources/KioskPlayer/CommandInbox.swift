@@ -1,10 +1,9 @@
 import Foundation
 import KioskCore
-import KioskOutput
 
 /// Where every producer (input, and later remote control, folder watchers, schedules) sends `PlayerCommand`s.
-/// Thread-safe: `send` from any thread queues the command and wakes the frame loop at once through the output's
-/// wakeup signal (an eventfd its wait polls); the loop drains the inbox at the top of each frame and answers
+/// Thread-safe: `send` from any thread queues the command and wakes the frame loop at once through the wake
+/// closure it was given (the output's `wakeup`, which ends the wait it polls); the loop drains the inbox at the top of each frame and answers
 /// each command through its reply, on the player's thread, in order.
 public final class CommandInbox: @unchecked Sendable {
     /// What answers a command.
@@ -18,7 +17,7 @@ public final class CommandInbox: @unchecked Sendable {
 
     private let lock = NSLock()
     private var queued: [Envelope] = []
-    private var signal: WakeupSignal?
+    private var wakeUp: (@Sendable () -> Void)?
 
     /// An empty inbox.
     public init() {}
@@ -28,9 +27,9 @@ public final class CommandInbox: @unchecked Sendable {
     public func send(_ command: PlayerCommand, reply: Reply? = nil) {
         lock.lock()
         queued.append(Envelope(command: command, reply: reply))
-        let wake = signal
+        let wake = wakeUp
         lock.unlock()
-        wake?.raise()
+        wake?()
     }
 
     /// Queues a command produced on the player's own thread just before it drains (input): no wakeup, which
@@ -48,13 +47,13 @@ public final class CommandInbox: @unchecked Sendable {
         return box.wait(timeout: timeout) ?? .failed("the player did not answer within \(timeout) s")
     }
 
-    /// Wakes the loop through `signal` from now on (the output's), at once if commands are waiting.
-    func wake(through signal: WakeupSignal) {
+    /// Wakes the loop through `wake` from now on (the output's wakeup), at once if commands are waiting.
+    func wake(through wake: @escaping @Sendable () -> Void) {
         lock.lock()
-        self.signal = signal
+        wakeUp = wake
         let waiting = !queued.isEmpty
         lock.unlock()
-        if waiting { signal.raise() }
+        if waiting { wake() }
     }
 
     /// Takes every queued command, oldest first.

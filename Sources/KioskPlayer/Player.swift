@@ -194,7 +194,8 @@ public final class Player {
         composer?.clockOverride = config.sync.epoch != nil ? nil : { [sound] slot in sound.clock(for: slot.sequence) }
         composer?.idlePicture = IdlePicture.load(config.idleImage, canvas: config.size, timeout: config.decodeTimeout, log: log)
         if let fd = interaction?.fileDescriptor { output.watch(fd) }
-        inbox.wake(through: output.wakeupSignal)
+        let signal = output.wakeupSignal
+        inbox.wake { signal.raise() }
         overlayPainter = makeOverlayPainter()
         self.output = output
         hookViews()

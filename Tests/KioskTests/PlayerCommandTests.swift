@@ -237,7 +237,8 @@ final class PlayerCommandTests: XCTestCase {
         XCTAssertLessThan(clock.now - again, 10, "a readable descriptor ended a 20 s wait")
 
         let inbox = CommandInbox()
-        inbox.wake(through: output.wakeupSignal)
+        let wakeup = output.wakeupSignal
+        inbox.wake { wakeup.raise() }
         var b: UInt8 = 0
         _ = read(fds[0], &b, 1)
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { inbox.send(.next) }
