@@ -28,12 +28,16 @@ public final class DRMDisplayOutput: Output {
     /// Raised by `wakeup()` from any thread; ends the current or next wait.
     public let wakeupSignal = WakeupSignal()
     private var watched: [Int32] = []
+    /// The clock this output feeds with each flip's time: the player's clock reads the next vblank from it.
+    public let presentationClock: PresentationClock
 
     /// Opens the display chosen by `options` (from `report`, read now if nil) and sets up EGL on it; `opener`
     /// opens the card. Nothing is shown until the first `present()`.
+    /// Each flip it shows feeds `clock` (its own when none is given).
     public init(options: DRMOutputOptions, rotation: Rotation, report: DisplayReport? = nil,
-                opener: DeviceOpener = DirectOpener(group: "video"),
+                opener: DeviceOpener = DirectOpener(group: "video"), clock: PresentationClock = PresentationClock(),
                 log: Log = .shared) throws {
+        presentationClock = clock
         let drm = try DRMOutput(options: options, report: report, opener: opener, log: log)
         let context = try GLContext(gbmDevice: drm.gbmDeviceHandle, owner: drm)
         try context.makeWindowSurface(gbmSurface: drm.gbmSurfaceHandle, format: drm.gbmFormat)
@@ -82,6 +86,7 @@ public final class DRMDisplayOutput: Output {
         guard link.isShowing else { return .unavailable }
         do {
             guard let shown = try drm.presentFrame() else { return .pending }
+            presentationClock.flipped(at: shown, interval: drm.refreshInterval)
             return .shown(at: shown)
         } catch let e as DRMError where e.isLostMaster {
             if link.masterLost(at: MonotonicClock.seconds()) {

@@ -93,7 +93,7 @@ enum OutputRegistry {
         let output: DRMDisplayOutput
         do {
             output = try DRMDisplayOutput(options: request.drm, rotation: request.rotation, report: report,
-                                          opener: setup.access.display, log: log)
+                                          opener: setup.access.display, clock: clock, log: log)
         } catch {
             if request.kind == .drm { throw error }
             return .failure(PlayerError("\(error)"))

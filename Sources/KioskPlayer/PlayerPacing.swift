@@ -31,12 +31,10 @@ extension Player {
         }
     }
 
-    /// Presents the drawn frame; counts it and feeds the clock only when it reached the screen.
+    /// Presents the drawn frame; counts it only when it reached the screen.
     func presentFrame(_ output: Output, presented: inout Int, first: inout Double?) throws -> Bool {
-        guard case .shown(let at) = try output.present() else { return false }
-        if let flips = clock as? PresentationClock, let interval = output.refreshInterval {
-            flips.flipped(at: at, interval: interval)
-        }
+        // the output has fed its own presentation clock with the flip (DRM); the player only counts
+        guard case .shown = try output.present() else { return false }
         presented += 1
         if presented == 1 {
             first = clock.now
