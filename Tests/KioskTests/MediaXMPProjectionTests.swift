@@ -24,15 +24,32 @@ final class MediaXMPProjectionTests: XCTestCase {
          GPano:CroppedAreaImageWidthPixels = "512" GPano:FullPanoWidthPixels="512"/></rdf:RDF></x:xmpmeta>
         """
 
+    /// `body` inside a whole XMP packet, with the GPano prefix bound to `prefix`.
+    static func packet(_ body: String, prefix: String = "GPano") -> [UInt8] {
+        Array(("JPEG bytes before <?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>"
+               + "<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>"
+               + "<rdf:Description rdf:about='' xmlns:\(prefix)='http://ns.google.com/photos/1.0/panorama/'>\(body)"
+               + "</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end='w'?> and after").utf8)
+    }
+
     func testGPanoValuesInBothForms() {
         XCTAssertEqual(XMPProjection.metadata(Array(Self.attributes.utf8)), ProjectionMetadata(kind: .equirect, inputFOV: 360))
         let element = "<GPano:ProjectionType>equirectangular</GPano:ProjectionType><GPano:CroppedAreaImageWidthPixels>2048"
             + "</GPano:CroppedAreaImageWidthPixels><GPano:FullPanoWidthPixels>4096</GPano:FullPanoWidthPixels>"
-        XCTAssertEqual(XMPProjection.metadata(Array(element.utf8)), ProjectionMetadata(kind: .equirect, inputFOV: 180))
-        XCTAssertEqual(XMPProjection.metadata(Array("GPano:ProjectionType='cylindrical'".utf8)),
+        XCTAssertEqual(XMPProjection.metadata(Self.packet(element)), ProjectionMetadata(kind: .equirect, inputFOV: 180))
+        // the namespace is what counts, not the prefix
+        XCTAssertEqual(XMPProjection.metadata(Self.packet("<p:ProjectionType>equirectangular</p:ProjectionType>", prefix: "p")),
+                       ProjectionMetadata(kind: .equirect, inputFOV: 360))
+        XCTAssertEqual(XMPProjection.metadata(Self.packet("<GPano:ProjectionType>cylindrical</GPano:ProjectionType>")),
                        ProjectionMetadata(unsupported: "cylindrical"))
         XCTAssertNil(XMPProjection.metadata(Array("no panorama here GPano:ProjectionType".utf8)))
         XCTAssertNil(XMPProjection.metadata([]))
+        // a packet cut off by the end of the head marks nothing (it is not XML), and neither does a GPano name
+        // in another namespace
+        let whole = Self.packet("<GPano:ProjectionType>equirectangular</GPano:ProjectionType>")
+        XCTAssertNil(XMPProjection.metadata(Array(whole.prefix(whole.count - 40))))
+        XCTAssertNil(XMPProjection.metadata(Array(("<x:xmpmeta xmlns:x='adobe:ns:meta/' xmlns:GPano='urn:other'>"
+                                                   + "<GPano:ProjectionType>equirectangular</GPano:ProjectionType></x:xmpmeta>").utf8)))
     }
 
     func testMarkedJPEGIsProbedAndShownAsEquirect() throws {

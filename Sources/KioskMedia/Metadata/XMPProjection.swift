@@ -2,50 +2,52 @@ import Foundation
 import KioskCore
 
 /// Reads Google's Photo Sphere XMP (`GPano:ProjectionType`, the cropped and full panorama widths) from a JPEG's
-/// head bytes: how cameras and phones mark 360 and 180 photos.
+/// head bytes: how cameras and phones mark 360 and 180 photos. The packet (`<x:xmpmeta>…</x:xmpmeta>`) is cut out
+/// of the head and read with the markup reader (libxml2: no DTD, no entities, no network), and the properties
+/// are found by the GPano namespace, as attributes or elements, whatever prefix the writer chose. A packet cut
+/// off by the end of the head, or not well-formed, marks nothing.
 enum XMPProjection {
+    /// Google's panorama namespace.
+    static let gpano = "http://ns.google.com/photos/1.0/panorama/"
+
     /// The projection the XMP names, or nil when there is no GPano projection in `head`.
     static func metadata(_ head: [UInt8]) -> ProjectionMetadata? {
-        guard let type = value(of: "GPano:ProjectionType", in: head)?.lowercased() else { return nil }
+        guard let packet = packet(in: head), let root = try? MarkupReader.parse(packet, file: "XMP packet"),
+              let type = value(of: "ProjectionType", in: root)?.lowercased() else { return nil }
         guard type == "equirectangular" else { return ProjectionMetadata(unsupported: type) }
         var fov = 360.0
-        if let cropped = value(of: "GPano:CroppedAreaImageWidthPixels", in: head).flatMap(Double.init),
-           let full = value(of: "GPano:FullPanoWidthPixels", in: head).flatMap(Double.init), full > 0, cropped > 0 {
+        if let cropped = value(of: "CroppedAreaImageWidthPixels", in: root).flatMap(Double.init),
+           let full = value(of: "FullPanoWidthPixels", in: root).flatMap(Double.init), full > 0, cropped > 0 {
             fov = min(max(360 * cropped / full, ItemProjection.equirectFOVs.lowerBound), 360)
         }
         return ProjectionMetadata(kind: .equirect, inputFOV: fov)
     }
 
-    /// The text value of an XMP property, written as an attribute (`name="v"`) or an element (`<name>v</name>`).
-    static func value(of name: String, in bytes: [UInt8]) -> String? {
-        let key = Array(name.utf8)
-        guard key.count < bytes.count else { return nil }
-        var i = 0
-        while i <= bytes.count - key.count {
-            if bytes[i] == key[0], Array(bytes[i..<(i + key.count)]) == key {
-                var j = i + key.count
-                // attribute: optional spaces, '=', optional spaces, quote; element: '>'
-                while j < bytes.count, bytes[j] == 0x20 { j += 1 }
-                var end: UInt8 = 0x3C  // '<'
-                if j < bytes.count, bytes[j] == 0x3D {  // '='
-                    j += 1
-                    while j < bytes.count, bytes[j] == 0x20 { j += 1 }
-                    guard j < bytes.count, bytes[j] == 0x22 || bytes[j] == 0x27 else { i += 1; continue }
-                    end = bytes[j]
-                    j += 1
-                } else if j < bytes.count, bytes[j] == 0x3E {  // '>'
-                    j += 1
-                } else {
-                    i += 1
-                    continue
-                }
-                var k = j
-                while k < bytes.count, bytes[k] != end, k - j < 256 { k += 1 }
-                guard k < bytes.count, bytes[k] == end else { return nil }
-                return String(decoding: bytes[j..<k], as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            }
+    /// The bytes from the first `<x:xmpmeta` to the end of its `</x:xmpmeta>` (the packet's root element, which
+    /// the XMP specification names so), if both are in `bytes`.
+    static func packet(in bytes: [UInt8]) -> [UInt8]? {
+        let open = Array("<x:xmpmeta".utf8), close = Array("</x:xmpmeta>".utf8)
+        guard let start = find(open, in: bytes, from: 0), let end = find(close, in: bytes, from: start + open.count) else { return nil }
+        return Array(bytes[start..<(end + close.count)])
+    }
+
+    private static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        guard let first = needle.first, bytes.count >= needle.count else { return nil }
+        var i = from
+        while i <= bytes.count - needle.count {
+            if bytes[i] == first && bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
             i += 1
         }
+        return nil
+    }
+
+    /// The text of GPano property `name` under `root`: an attribute, or an element's text; the first in document order.
+    static func value(of name: String, in root: MarkupElement) -> String? {
+        if let v = root.attribute(name, namespace: gpano) { return v.trimmingCharacters(in: .whitespaces) }
+        if root.name == name && root.namespace == gpano && root.children.isEmpty {
+            return root.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        for c in root.children { if let v = value(of: name, in: c) { return v } }
         return nil
     }
 }
