@@ -26,7 +26,6 @@ final class LayoutComposer {
     let document: SMILDocument
     let placement: LayoutPlacement
     private var drawers: [RegionDrawer]
-    private let config: PlayerConfig
     /// The z of the screen's own overlays (clock, messages, grid): above every region.
     static let screenOverlayZ = 1_000_000
 
@@ -40,12 +39,11 @@ final class LayoutComposer {
             document.rootLayout.height = Double(config.size.height)
         }
         self.document = document
-        self.config = config
-        placement = LayoutPlacement(root: document.rootLayout, screen: config.size)
+        let placed = LayoutPlacement(root: document.rootLayout, screen: config.size)
+        placement = placed
         let ordered = document.regions.enumerated().sorted { ($0.element.zIndex, $0.offset) < ($1.element.zIndex, $1.offset) }
         drawers = ordered.enumerated().map { rank, entry in
-            let frame = LayoutPlacement(root: document.rootLayout, screen: config.size)
-                .screenFrame(of: entry.element, in: document.rootLayout)
+            let frame = placed.screenFrame(of: entry.element, in: document.rootLayout)
             var regionConfig = config
             regionConfig.size = frame.pixels.size
             regionConfig.kenBurns = nil
