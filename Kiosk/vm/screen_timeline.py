@@ -167,6 +167,13 @@ def changes(dumps, names):
     return out
 
 
+def stray_places(names):
+    """' (dumps i, j of n)' naming which dumps showed another picture, or '' when none did: where a stray sits
+    (the first dump, one between two of the same item) tells a late first frame from a wrong one."""
+    places = [str(i) for i, n in enumerate(names) if n == '?']
+    return f' (dumps {", ".join(places)} of {len(names)})' if places else ''
+
+
 def stray_count(names):
     """How many dumps show another picture ('?'), not counting a lone one between two dumps that show different
     items: a screendump can catch the framebuffer while the next item is being written into it (a torn frame),
@@ -247,6 +254,7 @@ def judge_goes_on(dumps, refs, order, mark, duration, min_changes=2, untimed=0):
     told = [s[1].split(' (')[0] + ' (not timed)' for s in slots[:untimed]]
     slots = slots[untimed:]
     strays = stray_count(names)
+    where = stray_places(names)
     ok = len(ch) - 1 >= min_changes and not wrong and strays == 0 and all(s[0] for s in slots)
     bad = [s[1] for s in slots if not s[0]]
     lengths = ' '.join(s[1].split(' ')[1] for s in slots)
@@ -254,7 +262,7 @@ def judge_goes_on(dumps, refs, order, mark, duration, min_changes=2, untimed=0):
                        + ([f'off: {"; ".join(bad)}'] if bad else []))
     return ok, (f'after the fault at {mark:.2f} s: {" ".join(n for n, _, _ in ch) or "nothing known"} '
                 f'({len(ch) - 1} changes, >= {min_changes}, each to the next of {" ".join(order)}'
-                + (f'; wrong: {" ".join(wrong)}' if wrong else '') + f'); {strays} other pictures; '
+                + (f'; wrong: {" ".join(wrong)}' if wrong else '') + f'); {strays} other pictures{where}; '
                 + (timing or 'no whole slot') + f'; {cadence(after)}')
 
 
