@@ -15,7 +15,8 @@ struct FleetCounters: Sendable, Equatable {
 /// The JSON of `kiosk/ID/state` and `kiosk/ID/event`. The state leaves out what changes every frame (the time
 /// position), so it is published only when something a controller cares about changed.
 enum FleetStateJSON {
-    /// The state: the item on screen, the playlist's size, pause, sound, screen and the fleet's counters.
+    /// The state: the item on screen, the playlist's size, pause, sound, screen, the layout's regions and the
+    /// fleet's counters.
     static func state(_ s: PlayerStatus, _ counters: FleetCounters) -> JSONValue {
         let current = s.current
         let name = current.map { $0.title ?? ($0.path as NSString).lastPathComponent }
@@ -38,6 +39,12 @@ enum FleetStateJSON {
                               ("fov", .double(s.view.fov))])),
             ("width", .int(Int64(s.displayWidth))),
             ("height", .int(Int64(s.displayHeight))),
+            // a SMIL layout playing: its file, and what each region shows (not how far in: that changes every frame)
+            ("layout", s.layout.map { .string($0) } ?? .null),
+            ("regions", .array(s.regions.map { r in
+                .object([("name", .string(r.name)), ("src", r.src.map { .string($0) } ?? .null),
+                         ("path", r.path.map { .string($0) } ?? .null)])
+            })),
             ("commands_received", .int(Int64(counters.received))),
             ("commands_applied", .int(Int64(counters.applied))),
         ])

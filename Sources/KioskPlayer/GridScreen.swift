@@ -200,8 +200,6 @@ final class GridScreen {
         var built: Int
         var version: Int
         var current: ItemID?
-        /// The output's generation (a display that came back must be drawn again).
-        var generation = 0
     }
 
     /// The frame for `t` on `canvas` and its key, drawn with `context`'s textures.

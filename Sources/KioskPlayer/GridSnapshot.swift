@@ -45,8 +45,8 @@ public enum GridSnapshot {
         _ = state.handle(.filter(request.filter), at: 0)
         state.setScroll(rows: request.scrollRows)
         let tiles = state.tiles(at: 0, margin: 0)
-        let output = try HeadlessOutput(size: canvas, pacing: nil)
-        let renderer = try Renderer(context: output.context)
+        let presenter = try FramePresenter.headless(size: canvas, log: log)
+        let output = presenter.output
         var pictures: [Int: Texture] = [:]
         for tile in tiles where !failed.contains(tile.entry.path) {
             do {
@@ -62,12 +62,11 @@ public enum GridSnapshot {
         let text = try? OverlayPainter(family: config.overlays.font, boxOpacity: 0.6, log: log)
         let look = GridPainter(state: state, tiles: tiles, pictures: pictures, failed: { failed.contains($0) })
         let drawn = try look.overlays(text: text)
-        try renderer.draw(RenderFrame(background: GridPainter.background, layers: [], overlays: drawn.layers),
-                          into: output.target, rotation: .none)
+        let image = try presenter.capture(RenderFrame(background: GridPainter.background, layers: [], overlays: drawn.layers))
         if let path = request.layoutJSON {
             try writeLayout(state: state, tiles: state.tiles(at: 0, margin: state.layout.rows), badges: drawn.badges, to: path)
         }
-        return try output.readPixels()
+        return image
     }
 
     /// One JSON object per line: each tile of the grid, on the canvas or scrolled off it (`path`, `index`, `kind`, `x`, `y`, `width`, `height` of its thumbnail

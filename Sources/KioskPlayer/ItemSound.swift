@@ -11,7 +11,7 @@ final class ItemSound {
     private let log: Log
     /// Set once opening the device failed: later items do not try (and log) again.
     private var deviceMissing = false
-    private var playing: (sequence: Int, player: AudioPlayer, output: AudioOutput?)?
+    private var playing: (sequence: Int, player: AudioPlayer, output: AudioOutput?, level: Double)?
 
     /// Sound for `settings` (device, volume, mute), logging on `log`.
     init(settings: AudioSettings, log: Log) {
@@ -19,9 +19,10 @@ final class ItemSound {
         self.log = log
     }
 
-    /// Starts the sound of `path` for slot `sequence` at media time `start` (stopping what played before).
-    /// A file whose sound cannot be decoded plays silently on the slot's own clock (one log line).
-    func start(path: String, sequence: Int, at start: Double) {
+    /// Starts the sound of `path` for slot `sequence` at media time `start` (stopping what played before), at
+    /// `level` times the volume (a layout region's `soundLevel`). A file whose sound cannot be decoded plays
+    /// silently on the slot's own clock (one log line).
+    func start(path: String, sequence: Int, at start: Double, level: Double = 1) {
         stop()
         var output: AudioOutput?
         if !deviceMissing {
@@ -32,8 +33,9 @@ final class ItemSound {
             let decoder = try AudioDecoder(path: path, format: output?.format ?? .standard)
             if start > 0 { try decoder.seek(to: start) }
             let player = try AudioPlayer(source: decoder, output: output, log: log)
+            output?.volume = Self.volume(settings.volume, level: level)
             player.start()
-            playing = (sequence, player, output)
+            playing = (sequence, player, output, level)
         } catch {
             log.warn("\(DecodeCache.describe(error, path: path)); playing without its sound")
             output?.close()
@@ -61,9 +63,14 @@ final class ItemSound {
         case .mute(let m): settings.muted = m
         case .toggleMute: settings.muted.toggle()
         }
-        playing?.output?.volume = settings.volume
+        playing?.output?.volume = Self.volume(settings.volume, level: playing?.level ?? 1)
         playing?.output?.muted = settings.muted
         log.info("volume \(settings.volume)\(settings.muted ? ", muted" : "")")
+    }
+
+    /// The device volume for the set `volume` (0...100) at `level` (a fraction; above 1 is held at 100).
+    private static func volume(_ volume: Int, level: Double) -> Int {
+        min(100, max(0, Int((Double(volume) * level).rounded())))
     }
 
     /// Whether slot `sequence`'s sound is playing now.

@@ -1,6 +1,4 @@
 import KioskCore
-import KioskOutput
-import KioskRender
 
 /// A producer the frame loop asks once a turn, on the player's thread, with the player's clock: a schedule
 /// (which must switch within a frame of a window's edge, on a virtual clock too), a watchdog. It answers with
@@ -30,28 +28,11 @@ extension Player {
         }
     }
 
-    /// A turn with the screen off: no clip, no sound, no decoded pictures; a recorder gets a black frame each
-    /// tick, a display is drawn nothing. Sleeps until the next second, a command or a producer's deadline.
-    func sleepTurn(at t: Double, output: Output, renderer: Renderer, presented: inout Int, first: inout Double?) throws {
-        leaveClip()
-        sound.stop()
-        cache.evict(keeping: [])
-        composer?.forget(keeping: [])
-        postStatus(scene: nil, output: output)
-        if output.needsEveryFrame || !pendingScreenshots.isEmpty {
-            try renderer.draw(RenderFrame(background: RGBColor(red: 0, green: 0, blue: 0), layers: []), into: output.target,
-                              rotation: output.rotation)
-            takeScreenshots(from: output.target)
-            _ = try presentFrame(output, presented: &presented, first: &first)
-        }
-        if !output.needsEveryFrame { output.wait(until: wakeTime(t + Self.longestWait), on: clock) }
-    }
-
     /// `.screen(on:)`: powers the display and sets whether the loop sleeps.
     func setScreen(on: Bool) -> CommandReply {
         guard screenOff == on else { return .done() }
         do {
-            try attachedOutput?.setScreenPower(on: on)
+            try presenter?.output.setScreenPower(on: on)
         } catch {
             log.warn("screen power \(on ? "on" : "off"): \(error)")
         }

@@ -10,8 +10,10 @@ public enum PlayJob {
     /// Plays in real time on the output `request` chooses until the end (`--no-loop`), `length`, or a stop;
     /// `--untimed` plays headless as fast as frames decode. The outputs are `OutputRegistry`'s: `auto` tries the
     /// display, then headless, and logs one line saying which output and why. `onStart` gets the player (its inbox and board)
-    /// once it is built (a signal handler sends `quit` there, which ends the frame loop's wait at once).
-    public static func play(items: [PlaylistItem], config: PlayerConfig, output request: OutputRequest = OutputRequest(kind: .headless),
+    /// once it is built (a signal handler sends `quit` there, which ends the frame loop's wait at once). With
+    /// `layout` the player plays that SMIL layout instead of `items`.
+    public static func play(items: [PlaylistItem], layout: SMILFile? = nil, config: PlayerConfig,
+                            output request: OutputRequest = OutputRequest(kind: .headless),
                             drmDirectory: String = "/dev/dri", input: InputOptions? = nil, length: Double?, log: Log,
                             shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?,
                             onStart: ((Player) -> Void)? = nil) throws -> PlayReport {
@@ -28,6 +30,7 @@ public enum PlayJob {
             case .success(let opened):
                 defer { opened.close() }
                 opened.player.onFirstFrame = onFirstFrame
+                if let layout { try opened.player.play(layout: layout) }
                 onStart?(opened.player)
                 return try opened.player.run(length: length, shouldStop: shouldStop)
             }
@@ -38,12 +41,16 @@ public enum PlayJob {
     /// Records the slideshow into `output` at `fps` on a virtual clock. Without `length`, it records one pass
     /// of the playlist (or until the end with `--no-loop`). `shouldStop` ends it early (a signal); the file is
     /// then finalised with what was recorded, and so it is when an error stops it after frames were written.
-    /// A recording with no frame leaves no file.
-    public static func record(items: [PlaylistItem], config: PlayerConfig, output path: String, fps: Int,
+    /// A recording with no frame leaves no file. With `layout` it records that SMIL layout instead of `items`
+    /// (one pass of its body without `length`).
+    public static func record(items: [PlaylistItem], layout: SMILFile? = nil, config: PlayerConfig, output path: String, fps: Int,
                               length: Double?, log: Log, shouldStop: @escaping () -> Bool = { false },
                               onStart: ((Player) -> Void)? = nil) throws -> PlayReport {
         var config = config
         if length == nil { config.slideshow.loop = false }
+        if let layout, length == nil, !layout.timeline(stillDuration: config.slideshow.duration).duration.isFinite {
+            throw PlayerError("record: \(layout.document.file) has no end (an indefinite or repeating body): give --length")
+        }
         let clock = VirtualClock()
         let withSound = items.contains { item in
             !Player.isPictureName(item.path) && ((try? MediaFile.probe(item.path))?.streams.contains { $0.type == "audio" } ?? false)
@@ -54,6 +61,7 @@ public enum PlayJob {
             log.info("recording \(config.size) at \(fps) fps with \(encoder.codecName)\(encoder.hasSound ? " and AAC sound" : "") to \(path)")
             let player = try Player(items: items, config: config, output: output, clock: clock, log: log, waitForDecodes: true)
             player.playsSound = false
+            if let layout { try player.play(layout: layout) }
             onStart?(player)
             return try player.run(length: length, shouldStop: shouldStop)
         }
@@ -110,8 +118,8 @@ public enum PlayJob {
             named.decodeSize(picture: picture) { FlatView.decodeSize(picture: $0, canvas: canvas, fit: view.fit, maxZoom: view.zoom) }
         }
         let item = ItemView(path: input, metadata: decoded.info.projection, itemOverride: nil, config: config)
-        let output = try HeadlessOutput(size: config.size, pacing: nil)
-        let renderer = try Renderer(context: output.context)
+        let presenter = try FramePresenter.headless(size: config.size, log: log)
+        let output = presenter.output
         let timing = decoded.picture.timing
         let frame = timing.frameIndex(at: at, slotDuration: config.slideshow.duration)
         let texture = try Texture(context: output.context, image: try item.picture(SceneComposer.image(of: decoded.picture, frame: frame),
@@ -119,12 +127,10 @@ public enum PlayJob {
         let pass = item.pass(texture: texture.size, canvas: canvas, view: item.startView(canvas: canvas), flat: view)
         let overlays = try SnapshotOverlays.layers(path: input, kind: .still, at: at, length: config.slideshow.duration,
                                                    config: config, canvas: canvas, wall: wall, log: log)
-        try renderer.draw(Player.onScreen(RenderFrame(background: config.background,
-                                                      layers: [RenderLayer(texture: texture, pass: pass, opacity: 1,
-                                                                           effect: ItemView.effect(config))],
-                                                      overlays: overlays), wall: config.sync.wall, size: config.size),
-                          into: output.target, rotation: .none)
-        return try output.readPixels()
+        return try presenter.capture(Player.onScreen(RenderFrame(background: config.background,
+                                                       layers: [RenderLayer(texture: texture, pass: pass, opacity: 1,
+                                                                            effect: ItemView.effect(config))],
+                                                       overlays: overlays), wall: config.sync.wall, size: config.size))
     }
 
     /// A sound file as the player shows it `at` seconds in: its now-playing card (the picture, and its text and
@@ -135,16 +141,14 @@ public enum PlayJob {
         let length = min(info.duration ?? 0, config.videoMax ?? .infinity)
         let sound = SoundPicture(path: input, length: length, canvas: canvas, look: SoundPicture.Look(overlays: config.overlays),
                                  log: log)
-        let output = try HeadlessOutput(size: config.size, pacing: nil)
-        let renderer = try Renderer(context: output.context)
+        let presenter = try FramePresenter.headless(size: config.size, log: log)
+        let output = presenter.output
         let texture = try Texture(context: output.context, image: sound.image)
         let pass = FlatPass(transform: FlatView(fit: .contain).transform(picture: texture.size, canvas: canvas))
         let overlays = try SnapshotOverlays.layers(path: input, kind: .sound, at: min(at, length), length: length, config: config,
                                                    canvas: canvas, wall: wall, hasArtwork: sound.hasCoverArt, log: log)
-        try renderer.draw(Player.onScreen(RenderFrame(background: config.background, layers: [RenderLayer(texture: texture, pass: pass)],
-                                                      overlays: overlays), wall: config.sync.wall, size: config.size),
-                          into: output.target, rotation: .none)
-        return try output.readPixels()
+        return try presenter.capture(Player.onScreen(RenderFrame(background: config.background, layers: [RenderLayer(texture: texture, pass: pass)],
+                                                       overlays: overlays), wall: config.sync.wall, size: config.size))
     }
 
     /// A video's frame shown at `at` seconds (an accurate seek: the newest frame at or before it), drawn through
@@ -159,19 +163,18 @@ public enum PlayJob {
             throw decoder.failure ?? MediaError(path: input, reason: "no video frame at \(at) s")
         }
         let item = ItemView(path: input, metadata: info.projection, itemOverride: nil, config: config)
-        let output = try HeadlessOutput(size: config.size, pacing: nil)
-        let renderer = try Renderer(context: output.context)
+        let presenter = try FramePresenter.headless(size: config.size, log: log)
+        let output = presenter.output
         let texture = try VideoTexture(context: output.context, frame: frame)
         let pass = item.pass(texture: texture.size, canvas: canvas, view: item.startView(canvas: canvas), flat: view)
         let overlays = try SnapshotOverlays.layers(path: input, kind: .clip, at: frame.pts, length: info.duration ?? 0,
                                                    config: config, canvas: canvas, wall: wall, log: log)
-        try renderer.draw(Player.onScreen(RenderFrame(background: config.background,
+        let image = try presenter.capture(Player.onScreen(RenderFrame(background: config.background,
                                                       layers: [RenderLayer(texture: texture, pass: pass, opacity: 1,
                                                                            effect: ItemView.effect(config))],
-                                                      overlays: overlays), wall: config.sync.wall, size: config.size),
-                          into: output.target, rotation: .none)
+                                                      overlays: overlays), wall: config.sync.wall, size: config.size))
         log.info("snapshot of \(input): frame at \(String(format: "%.3f", frame.pts)) s")
-        return try output.readPixels()
+        return image
     }
 
     /// Decodes one file on a background thread, giving up after `timeout` seconds.

@@ -33,21 +33,23 @@ public struct PlayReport: Sendable {
     }
 }
 
-/// The player. One frame: drain the command inbox (input is one producer), ask the slideshow what is on screen
-/// at the clock's time, make sure its pictures are decoded (ahead, on background threads), compose and draw
-/// the layers, present, and feed the clock with when the frame was really shown. Observers hear what happened.
+/// The player. One turn of its loop: drain the command inbox (input is one producer), let the mode that owns the
+/// screen take its turn (the slideshow or a layout, idle, the grid, the screen off: `Modes/`), hand the frame it
+/// gives to the `FramePresenter` (drawn only when it changed), and rest as the mode said. The modes share what
+/// the player holds: the slideshow, the decode cache, the composer, the sound, the overlays. Observers hear what
+/// happened.
 public final class Player {
     var config: PlayerConfig
-    private var output: Output?
+    /// Draws, presents and counts frames, once an output is attached.
+    private(set) var presenter: FramePresenter?
     let clock: Clock
     let log: Log
     let show: Slideshow
     let cache: DecodeCache
-    private var renderer: Renderer?
     var composer: SceneComposer?
     /// With a virtual clock the player waits for decodes instead of holding the current item, so the result
     /// is the same however fast the machine is.
-    private let waitForDecodes: Bool
+    let waitForDecodes: Bool
     /// Where long clips were left.
     public let resume: ResumeBook
     /// Whether clips come as planes (the shader converts) or RGBA (swscale on the decode thread).
@@ -56,7 +58,7 @@ public final class Player {
     public let inbox = CommandInbox()
     var observers: [(PlayerEvent) -> Void] = []
     /// The current item's view when no input device is open (commands still zoom and turn it).
-    private lazy var standaloneView = Interaction(canvas: config.size, settings: InteractionSettings())
+    lazy var standaloneView = Interaction(canvas: config.size, settings: InteractionSettings())
     /// The sound of the item on screen.
     let sound: ItemSound
     /// The clip on screen, if any.
@@ -71,14 +73,14 @@ public final class Player {
     public var wallClock: (at: (Double) -> Date, zone: TimeZone) = ({ _ in Date() }, .current)
     /// When item windows were last judged: the playlist's version, and the player time of the next edge.
     var windowCheck: (version: Int, next: Double) = (-1, -.infinity)
+    /// The layout playing instead of the playlist (`play(layout:)`), if one is.
+    var layoutMode: LayoutMode?
     /// Where the player posts its status and events for remote-control servers (one made before the player,
     /// so a server can bind first, may be set before `run`).
     public var board = PlayerBoard()
     /// Answers to this frame's commands, given once the status they changed has been posted, so that a remote
     /// client reading a property right after its command sees the change.
     var answers: [(CommandInbox.Reply, CommandReply)] = []
-    /// Screenshots asked for, taken from the next frame drawn.
-    var pendingScreenshots: [PendingScreenshot] = []
     /// The picture effect and its split (commands change it; the composer draws it).
     var effects: PictureEffect
     /// While an item with its own effect (`#EXTKIOSK:effect=`) shows: that effect, and the player's to go back to.
@@ -90,9 +92,6 @@ public final class Player {
     public let overlays: OverlayState
     /// Draws the overlays (nil: `--no-overlays`, or no font could be found).
     var overlayPainter: OverlayPainter?
-    /// The overlays of the last frame presented, and of the frame being drawn (PlayerOverlays.swift).
-    var overlaysShown: OverlayScene?
-    var overlaysDrawing: OverlayScene?
     /// The last overlay drawing error, said once.
     var overlayFailure: String?
     /// The overview grid (PlayerGrid.swift): closed until a long press, the menu key or `kiosk-view` opens it.
@@ -128,7 +127,7 @@ public final class Player {
     /// Input: read once per frame; it sends commands and drives the current item's view.
     public var interaction: InteractionController? {
         didSet {
-            if let fd = interaction?.fileDescriptor { output?.watch(fd) }
+            if let fd = interaction?.fileDescriptor { presenter?.output.watch(fd) }
             hookViews()
         }
     }
@@ -185,7 +184,7 @@ public final class Player {
 
     /// Sets the output frames go to (on the render thread: its GL context must be current here).
     public func attach(_ output: Output) throws {
-        renderer = try Renderer(context: output.context, log: log)
+        let renderer = try Renderer(context: output.context, log: log)
         videoFrames.settle(renderer: output.context.renderer)
         log.info("video: \(videoFrames.current == .cpu ? "frames become RGBA on the decode thread (swscale)" : "planes go up as decoded and the shader converts them") (--video-convert \(config.videoConversion.rawValue))")
         composer = SceneComposer(config: config, context: output.context, playlist: show.playlist)
@@ -197,7 +196,9 @@ public final class Player {
         let signal = output.wakeupSignal
         inbox.wake { signal.raise() }
         overlayPainter = makeOverlayPainter()
-        self.output = output
+        let presenter = FramePresenter(output: output, renderer: renderer, clock: clock, log: log)
+        presenter.onFirstFrame = { [unowned self] in onFirstFrame?() }
+        self.presenter = presenter
         hookViews()
     }
 
@@ -209,166 +210,55 @@ public final class Player {
     /// Adds an observer; it is called on the player's thread for every event, in order.
     public func observe(_ observer: @escaping (PlayerEvent) -> Void) { observers.append(observer) }
 
-    /// The output frames go to, once attached.
-    var attachedOutput: Output? { output }
+    /// The canvas the player composes at: the output's, or the configured size before one is attached.
+    var screenSize: PixelSize { presenter?.output.size ?? config.size }
 
     /// The slideshow being played.
     public var slideshow: Slideshow { show }
 
     /// Plays until the playlist ends (`--no-loop`), `length` seconds pass, a `quit` command, or `shouldStop`.
     /// Throws when nothing given to it can be shown and nothing else can bring items.
+    ///
+    /// A turn: input, producers and commands, then the active mode's turn (what to draw, or how long to rest),
+    /// then the presenter draws and presents what changed, and the loop rests until the next frame, a deadline
+    /// or a wakeup (PlayerLoop.swift has the parts).
     public func run(length: Double?, shouldStop: () -> Bool = { false }) throws -> PlayReport {
-        guard let output, let renderer, let composer else { throw PlayerError("the player has no output") }
+        guard let presenter else { throw PlayerError("the player has no output") }
         if let syncFailure { throw syncFailure }
-        var presented = 0
-        var lastKey: SceneComposer.VisualKey?
-        var lastGridKey: GridScreen.FrameKey?
-        var lastGeneration = output.generation
-        var firstFrameTime: Double?
-        var spans = SoundSpans()
-        let givenPlaylist = show.playlist.version  // once commands edited it, an empty playlist waits for more
+        let modes = LoopModes(player: self)
         if config.grid.openAtStart { inbox.queueFromLoop(.grid(.open)) }
-        defer {
-            sound.stop()
-            leaveClip()
-            grid.stop()
-            composer.releaseAll()
-            for e in inbox.drain() { e.reply?(.failed("the player stopped")) }
-            answerCommands()
-            if let id = show.currentID, !show.isFinished, let path = show.currentSlot?.path {
-                publish([.itemEnded(id, path: path, reason: .quit)])
-            }
-            for s in pendingScreenshots { s.reply?(.failed("the player stopped")) }
-            pendingScreenshots.removeAll()
-            board.post([.shutdown])
-        }
-        while !shouldStop() && !quitRequested {
+        defer { stopPlaying() }
+        var last: PlayerMode?
+        loop: while !shouldStop() && !quitRequested {
             onLoopTurn?()
             let t = clock.now
             frameTime = t
             if let length, t >= length { break }
-            viewControl.gridOpen = grid.isOpen
-            if let input = interaction {
-                input.canvas = output.size
-                for c in input.frame(at: t, splitBar: effects.bar(at: t)) { inbox.queueFromLoop(c) }
-            } else {
-                standaloneView.canvas = output.size
-                for case .command(let c) in standaloneView.step(at: t) { inbox.queueFromLoop(c) }  // settles the view, holds `zoomed`
-            }
-            turnProducers(at: t)
-            runCommands(at: t)
+            takeCommands(at: t)
             if quitRequested { break }
-            updateItemWindows(at: t)
-            if screenOff {
-                try sleepTurn(at: t, output: output, renderer: renderer, presented: &presented, first: &firstFrameTime)
-                lastKey = nil
-                if let untimed = untimedClock { untimed.advance(by: 1.0 / 30) }
-                continue
+            let mode = modes.active(for: self)
+            if mode !== last {  // a mode that takes the screen draws its first frame
+                presenter.forget()
+                mode.takesScreen()
             }
-            if hotplug?.changed() == true { output.displayChanged() }
-            if grid.isOpen {
-                try gridTurn(at: t, output: output, renderer: renderer, lastKey: &lastGridKey, presented: &presented,
-                             first: &firstFrameTime)
-                lastKey = nil
-                continue
+            last = mode
+            switch try mode.turn(at: t) {
+            case .end: break loop
+            case .rest(let r): rest(r)
+            case .frame(let f): try show(f, at: t, on: presenter)
             }
-            lastGridKey = nil
-            prepareDecodes()
-            let retried = cache.retryChanged()
-            if !retried.isEmpty { show.retry(retried) }
-            let scene = scene(at: t)
-            publish(show.takeEvents())
-            guard let scene else {
-                if show.isIdle && !keepsRunningWhenEmpty && show.playlist.version == givenPlaylist { break }
-                if show.isFinished && !show.isIdle { break }
-                if show.isIdle {
-                    leaveClip()
-                    sound.stop()
-                    cache.evict(keeping: [])
-                    composer.canvas = wallPlacement(on: output.size).canvas
-                    let frame = try composer.idleFrame()
-                    let overlaid = overlayFrame(at: t)
-                    postStatus(scene: nil, output: output)
-                    if output.isAvailable, lastKey != frame.key || overlaid.changed || output.generation != lastGeneration
-                        || !pendingScreenshots.isEmpty {
-                        let drawn = onScreen(frame.frame, overlays: overlayLayers(overlaid.scene, canvas: composer.canvas),
-                                             size: output.size)
-                        try renderer.draw(drawn, into: output.target, rotation: output.rotation)
-                        takeScreenshots(from: output.target)
-                        lastGeneration = output.generation
-                        if try presentFrame(output, presented: &presented, first: &firstFrameTime) {
-                            lastKey = frame.key
-                            overlaysPresented()
-                        }
-                    }
-                    // a command ends the wait at once; a clock or a message wakes it when it changes
-                    output.wait(until: min(wakeTime(t + Self.longestWait), overlayDeadline(after: t) ?? .infinity), on: clock)
-                } else if let u = show.upcoming {
-                    postStatus(scene: nil, output: output)
-                    cache.wait(for: u, limit: 0.02)  // the first picture is still decoding
-                } else {
-                    postStatus(scene: nil, output: output)
-                    output.wait(until: nil, on: clock)
-                }
-                continue
-            }
-            if scene.current.sequence != spans.sequence {
-                startSlot(scene, at: t, spans: &spans)
-                applyItemEffect(of: scene.current.id, at: t)
-            }
-            sound.pause(scene.paused)  // the slideshow's pause holds the clip's sound, and so its frames
-            if let p = playing {
-                p.position = p.clip.startTime + scene.currentTime
-                if sync?.keepInStep(p, scene: scene, at: t, log: log) == true, sound.isPlaying(scene.current.sequence) {
-                    sound.start(path: p.path, sequence: scene.current.sequence, at: p.clip.startTime + scene.currentTime)
-                }
-                if let reason = p.endsEarly(at: scene.currentTime, slotLength: scene.current.length, log: log) {
-                    show.endCurrent(reason)
-                }
-            }
-            var keep: Set<ItemID> = [scene.current.id]
-            if let o = scene.outgoing { keep.insert(o.id) }
-            if let u = show.upcoming { keep.insert(u) }
-            cache.evict(keeping: keep)
-            composer.forget(keeping: keep)
-            composer.canvas = wallPlacement(on: output.size).canvas   // a display's mode can change while playing
-            composer.effect = effects.effect(at: t)
-            let built = try composer.frame(for: scene, cache: cache)
-            let overlaid = overlayFrame(at: t)
-            postStatus(scene: scene, output: output)
-            guard let (pictures, key) = built, output.isAvailable,
-                  key != lastKey || overlaid.changed || output.generation != lastGeneration || output.needsEveryFrame
-                    || !pendingScreenshots.isEmpty else {
-                // Nothing new to draw, or the display is lost. Untimed, the clock must still move on: a clip whose
-                // last frame was drawn before its decoder said it had ended would otherwise hold the loop forever.
-                if let untimed = untimedClock, built != nil {
-                    advanceUntimed(untimed, scene: scene, playing: playing)
-                } else {
-                    output.wait(until: nil, on: clock)
-                }
-                continue
-            }
-            let frame = onScreen(pictures, overlays: overlayLayers(overlaid.scene, canvas: composer.canvas), size: output.size)
-            try renderer.draw(frame, into: output.target, rotation: output.rotation)
-            takeScreenshots(from: output.target)
-            lastGeneration = output.generation
-            guard try presentFrame(output, presented: &presented, first: &firstFrameTime) else { continue }
-            lastKey = key
-            overlaysPresented()
-            logPresentation(scene)
-            sync?.logPresented(scene, wall: frameWall, framePTS: composer.shownPTS[scene.current.sequence], log: log)
-            if let untimed = untimedClock { advanceUntimed(untimed, scene: scene, playing: playing) }
         }
-        if spans.slots == 0 && show.isIdle && playing == nil && !keepsRunningWhenEmpty {
+        let spans = modes.slideshow.spans
+        if spans.slots == 0 && show.isIdle && playing == nil && !keepsRunningWhenEmpty && layoutMode == nil {
             throw PlayerError("nothing playable: every item in the playlist was skipped")
         }
         let end = clock.now
-        return PlayReport(framesPresented: presented, slotsShown: spans.slots, endTime: end,
-                          firstFrameTime: firstFrameTime, soundSpans: spans.closed(at: end))
+        return PlayReport(framesPresented: presenter.presented, slotsShown: spans.slots, endTime: end,
+                          firstFrameTime: presenter.firstFrameTime, soundSpans: spans.closed(at: end))
     }
 
     /// Decodes ahead: the upcoming item is requested now; on a virtual clock the loop waits for it.
-    private func prepareDecodes() {
+    func prepareDecodes() {
         if waitForDecodes {
             if let c = show.currentID { cache.wait(for: c) }
             if let u = show.upcoming { cache.wait(for: u) }

@@ -4,18 +4,18 @@ import KioskMedia
 import KioskOutput
 import KioskRender
 
-/// What the player tells remote-control servers: its status once a frame and its events, on its board; and the
-/// screenshots they ask for, taken from the frame as drawn.
+/// What the player tells remote-control servers: its status once a frame and its events, on its board (the
+/// screenshots they ask for are the `FramePresenter`'s).
 extension Player {
     /// Posts the status now (before the first frame: the playlist, settings and output), so a server started
     /// before `run` never shows an empty player.
     public func postStatusNow() {
-        guard let output = attachedOutput else { return }
-        postStatus(scene: nil, output: output)
+        postStatus(scene: nil)
     }
 
     /// Posts the status as of this frame (`scene`: what is on screen, if anything) to the board.
-    func postStatus(scene: Scene?, output: Output) {
+    func postStatus(scene: Scene?) {
+        guard let output = presenter?.output else { return }
         var s = PlayerStatus()
         s.playlist = show.playlist.snapshot
         s.currentID = show.currentID
@@ -39,6 +39,10 @@ extension Player {
         s.screenView = grid.isOpen ? .grid : .slideshow
         s.gridFilter = grid.filter
         s.gridFocus = grid.focusedPath
+        if let layout = layoutMode {
+            s.layout = layout.screen.file.document.file
+            s.regions = layout.regions(at: frameTime)
+        }
         if let scene {
             let slot = scene.current
             if let item = cache.item(slot.id) {
@@ -74,41 +78,4 @@ extension Player {
             return .itemFailed(id, path: path, reason: why)
         })
     }
-
-    /// Takes the screenshots asked for from the frame just drawn into `target` (before it is presented): the
-    /// pixels are read here, on the render thread; the PNG is encoded and written on a background thread, which
-    /// answers each request.
-    func takeScreenshots(from target: RenderTarget) {
-        guard !pendingScreenshots.isEmpty else { return }
-        let shots = pendingScreenshots
-        pendingScreenshots.removeAll()
-        let image: RGBAImage
-        do {
-            image = try target.readPixels()
-        } catch {
-            for s in shots { s.reply?(.failed("screenshot: \(error)")) }
-            return
-        }
-        let log = self.log
-        let thread = Thread {
-            for s in shots {
-                do {
-                    try ScreenshotWriter.write(image, to: s.path)
-                    log.info("screenshot: \(s.path) (\(image.size))")
-                    s.reply?(.done())
-                } catch {
-                    log.warn("screenshot: \(error)")
-                    s.reply?(.failed("\(error)"))
-                }
-            }
-        }
-        thread.name = "kiosk-screenshot"
-        thread.start()
-    }
-}
-
-/// A screenshot asked for and not taken yet.
-struct PendingScreenshot {
-    let path: String
-    let reply: CommandInbox.Reply?
 }

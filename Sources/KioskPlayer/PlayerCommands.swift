@@ -10,7 +10,11 @@ extension Player {
     func runCommands(at t: Double) {
         for envelope in inbox.drain() {
             if case .screenshot(let path) = envelope.command {
-                pendingScreenshots.append(PendingScreenshot(path: path, reply: envelope.reply))  // the next frame's
+                if let presenter {
+                    presenter.screenshot(to: path, reply: envelope.reply)  // the next frame's
+                } else {
+                    envelope.reply?(.failed("screenshot: the player has no output"))
+                }
                 continue
             }
             let reply = execute(envelope.command, at: t)
@@ -25,6 +29,7 @@ extension Player {
         if case .transition(let spec, _) = command {
             do { _ = try TransitionChooser(spec, seed: config.slideshow.seed) } catch { return .failed("\(error)") }
         }
+        if let refused = layoutLoad(command) { return refused }
         if let reply = show.apply(command, at: t) {
             if case .transition(let spec, _) = command, reply.isDone { composer?.transition = spec }
             return reply

@@ -20,13 +20,11 @@ extension Player {
         overlays.nextChange(after: t, context: overlayContext(at: t))
     }
 
-    /// This frame's overlays at `t`, and whether they differ from the last frame presented (so a frame whose
-    /// pictures did not change is drawn again only when its overlays did). Cheap: nothing is laid out here.
-    func overlayFrame(at t: Double) -> (scene: OverlayScene?, changed: Bool) {
-        guard overlayPainter != nil else { return (nil, false) }
-        let scene = overlayScene(at: t)
-        overlaysDrawing = scene
-        return (scene, scene != overlaysShown)
+    /// This frame's overlays at `t` (nil without a painter). Cheap: nothing is laid out here; the scene is part
+    /// of the frame's key, so a frame whose pictures did not change is drawn again only when its overlays did.
+    func overlayFrame(at t: Double) -> OverlayScene? {
+        guard overlayPainter != nil else { return nil }
+        return overlayScene(at: t)
     }
 
     /// The layers that draw `scene` on a `canvas`, for a frame that is drawn. A block that cannot be drawn (no
@@ -43,11 +41,6 @@ extension Player {
         }
     }
 
-    /// The frame drawn with this frame's overlays reached the screen.
-    func overlaysPresented() {
-        overlaysShown = overlaysDrawing
-    }
-
     /// The painter for the config's overlays; nil with `--no-overlays`, or (with one warning) when no font at
     /// all can be found.
     func makeOverlayPainter() -> OverlayPainter? {
@@ -62,7 +55,7 @@ extension Player {
 
     /// What the player knows at `t` that overlays show: the canvas, the item on screen and the wall clock.
     func overlayContext(at t: Double) -> OverlayContext {
-        let canvas = attachedOutput?.size ?? config.size
+        let canvas = screenSize
         return OverlayContext(canvas: canvas, item: overlayItem(at: t), now: wallClock.at(t), timeZone: wallClock.zone)
     }
 

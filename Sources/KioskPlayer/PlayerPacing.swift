@@ -1,5 +1,4 @@
 import KioskCore
-import KioskOutput
 
 /// How the loop paces itself after a frame: the presentation log of clip frames (debug), and `--untimed`'s clock
 /// that jumps to the next frame as soon as it is decoded.
@@ -29,17 +28,5 @@ extension Player {
         } else {
             clock.advance(by: 1.0 / 30)
         }
-    }
-
-    /// Presents the drawn frame; counts it only when it reached the screen.
-    func presentFrame(_ output: Output, presented: inout Int, first: inout Double?) throws -> Bool {
-        // the output has fed its own presentation clock with the flip (DRM); the player only counts
-        guard case .shown = try output.present() else { return false }
-        presented += 1
-        if presented == 1 {
-            first = clock.now
-            onFirstFrame?()
-        }
-        return true
     }
 }

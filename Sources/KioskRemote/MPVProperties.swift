@@ -246,5 +246,16 @@ enum MPVPropertyTable {
             return [.grid(.filter(f))]
         }),
         MPVProperty("kiosk-grid-focus", .text, get: { s in s.gridFocus.map { .string($0) } }),
+        // A SMIL layout playing (`kiosk play FILE.smil`): its file, and each region with what it shows.
+        MPVProperty("kiosk-layout", .text, get: { s in s.layout.map { .string($0) } }),
+        MPVProperty("kiosk-regions", .list, get: { s in
+            .array(s.regions.map { r in
+                var members: [(String, JSONValue)] = [("name", .string(r.name))]
+                if let src = r.src { members.append(("src", .string(src))) }
+                if let path = r.path { members.append(("filename", .string(path))) }
+                members += [("time-pos", .double(r.timePosition)), ("frozen", .bool(r.frozen))]
+                return .object(members)
+            })
+        }),
     ]
 }

@@ -9,7 +9,7 @@ import KioskRender
 /// screen; the layout has a 1280x720 clip region (x264 medium with B-frames, made from real photos), two still
 /// regions (photos, slice and meet) and kiosk's clock over the screen; the peer is a one-region layout playing
 /// the clip fitted to the whole screen, with the same clock. Each runs in a child process of its own (for its
-/// peak RSS), on a virtual clock at 30 fps, every frame finished (glFinish).
+/// peak RSS): `kiosk`'s player on a virtual clock at 30 fps, every frame finished (glFinish).
 enum LayoutBench {
     static func run(bench: Bench, frames: Int) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-layout")
@@ -49,36 +49,25 @@ enum LayoutBench {
                      frames, r.ms, r.rss, f.ms, f.rss, r.ms / max(f.ms, 1e-9), r.rss - f.rss))
     }
 
-    /// The child: `frames` frames of the layout `smil` on a virtual clock; prints ms a frame and peak RSS (MiB).
+    /// The child: `frames` frames of the layout `smil` played by the player (its layout mode and frame presenter,
+    /// the clock overlay on), on a virtual clock at 30 fps with every frame finished; prints ms a frame (the first
+    /// 5 frames, which open the decoders, left out) and peak RSS (MiB).
     static func child(_ smil: String, frames: Int) throws {
         var config = PlayerConfig()
         config.size = PixelSize(width: 1920, height: 1080)
+        config.overlays.clock = try ClockFormat(parsing: "%H:%M:%S")
         let log = Log(level: .error)
-        let file = try SMILFile.load(smil)
-        let output = try HeadlessOutput(size: config.size, pacing: nil)
-        let renderer = try Renderer(context: output.context)
-        let screen = LayoutScreen(file: file, config: config, context: output.context, waitsForDecodes: true, log: log)
-        var settings = OverlaySettings()
-        settings.clock = try ClockFormat(parsing: "%H:%M:%S")
-        let overlays = OverlayState(settings: settings, captions: CaptionSettings(format: .standard, position: .bottom, seconds: nil))
-        let painter = try OverlayPainter(family: OverlaySettings.defaultFont, log: log)
-        var total = 0.0
-        for i in 0..<(frames + 5) {
-            let t = Double(i) / 30
-            let start = MonotonicClock.seconds()
-            var (frame, _) = try screen.frame(at: t)
-            let scene = overlays.scene(at: t, context: OverlayContext(canvas: config.size, item: nil,
-                                                                      now: Date(timeIntervalSince1970: 1_798_000_000 + t),
-                                                                      timeZone: TimeZone(identifier: "UTC") ?? .current))
-            frame.overlays += try painter.overlays(for: scene, canvas: config.size).map { o in
-                var o = o
-                o.z = LayoutScreen.overlayZ
-                return o
-            }
-            try renderer.draw(frame, into: output.target)
-            output.context.finish()
-            if i >= 5 { total += MonotonicClock.seconds() - start }  // the first frames open the decoders
-        }
-        print(String(format: "%.3f %.1f", total * 1000 / Double(max(1, frames)), Bench.peakRSSMiB()))
+        let clock = VirtualClock()
+        let output = try VirtualTimeOutput(size: config.size, fps: 30, clock: clock, sink: nil)
+        let player = try Player(items: [], config: config, output: output, clock: clock, log: log, waitForDecodes: true)
+        player.playsSound = false
+        try player.play(layout: try SMILFile.load(smil))
+        let warmUp = 5.0 / 30
+        var start: Double?
+        player.onLoopTurn = { if start == nil && clock.now >= warmUp { start = MonotonicClock.seconds() } }
+        let report = try player.run(length: warmUp + Double(frames) / 30)
+        let elapsed = MonotonicClock.seconds() - (start ?? MonotonicClock.seconds())
+        guard report.framesPresented >= frames else { throw BenchError("the player presented \(report.framesPresented) of \(frames + 5) frames") }
+        print(String(format: "%.3f %.1f", elapsed * 1000 / Double(max(1, frames)), Bench.peakRSSMiB()))
     }
 }

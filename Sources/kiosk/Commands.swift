@@ -54,6 +54,7 @@ struct Commands {
             throw UsageError("--untimed needs --output headless")
         }
         let input = try CommandSpecs.inputOptions(from: o)
+        let layout = try LayoutCheck.layout(in: o.positional, command: "play", scheduled: o.string("schedule") != nil, config: config)
         // One board for every reader: IPC, MQTT and the state file.
         let board = PlayerBoard()
         let remote = try RemoteControl.bind(o, board: board, log: log)
@@ -69,10 +70,10 @@ struct Commands {
         let stall = FrameStall.fromEnvironment(log: log)
         let scheduled = o.string("schedule") != nil
         // Without a schedule the command line's folders are watched here; with one, ScheduledFolders below.
-        let folders = WatchedFolders(paths: o.positional, watch: !o.has("no-watch") && !scheduled, settle: o.number("settle") ?? 2,
+        let folders = WatchedFolders(paths: layout == nil ? o.positional : [], watch: !o.has("no-watch") && !scheduled, settle: o.number("settle") ?? 2,
                                      log: log)
         defer { folders.stop() }
-        var items = scheduled && o.positional.isEmpty ? []
+        var items = (scheduled && o.positional.isEmpty) || layout != nil ? []
             : try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil || fleet != nil || scheduled
                                || !folders.isEmpty,
                            loaded: o.positional.isEmpty ? nil : folders.items)
@@ -88,7 +89,7 @@ struct Commands {
         stop.onReload { reload.reload() }
         let service = SystemdNotifier()  // Type=notify units: ready, watchdog, status; nothing elsewhere
         defer { service.stopping() }
-        let report = try watchdog.guarding { try PlayJob.play(items: items, config: config, output: request,
+        let report = try watchdog.guarding { try PlayJob.play(items: items, layout: layout, config: config, output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
                                       input: input,
                                       length: o.number("length"), log: log,
@@ -140,12 +141,13 @@ struct Commands {
         stop.guardStops(with: watchdog)
         let stall = FrameStall.fromEnvironment(log: log)
         let scheduled = o.string("schedule") != nil
-        var items = scheduled && o.positional.isEmpty ? [] : try playlist(o.positional, allowEmpty: scheduled)
+        let layout = try LayoutCheck.layout(in: o.positional, command: "record", scheduled: scheduled, config: config)
+        var items = (scheduled && o.positional.isEmpty) || layout != nil ? [] : try playlist(o.positional, allowEmpty: scheduled)
         let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: false, log: log)
         if let schedule { items = schedule.startingItems(at: 0) }
         let clock = try? ScheduleSetup.wallClock(o, realClock: false)
         let fps = o.integer("fps") ?? 30
-        let report = try watchdog.guarding { try PlayJob.record(items: items, config: config, output: out, fps: fps,
+        let report = try watchdog.guarding { try PlayJob.record(items: items, layout: layout, config: config, output: out, fps: fps,
                                                                 length: o.number("length"), log: log,
                                         shouldStop: { stop.requested }, onStart: { player in
                                             player.onFirstFrame = { stall?.arm() }

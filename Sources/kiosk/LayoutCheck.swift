@@ -15,6 +15,17 @@ enum LayoutCheck {
         }
     }
 
+    /// The layout `play` or `record` plays when its paths are one SMIL file; nil when none of them is one. A
+    /// layout plays alone (the screen is its regions): with other paths, or with `--schedule`, it is a usage error.
+    static func layout(in paths: [String], command: String, scheduled: Bool, config: PlayerConfig) throws(UsageError) -> SMILFile? {
+        guard let smil = paths.first(where: SMILFile.isSMIL) else { return nil }
+        if scheduled { throw UsageError("\(command): \(smil) is a layout: it does not go with --schedule") }
+        guard paths.count == 1 else {
+            throw UsageError("\(command): \(smil) is a layout and plays alone: give it as the only path (got \(paths.count))")
+        }
+        return try load(smil, config: config)
+    }
+
     /// `kiosk check-config FILE.smil`: its problems (media that will not play count: the layout would show
     /// empty regions), its warnings, and with no problems each region's first minute. The exit status.
     static func check(_ path: String, stillDuration: Double) -> Int32 {

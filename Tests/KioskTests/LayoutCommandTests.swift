@@ -73,4 +73,37 @@ final class LayoutCommandTests: XCTestCase {
         let psnr = ImageCompare.psnrRGB(main, ref.pixels)
         XCTAssertGreaterThan(psnr, 28, "main region against ffmpeg's scale of the photo: \(psnr) dB")
     }
+
+    /// `<param name="projection">` takes what `#EXTKIOSK:` takes: a region showing an equirectangular picture
+    /// through it is the view ffmpeg's v360 gives; a bad value is one FILE:LINE problem and the picture shows flat.
+    func testAProjectionParamShowsTheRegionAsV360Does() throws {
+        let dir = try TempDir()
+        let eq = dir.file("eq.png")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "mandelbrot=s=512x256:end_pts=1,format=rgb24", "-frames:v", "1", eq])
+        let smil = dir.file("sphere.smil")
+        func write(_ value: String) throws {
+            try """
+                <smil><head><layout><root-layout width="320" height="120" backgroundColor="#000000"/>
+                <region regionName="sphere" left="0" top="0" width="160" height="120"/></layout></head><body>
+                <img src="eq.png" region="sphere" dur="10s">
+                <param name="projection" value="\(value)"/></img></body></smil>
+                """.write(toFile: smil, atomically: true, encoding: .utf8)
+        }
+        try write("equirect,yaw=45,pitch=-10,fov=60x45")
+        let out = dir.file("o.png")
+        let r = try CLITests.run(["snapshot", smil, "--size", "320x120", "--pan-speed", "0", "--output", out], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let shot = try load(out, PixelSize(width: 320, height: 120))
+        var region: [UInt8] = []
+        for y in 0..<120 { region += shot.pixels[(y * 320 * 4)..<(y * 320 * 4 + 160 * 4)] }
+        let ref = try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin", "-i", eq, "-vf",
+                                               "format=gbrp,v360=input=e:output=flat:yaw=45:pitch=-10:h_fov=60:v_fov=45:w=160:h=120:interp=linear,format=rgba",
+                                               "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+        let db = ImageCompare.psnrRGB(region, [UInt8](ref))
+        XCTAssertGreaterThanOrEqual(db, 30, "the region against v360's view: \(db) dB")
+        try write("equirect,yaw=500")
+        let check = try CLITests.run(["check-config", smil], timeout: 60)
+        XCTAssertEqual(check.status, 2, check.stderr)
+        XCTAssertTrue(check.stderr.contains("\(smil):3: param projection=\"equirect,yaw=500\": "), check.stderr)
+    }
 }

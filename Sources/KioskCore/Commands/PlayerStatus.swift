@@ -91,6 +91,9 @@ public struct PlayerStatus: Sendable, Equatable {
     public var screenOn = true
     /// What is full screen: the slideshow or the grid.
     public var screenView = ScreenView.slideshow
+    /// The SMIL layout playing instead of the playlist, if one is, and what each of its regions shows.
+    public var layout: String?
+    public var regions: [RegionStatus] = []
     /// The grid's chip (also while it is closed: the one it opens with).
     public var gridFilter = GridFilter.all
     /// The path of the grid's focused tile while it is open.

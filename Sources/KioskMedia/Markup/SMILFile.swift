@@ -14,6 +14,22 @@ public struct SMILFile: Sendable {
     public let lengths: [Int: SMILTimeline.MediaLength]
     /// One line per medium that will not play (`FILE:LINE: src "x": reason`).
     public let problems: [String]
+    /// The media (by index) whose files have a sound stream.
+    public let sounding: Set<Int>
+    /// Each medium's projection and start view from its `<param name="projection">`, by media index.
+    public let overrides: [Int: ProjectionOverride]
+
+    /// A layout made in code: `document` with its media's files `paths` (by media index), their `lengths` (a
+    /// medium without one is a still) and the `problems` said about it.
+    public init(document: SMILDocument, paths: [Int: String], lengths: [Int: SMILTimeline.MediaLength] = [:],
+                problems: [String] = [], sounding: Set<Int> = [], overrides: [Int: ProjectionOverride] = [:]) {
+        self.document = document
+        self.paths = paths
+        self.lengths = lengths
+        self.problems = problems
+        self.sounding = sounding
+        self.overrides = overrides
+    }
 
     /// Whether `path` names a SMIL file (by its extension: `.smil`, `.smi`).
     public static func isSMIL(_ path: String) -> Bool {
@@ -21,16 +37,30 @@ public struct SMILFile: Sendable {
     }
 
     /// Reads the file at `path`. Throws a `MarkupError` or `SMILError` (one line, FILE:LINE) when the document
-    /// itself cannot be played.
-    public static func load(_ path: String, limits: DecodeLimits? = nil) throws -> SMILFile {
+    /// itself cannot be played. `confined` (a layout a remote loaded): with `--media-root`, a medium whose real
+    /// path lies outside the root does not play (one problem line), as the remote gate refuses such a file.
+    public static func load(_ path: String, limits: DecodeLimits? = nil, confined: Bool = false) throws -> SMILFile {
         let root = try MarkupReader.read(file: path)
         let document = try SMILReader.read(root, file: path)
         let base = (path as NSString).deletingLastPathComponent
         var paths: [Int: String] = [:], lengths: [Int: SMILTimeline.MediaLength] = [:], problems: [String] = []
+        var sounding: Set<Int> = [], overrides: [Int: ProjectionOverride] = [:]
         for m in document.mediaInDocumentOrder {
+            if let text = m.params["projection"] {
+                do {
+                    overrides[m.index] = try projection(text)
+                } catch {
+                    problems.append("\(m.source): param projection=\"\(ErrorQuote.cut(text))\": \(error); shown flat")
+                }
+            }
             let at = "\(m.source): src \"\(ErrorQuote.cut(m.src))\""
             guard let file = resolve(m.src, base: base) else {
                 problems.append("\(at): not a local file (kiosk plays only local files)")
+                lengths[m.index] = .unplayable
+                continue
+            }
+            if confined, let root = MediaConfinement.rootPath, !Self.lies(file, beneath: root) {
+                problems.append("\(at): outside --media-root \(root) (the layout was loaded by a remote)")
                 lengths[m.index] = .unplayable
                 continue
             }
@@ -48,6 +78,7 @@ public struct SMILFile: Sendable {
                         lengths[m.index] = .still
                     }
                 }
+                if info.streams.contains(where: { $0.type == "audio" }) { sounding.insert(m.index) }
                 paths[m.index] = file
             } catch {
                 let why = "\(error)"
@@ -55,7 +86,25 @@ public struct SMILFile: Sendable {
                 lengths[m.index] = .unplayable
             }
         }
-        return SMILFile(document: document, paths: paths, lengths: lengths, problems: problems)
+        return SMILFile(document: document, paths: paths, lengths: lengths, problems: problems, sounding: sounding,
+                        overrides: overrides)
+    }
+
+    /// A `projection` param: what `#EXTKIOSK:` takes from `projection=` on (`equirect`, or
+    /// `equirect,yaw=45,pitch=-10,fov=60x45`), checked as the playlist line is.
+    private static func projection(_ text: String) throws -> ProjectionOverride {
+        let o = try ProjectionOverride(parsing: "projection=" + text)
+        try o.validate()
+        return o
+    }
+
+    /// Whether `file`'s real path (every symlink followed) lies beneath `root`; a file that does not exist does
+    /// not (its probe would say why, but nothing outside the root is looked at).
+    private static func lies(_ file: String, beneath root: String) -> Bool {
+        guard let real = realpath(file, nil) else { return false }
+        defer { free(real) }
+        let path = String(cString: real)
+        return root == "/" || path.hasPrefix(root + "/")
     }
 
     /// The timeline of this file, stills lasting `stillDuration` seconds.

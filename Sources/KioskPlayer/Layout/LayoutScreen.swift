@@ -25,7 +25,7 @@ public final class LayoutScreen {
         self.file = file
         stillDuration = config.slideshow.duration
         timeline = file.timeline(stillDuration: stillDuration)
-        media = LayoutMedia(document: file.document, paths: file.paths)
+        media = LayoutMedia(file: file)
         self.waitsForDecodes = waitsForDecodes
         LocalMediaPolicy.apply(config)
         composer = LayoutComposer(document: file.document, config: config, context: context, playlist: media.playlist)
@@ -65,19 +65,71 @@ public final class LayoutScreen {
 
     deinit { composer.releaseAll() }
 
+    /// Whether the layout starts again at the end of its body (the media of its start are then decoded ahead
+    /// near the end, as those of any other change).
+    public var loops = false
+
     /// The frame at `t` seconds on the layout's clock, and a key that is equal for frames that look the same.
+    /// The media of the timeline's next change are asked for ahead.
     public func frame(at t: Double) throws -> (frame: RenderFrame, key: LayoutFrameKey) {
-        let showings = timeline.showings(at: t)
-        let now = Set(showings.values.flatMap { [$0.current, $0.outgoing].compactMap { $0?.media.index } })
         var ahead: Set<Int> = []
-        if let next = timeline.nextChange(after: t) { ahead = Set(timeline.byRegion(at: next).values.map(\.media.index)) }
+        let end = timeline.duration
+        if let next = timeline.nextChange(after: t), next < end {
+            ahead = Set(timeline.byRegion(at: next).values.map(\.media.index))
+        } else if loops, end.isFinite {
+            ahead = Set(timeline.byRegion(at: 0).values.map(\.media.index))
+        }
+        return try frame(showings: timeline.showings(at: t), ahead: ahead)
+    }
+
+    /// The frame showing `showings` (by region name), with the media `ahead` (by index) decoding for what comes
+    /// next; media in neither are let go.
+    public func frame(showings: [String: RegionShowing], ahead: Set<Int> = []) throws -> (frame: RenderFrame, key: LayoutFrameKey) {
+        let now = Set(showings.values.flatMap { [$0.current, $0.outgoing].compactMap { $0?.media.index } })
         for i in now.union(ahead) where file.paths[i] != nil { cache.request(ItemID(i)) }
         if waitsForDecodes { for i in now where file.paths[i] != nil { cache.wait(for: ItemID(i)) } }
         let keep = Set(now.union(ahead).map { ItemID($0) })
         cache.evict(keeping: keep)
         composer.forget(keeping: keep)
         let (frame, key) = try composer.frame(showings: showings, cache: cache, stillDuration: stillDuration, path: media.path)
+        isComplete = now.allSatisfy { i in file.paths[i] == nil || cache.item(ItemID(i)) != nil || cache.failure(ItemID(i)) != nil }
         return (frame, LayoutFrameKey(key: key))
+    }
+
+    /// Whether the last frame had every medium it shows decoded (or failed, its region showing its background);
+    /// false while one is still decoding.
+    public private(set) var isComplete = true
+
+    /// The layout time after `t` when its frame next changes by itself: the timeline's next change while every
+    /// region shows a still, nil (every frame) while a clip or an animation plays, a transition runs or a medium is
+    /// still decoding, and
+    /// `.infinity` when nothing will change again.
+    public func nextChange(after t: Double) -> Double? {
+        for showing in timeline.showings(at: t).values {
+            if showing.outgoing != nil { return nil }
+            guard let entry = showing.current, !entry.frozen else { continue }
+            let id = ItemID(entry.media.index)
+            switch cache.item(id)?.picture {
+            case .clip?, .animation?: return nil
+            case .still?: continue
+            case nil where file.paths[entry.media.index] != nil && cache.failure(id) == nil: return nil  // still decoding
+            case nil: continue  // no file, or it failed: the region's background
+            }
+        }
+        return timeline.nextChange(after: t) ?? .infinity
+    }
+
+    /// The sound the screen plays at `t`: a screen has one loudspeaker, so of the regions (in the layout's
+    /// order) the first showing a clip or a sound file that has sound, playing (not frozen) with a `soundLevel`
+    /// above 0, is heard; nil when none is.
+    public func voice(at t: Double) -> LayoutVoice? {
+        let shown = timeline.byRegion(at: t)
+        for region in file.document.regions {
+            guard let a = shown[region.name], !a.frozen, a.media.soundLevel > 0, let path = file.paths[a.media.index],
+                  case .timed? = file.lengths[a.media.index], file.sounding.contains(a.media.index) else { continue }
+            return LayoutVoice(region: region.name, path: path, activation: a.activation, offset: a.offset, level: a.media.soundLevel)
+        }
+        return nil
     }
 
     /// The z above every region, for the screen's own overlays (clock, messages).
@@ -87,4 +139,18 @@ public final class LayoutScreen {
 /// What a layout frame looked like: equal for frames that draw the same (the redraw test).
 public struct LayoutFrameKey: Equatable {
     let key: LayoutComposer.VisualKey
+}
+
+/// The region heard at one time, and where in its medium.
+public struct LayoutVoice: Equatable {
+    /// The region's name.
+    public var region: String
+    /// The medium's file.
+    public var path: String
+    /// Tells this showing from the medium's other showings (a repeat starts its sound again).
+    public var activation: Int
+    /// Seconds into the medium.
+    public var offset: Double
+    /// Its `soundLevel` (a fraction, above 0).
+    public var level: Double
 }

@@ -1,0 +1,33 @@
+/// What one region of a playing layout shows, as remote clients read it (`kiosk-regions` over IPC, the MQTT
+/// state): its name, the medium's file and `src`, and how far into it the region is.
+public struct RegionStatus: Sendable, Equatable {
+    /// The region's name.
+    public var name: String
+    /// The medium's `src` as the SMIL file gives it, nil while the region shows nothing (its background).
+    public var src: String?
+    /// The medium's local file, nil while the region shows nothing or the medium has no file.
+    public var path: String?
+    /// Seconds into the medium (its current repeat).
+    public var timePosition: Double
+    /// Whether it is past its end and held on its last frame.
+    public var frozen: Bool
+
+    /// A region's status.
+    public init(name: String, src: String? = nil, path: String? = nil, timePosition: Double = 0, frozen: Bool = false) {
+        self.name = name
+        self.src = src
+        self.path = path
+        self.timePosition = timePosition
+        self.frozen = frozen
+    }
+
+    /// Every region of `document` at `t` on `timeline`, in the document's order of regions; `path` gives a
+    /// medium's file.
+    public static func all(_ timeline: SMILTimeline, at t: Double, path: (SMILMedia) -> String?) -> [RegionStatus] {
+        let shown = timeline.byRegion(at: t)
+        return timeline.document.regions.map { region in
+            guard let a = shown[region.name] else { return RegionStatus(name: region.name) }
+            return RegionStatus(name: region.name, src: a.media.src, path: path(a.media), timePosition: a.offset, frozen: a.frozen)
+        }
+    }
+}

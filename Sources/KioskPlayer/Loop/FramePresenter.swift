@@ -1,0 +1,153 @@
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskOutput
+import KioskRender
+
+/// Draws frames and shows them: the one place the player draws, takes screenshots, presents, counts frames and
+/// waits (kmscube's draw-then-flip; mpv's `draw_frame`, `flip_page` and `wait_events`). Every mode's frames,
+/// `record`'s and the snapshots' come through here.
+///
+/// The redraw test lives here and only here: a frame is drawn when its key differs from the frame on screen,
+/// when the output came back after being lost, when the output wants every frame (a recorder), or when a
+/// screenshot waits for it.
+final class FramePresenter {
+    /// Where frames go.
+    let output: Output
+    private let renderer: Renderer
+    private let clock: Clock
+    private let log: Log
+    /// Frames that reached the screen.
+    private(set) var presented = 0
+    /// The clock's time when the first frame had been presented, if one was.
+    private(set) var firstFrameTime: Double?
+    /// Called once, right after the first frame has been presented.
+    var onFirstFrame: (() -> Void)?
+    private var pendingScreenshots: [PendingScreenshot] = []
+    /// The key of the frame on screen, and the output's generation it was shown in.
+    private var onScreen: (key: FrameKey, generation: Int)?
+
+    /// What became of a frame handed to `show`.
+    enum Outcome: Equatable {
+        /// It was drawn and reached the screen.
+        case shown
+        /// It looks like the frame on screen: nothing was drawn.
+        case unchanged
+        /// It was drawn but is not on screen (a flip still pending): the next turn tries again.
+        case notShown
+        /// The display is lost: nothing was drawn.
+        case unavailable
+    }
+
+    /// A presenter drawing into `output` with `renderer`, counting on `clock`.
+    init(output: Output, renderer: Renderer, clock: Clock, log: Log) {
+        self.output = output
+        self.renderer = renderer
+        self.clock = clock
+        self.log = log
+    }
+
+    /// A presenter over a headless output of `size`, for frames that are only read back (snapshots).
+    static func headless(size: PixelSize, log: Log) throws -> FramePresenter {
+        let output = try HeadlessOutput(size: size, pacing: nil)
+        return FramePresenter(output: output, renderer: try Renderer(context: output.context, log: log),
+                              clock: VirtualClock(), log: log)
+    }
+
+    /// Whether this turn must draw even a frame that did not change: the output records every frame, or a
+    /// screenshot waits.
+    var wantsFrame: Bool { output.needsEveryFrame || !pendingScreenshots.isEmpty }
+
+    /// Forgets the frame on screen, so the next one is drawn whatever its key (a mode took over the screen).
+    func forget() { onScreen = nil }
+
+    /// Draws the frame `draw` builds, unless `key` says it is the frame on screen; then takes the screenshots
+    /// asked for from it and presents it. `draw` is only called when the frame is drawn.
+    func show(key: FrameKey, draw: () throws -> RenderFrame) throws -> Outcome {
+        guard output.isAvailable else { return .unavailable }
+        if let shown = onScreen, shown.key == key, shown.generation == output.generation, !wantsFrame { return .unchanged }
+        try renderer.draw(try draw(), into: output.target, rotation: output.rotation)
+        takeScreenshots()
+        // the output feeds its own presentation clock with the flip (DRM); here frames are only counted
+        guard case .shown = try output.present() else { return .notShown }
+        onScreen = (key, output.generation)
+        presented += 1
+        if presented == 1 {
+            firstFrameTime = clock.now
+            onFirstFrame?()
+        }
+        return .shown
+    }
+
+    /// Waits until `deadline` on the clock (nil: about the next frame), or less: a command, input or a
+    /// producer's wakeup ends the wait at once.
+    func wait(until deadline: Double?) { output.wait(until: deadline, on: clock) }
+
+    /// Draws `frame` and reads it back, without presenting it: what snapshots write.
+    func capture(_ frame: RenderFrame) throws -> RGBAImage {
+        try renderer.draw(frame, into: output.target, rotation: .none)
+        return try output.target.readPixels()
+    }
+
+    /// Asks for a screenshot of the next frame drawn, written to `path`; `reply` is answered once it is.
+    func screenshot(to path: String, reply: CommandInbox.Reply?) {
+        pendingScreenshots.append(PendingScreenshot(path: path, reply: reply))
+    }
+
+    /// Answers every screenshot still waiting with `why` (the player stopped).
+    func dropScreenshots(_ why: String) {
+        for s in pendingScreenshots { s.reply?(.failed(why)) }
+        pendingScreenshots.removeAll()
+    }
+
+    /// Takes the screenshots asked for from the frame just drawn (before it is presented): the pixels are read
+    /// here, on the render thread; the PNG is encoded and written on a background thread, which answers each.
+    private func takeScreenshots() {
+        guard !pendingScreenshots.isEmpty else { return }
+        let shots = pendingScreenshots
+        pendingScreenshots.removeAll()
+        let image: RGBAImage
+        do {
+            image = try output.target.readPixels()
+        } catch {
+            for s in shots { s.reply?(.failed("screenshot: \(error)")) }
+            return
+        }
+        let log = self.log
+        let thread = Thread {
+            for s in shots {
+                do {
+                    try ScreenshotWriter.write(image, to: s.path)
+                    log.info("screenshot: \(s.path) (\(image.size))")
+                    s.reply?(.done())
+                } catch {
+                    log.warn("screenshot: \(error)")
+                    s.reply?(.failed("\(error)"))
+                }
+            }
+        }
+        thread.name = "kiosk-screenshot"
+        thread.start()
+    }
+}
+
+/// What a frame looks like, for the redraw test: any mode's own equatable key (its pictures' frames, its
+/// overlays), compared only with keys of the same type.
+struct FrameKey: Equatable {
+    private let value: Any
+    private let equals: (Any) -> Bool
+
+    /// The key `key`.
+    init<Key: Equatable>(_ key: Key) {
+        value = key
+        equals = { ($0 as? Key) == key }
+    }
+
+    static func == (a: FrameKey, b: FrameKey) -> Bool { a.equals(b.value) }
+}
+
+/// A screenshot asked for and not taken yet.
+struct PendingScreenshot {
+    let path: String
+    let reply: CommandInbox.Reply?
+}

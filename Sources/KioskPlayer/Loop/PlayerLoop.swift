@@ -1,0 +1,127 @@
+import KioskCore
+import KioskRender
+
+/// The modes the loop chooses from, made when play begins: the screen off wins, then the open grid, then a
+/// layout when one plays, then idle while the playlist has nothing to show, else the slideshow.
+struct LoopModes {
+    let slideshow: SlideshowMode
+    let idle: IdleMode
+    let grid: GridMode
+    let screenOff: ScreenOffMode
+
+    init(player: Player) {
+        slideshow = SlideshowMode(player: player)
+        idle = IdleMode(player: player)
+        grid = GridMode(player: player)
+        screenOff = ScreenOffMode(player: player)
+    }
+
+    /// The mode that owns the screen this turn.
+    func active(for player: Player) -> PlayerMode {
+        if player.screenOff { return screenOff }
+        if player.grid.isOpen { return grid }
+        if let layout = player.layoutMode { return layout }
+        return player.show.isIdle ? idle : slideshow
+    }
+}
+
+/// The loop's parts around the modes' turns (Player.swift has the loop): the turn's commands in, a mode's frame
+/// out through the presenter, and the rests between.
+extension Player {
+    /// The top of a turn: input (which drives the current item's view and sends commands), the producers'
+    /// commands, then every command in the inbox, the playlist's item windows, and the display's hotplug.
+    func takeCommands(at t: Double) {
+        viewControl.gridOpen = grid.isOpen
+        let size = screenSize
+        if let input = interaction {
+            input.canvas = size
+            for c in input.frame(at: t, splitBar: effects.bar(at: t)) { inbox.queueFromLoop(c) }
+        } else {
+            standaloneView.canvas = size
+            for case .command(let c) in standaloneView.step(at: t) { inbox.queueFromLoop(c) }  // settles the view, holds `zoomed`
+        }
+        turnProducers(at: t)
+        runCommands(at: t)
+        guard !quitRequested else { return }
+        updateItemWindows(at: t)
+        if !screenOff, hotplug?.changed() == true { presenter?.output.displayChanged() }
+    }
+
+    /// Hands a mode's frame to the presenter: with the screen's overlays and placed on the wall when the mode
+    /// asks for that (the overlays are part of its key), then rests as the mode said for what became of it.
+    func show(_ frame: ModeFrame, at t: Double, on presenter: FramePresenter) throws {
+        let size = presenter.output.size
+        let overlays = frame.overlaid ? overlayFrame(at: t) : nil
+        let key = FrameKey(ScreenKey(pictures: frame.key, overlays: overlays))
+        let outcome = try presenter.show(key: key) {
+            guard frame.overlaid else { return frame.pictures }
+            return onScreen(frame.pictures, overlays: Self.onTop(overlayLayers(overlays, canvas: wallPlacement(on: size).canvas),
+                                                                 of: frame.pictures), size: size)
+        }
+        switch outcome {
+        case .shown:
+            frame.onShown?()
+            rest(frame.shown)
+        case .unchanged, .unavailable:
+            rest(frame.unchanged)
+        case .notShown:
+            rest(frame.notShown)
+        }
+    }
+
+    /// The screen's overlays raised above everything in `pictures` (a layout's regions stack by z-index).
+    static func onTop(_ overlays: [RenderOverlay], of pictures: RenderFrame) -> [RenderOverlay] {
+        let top = (pictures.layers.map(\.z) + pictures.overlays.map(\.z)).max() ?? 0
+        return overlays.map { o in
+            var o = o
+            if o.z <= top { o.z = top + 1 }
+            return o
+        }
+    }
+
+    /// Rests as `rest` says; a command, input or a producer's wakeup ends a wait at once.
+    func rest(_ rest: Rest) {
+        switch rest {
+        case .none: break
+        case .nextFrame: presenter?.wait(until: nil)
+        case .until(let deadline): presenter?.wait(until: deadline)
+        case .then(let first, let step):
+            self.rest(first)
+            step()
+        }
+    }
+
+    /// The slideshow moved on to `t`: decodes asked for ahead, failed items whose files changed retried, the
+    /// scene at `t` (nil: nothing to show), and the slideshow's events published.
+    func advanceShow(at t: Double) -> Scene? {
+        prepareDecodes()
+        let retried = cache.retryChanged()
+        if !retried.isEmpty { show.retry(retried) }
+        let scene = scene(at: t)
+        publish(show.takeEvents())
+        return scene
+    }
+
+    /// Play is over: sound, clip, grid and textures let go, every command and screenshot still waiting answered,
+    /// the item on screen ended (`quit`), and the board told.
+    func stopPlaying() {
+        sound.stop()
+        leaveClip()
+        grid.stop()
+        composer?.releaseAll()
+        layoutMode = nil
+        for e in inbox.drain() { e.reply?(.failed("the player stopped")) }
+        answerCommands()
+        if let id = show.currentID, !show.isFinished, let path = show.currentSlot?.path {
+            publish([.itemEnded(id, path: path, reason: .quit)])
+        }
+        presenter?.dropScreenshots("the player stopped")
+        board.post([.shutdown])
+    }
+}
+
+/// What a frame on screen looks like: the mode's pictures and the overlays drawn over them.
+private struct ScreenKey: Equatable {
+    var pictures: FrameKey
+    var overlays: OverlayScene?
+}

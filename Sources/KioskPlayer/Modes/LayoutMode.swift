@@ -1,0 +1,136 @@
+import KioskCore
+import KioskMedia
+import KioskRender
+
+/// The turn while a SMIL layout plays (`kiosk play FILE.smil`, `kiosk record FILE.smil`): every region's
+/// frame at the layout's clock, which starts at the mode's first turn and, with `--loop` (the default), starts
+/// again when the body ends; with `--no-loop` play ends there. While every region shows a still the loop rests
+/// until the timeline's next change.
+final class LayoutMode: PlayerMode {
+    let name = "layout"
+    private unowned let player: Player
+    /// The regions' frames.
+    let screen: LayoutScreen
+    /// The player time the layout's clock counts from (set by the first turn).
+    private var start: Double?
+    /// The region's medium being heard, if one is.
+    private var heard: LayoutVoice?
+    /// Whether a frame of the layout has reached the screen.
+    private var shownOnce = false
+    /// How long the screen may keep what it showed before while the layout's first media decode (then the
+    /// regions still decoding show their backgrounds).
+    static let firstFrameWait = 2.0
+
+    init(player: Player, screen: LayoutScreen) {
+        self.player = player
+        self.screen = screen
+    }
+
+    /// The slideshow's clip, sound and pictures go (the layout owns the screen), and the sound of the region
+    /// heard starts again (the screen off or the grid stopped it).
+    func takesScreen() {
+        player.leaveClip()
+        player.sound.stop()
+        player.cache.evict(keeping: [])
+        player.composer?.forget(keeping: [])
+        heard = nil
+    }
+
+    /// What each region shows at player time `t` (before the first turn: at the layout's start).
+    func regions(at t: Double) -> [RegionStatus] {
+        let file = screen.file
+        return RegionStatus.all(screen.timeline, at: max(0, t - (start ?? t))) { file.paths[$0.index] }
+    }
+
+    func turn(at t: Double) throws -> ModeTurn {
+        let p = player
+        var start = self.start ?? t
+        let length = screen.timeline.duration
+        if length.isFinite, length > 0, t - start >= length {
+            guard p.config.slideshow.loop else {
+                p.postStatus(scene: nil)
+                return .end
+            }
+            start += ((t - start) / length).rounded(.down) * length
+            p.log.info("layout: \(screen.file.document.file) starts again")
+        }
+        self.start = start
+        let local = t - start
+        if p.playsSound { hear(screen.voice(at: local)) }
+        let (pictures, key) = try screen.frame(at: local)
+        p.postStatus(scene: nil)
+        if !screen.isComplete && local < Self.firstFrameWait && !shownOnce {
+            return .rest(.until(t + 0.01))  // what was on screen stays until the layout's first media are in
+        }
+        var rest: Rest = .nextFrame
+        if let next = screen.nextChange(after: local) {
+            let deadline = min(start + next, length.isFinite ? start + length : .infinity)
+            rest = .until(min(p.wakeTime(deadline), p.overlayDeadline(after: t) ?? .infinity))
+        }
+        if let untimed = p.untimedClock {
+            rest = .then(.none, { untimed.advance(by: 1.0 / 30) })
+        }
+        var frame = ModeFrame(pictures: pictures, key: FrameKey(key), shown: p.presenter?.output.needsEveryFrame == true ? .none : rest,
+                              unchanged: rest)
+        frame.onShown = { [weak self] in self?.shownOnce = true }
+        return .frame(frame)
+    }
+}
+
+extension LayoutMode {
+    /// Plays `voice`'s sound when it is another showing than the one heard (a region that starts a clip, a
+    /// repeat); stops the sound when no region is heard.
+    private func hear(_ voice: LayoutVoice?) {
+        guard voice?.path != heard?.path || voice?.activation != heard?.activation || voice?.region != heard?.region else { return }
+        heard = voice
+        guard let voice else {
+            player.sound.stop()
+            return
+        }
+        player.log.info("layout: sound from region \(voice.region): \(voice.path)"
+                        + (voice.level != 1 ? String(format: " at soundLevel %.0f%%", voice.level * 100) : ""))
+        player.sound.start(path: voice.path, sequence: -1 - voice.activation, at: voice.offset, level: voice.level)
+    }
+}
+
+extension Player {
+    /// Plays the layout `file` instead of the playlist, from the next turn: its regions drawn with this
+    /// player's output (attached first), its stills lasting `--duration`. Its warnings and unplayable media
+    /// are said once each.
+    public func play(layout file: SMILFile) throws {
+        guard let presenter else { throw PlayerError("the player has no output") }
+        for w in file.document.warnings { log.warn(w) }
+        for problem in file.problems { log.warn(problem) }
+        let screen = LayoutScreen(file: file, config: config, context: presenter.output.context,
+                                  waitsForDecodes: waitForDecodes, log: log)
+        screen.loops = config.slideshow.loop
+        layoutMode = LayoutMode(player: self, screen: screen)
+        log.info("layout: \(file.document.file): \(file.document.regions.count) regions, \(Self.lengthText(screen.timeline.duration))")
+    }
+
+    /// A `.load` that starts or ends a layout (PlayerCommands.swift runs it before the slideshow does): one SMIL
+    /// file replacing the playlist (a remote's `loadfile x.smil`, MQTT's `load`, a schedule's window) plays from
+    /// the next turn, its media confined to `--media-root` when one is set; any other replacing load ends the
+    /// layout and the playlist plays again. A failure is the reply; nil lets the slideshow run the command.
+    func layoutLoad(_ command: PlayerCommand) -> CommandReply? {
+        guard case .load(let items, let mode) = command, mode == .replace || mode == .reload else { return nil }
+        guard items.count == 1, let path = items.first?.path, SMILFile.isSMIL(path) else {
+            if let layout = layoutMode {
+                log.info("layout: \(layout.screen.file.document.file) ends: the playlist plays again")
+                layoutMode = nil
+            }
+            return nil
+        }
+        do {
+            try play(layout: try SMILFile.load(path, limits: config.limits, confined: true))
+        } catch {
+            log.warn("\(error)")
+            return .failed("\(error)")
+        }
+        return nil  // the slideshow lists the file, so the reply carries its entry
+    }
+
+    private static func lengthText(_ length: Double) -> String {
+        length.isFinite ? "\(String(format: "%.2f", length)) s a pass" : "no end"
+    }
+}

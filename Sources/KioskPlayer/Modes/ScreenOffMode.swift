@@ -1,0 +1,27 @@
+import KioskCore
+import KioskRender
+
+/// The turn with the screen off (a schedule's `off`, a `screen off` command): no clip, no sound, no decoded
+/// pictures; a recorder gets a black frame each tick, a display is drawn nothing. Rests until the next quarter
+/// second, a command or a producer's deadline.
+final class ScreenOffMode: PlayerMode {
+    let name = "screen off"
+    private unowned let player: Player
+
+    init(player: Player) { self.player = player }
+
+    func turn(at t: Double) throws -> ModeTurn {
+        let p = player
+        p.leaveClip()
+        p.sound.stop()
+        p.cache.evict(keeping: [])
+        p.composer?.forget(keeping: [])
+        p.postStatus(scene: nil)
+        var rest = Rest.until(p.wakeTime(t + Player.longestWait))
+        if p.presenter?.output.needsEveryFrame == true { rest = .none }
+        if let untimed = p.untimedClock { rest = .then(rest, { untimed.advance(by: 1.0 / 30) }) }
+        guard p.presenter?.wantsFrame == true else { return .rest(rest) }
+        return .frame(ModeFrame(pictures: RenderFrame(background: RGBColor(red: 0, green: 0, blue: 0), layers: []),
+                                key: FrameKey("screen off"), overlaid: false, shown: rest, unchanged: rest, notShown: rest))
+    }
+}

@@ -1,0 +1,73 @@
+import KioskCore
+import KioskRender
+
+/// The slideshow's turn: the scene at the clock's time (the slideshow's own, or the wall's with
+/// `--sync-epoch`), the current clip kept in step and ended early when it breaks, decodes ahead, and the frame
+/// the composer builds. It owns the slots' count and where their sound played (for `record`'s mix).
+final class SlideshowMode: PlayerMode {
+    let name = "slideshow"
+    private unowned let player: Player
+    /// Slots started, and where their sound played on the clock.
+    private(set) var spans = SoundSpans()
+
+    init(player: Player) { self.player = player }
+
+    func turn(at t: Double) throws -> ModeTurn {
+        let p = player, show = player.show
+        guard let scene = p.advanceShow(at: t) else {
+            p.postStatus(scene: nil)
+            if show.isFinished && !show.isIdle { return .end }
+            if show.isIdle { return .rest(.none) }  // the idle mode takes the next turn
+            if let u = show.upcoming {
+                p.cache.wait(for: u, limit: 0.02)  // the first picture is still decoding
+                return .rest(.none)
+            }
+            return .rest(.nextFrame)
+        }
+        if scene.current.sequence != spans.sequence {
+            p.startSlot(scene, at: t, spans: &spans)
+            p.applyItemEffect(of: scene.current.id, at: t)
+        }
+        keepClipInStep(scene, at: t)
+        var keep: Set<ItemID> = [scene.current.id]
+        if let o = scene.outgoing { keep.insert(o.id) }
+        if let u = show.upcoming { keep.insert(u) }
+        p.cache.evict(keeping: keep)
+        guard let composer = p.composer else { return .end }
+        composer.forget(keeping: keep)
+        composer.canvas = p.wallPlacement(on: p.screenSize).canvas  // a display's mode can change while playing
+        composer.effect = p.effects.effect(at: t)
+        let built = try composer.frame(for: scene, cache: p.cache)
+        p.postStatus(scene: scene)
+        guard let (pictures, key) = built else {
+            // Untimed, the clock must still move on: a clip whose last frame was drawn before its decoder said
+            // it had ended would otherwise hold the loop forever.
+            return .rest(.nextFrame)
+        }
+        var frame = ModeFrame(pictures: pictures, key: FrameKey(key))
+        frame.onShown = { [unowned p] in
+            p.logPresentation(scene)
+            p.sync?.logPresented(scene, wall: p.frameWall, framePTS: composer.shownPTS[scene.current.sequence], log: p.log)
+        }
+        if let untimed = p.untimedClock {
+            let advance: () -> Void = { [unowned p] in p.advanceUntimed(untimed, scene: scene, playing: p.playing) }
+            frame.shown = .then(.none, advance)
+            frame.unchanged = .then(.none, advance)
+        }
+        return .frame(frame)
+    }
+
+    /// The clip on screen follows the slot: paused with it, in step with the wall, ended when it breaks.
+    private func keepClipInStep(_ scene: Scene, at t: Double) {
+        let p = player
+        p.sound.pause(scene.paused)  // the slideshow's pause holds the clip's sound, and so its frames
+        guard let clip = p.playing else { return }
+        clip.position = clip.clip.startTime + scene.currentTime
+        if p.sync?.keepInStep(clip, scene: scene, at: t, log: p.log) == true, p.sound.isPlaying(scene.current.sequence) {
+            p.sound.start(path: clip.path, sequence: scene.current.sequence, at: clip.clip.startTime + scene.currentTime)
+        }
+        if let reason = clip.endsEarly(at: scene.currentTime, slotLength: scene.current.length, log: p.log) {
+            p.show.endCurrent(reason)
+        }
+    }
+}

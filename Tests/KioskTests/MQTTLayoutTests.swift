@@ -1,0 +1,44 @@
+import Foundation
+import KioskCore
+import XCTest
+
+/// A layout over MQTT: `load` of a SMIL file inside `--media-root` plays it in place of the playlist, and the
+/// retained state names the layout and what each region shows. A real mosquitto broker.
+final class MQTTLayoutTests: MQTTFleetTestCase {
+    func testLoadingALayoutPutsItsRegionsInTheState() throws {
+        let root = dir.file("media")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let red = try ColourPictures.make(dir, "media/red.png", "red")
+        _ = try ColourPictures.make(dir, "media/blue.png", "blue")
+        let smil = root + "/shop.smil"
+        try """
+            <smil><head><layout><root-layout width="320" height="240"/>
+            <region regionName="main" left="0" top="0" width="200" height="240" fit="fill"/>
+            <region regionName="side" left="200" top="0" width="120" height="240" fit="fill"/></layout></head>
+            <body><par><img src="red.png" region="main" dur="indefinite"/><img src="blue.png" region="side" dur="indefinite"/></par></body></smil>
+            """.write(toFile: smil, atomically: true, encoding: .utf8)
+        let p = try start("wall", try pictures(), extra: ["--media-root", root])
+        XCTAssertNotNil(try clients.wait("kiosk/wall/state", seconds: 10) { $0["layout"] == .null }, p.stderr)
+        try clients.publish("kiosk/wall/cmd/load", smil)
+        let state = try clients.wait("kiosk/wall/state", seconds: 10) { $0["layout"]?.string == smil }
+        XCTAssertNotNil(state, p.stderr)
+        guard case .array(let regions)? = state?["regions"] else { return XCTFail("no regions in \(String(describing: state))") }
+        XCTAssertEqual(regions.count, 2)
+        XCTAssertEqual(regions.first?["name"], .string("main"))
+        XCTAssertEqual(regions.first?["src"], .string("red.png"))
+        XCTAssertEqual(regions.first?["path"], .string(red))
+        XCTAssertEqual(regions.last?["src"], .string("blue.png"))
+        // the camera shows the layout: red on the left, blue on the right
+        try clients.publish("kiosk/wall/cmd/snapshot", "")
+        let jpeg = try XCTUnwrap(try clients.bytes("kiosk/wall/camera", seconds: 10), p.stderr)
+        let file = dir.file("camera.jpg")
+        try jpeg.write(to: URL(fileURLWithPath: file))
+        let px = [UInt8](try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file, "-pix_fmt", "rgb24", "-f", "rawvideo", "-"]))
+        let left = (120 * 320 + 100) * 3, right = (120 * 320 + 260) * 3
+        XCTAssertGreaterThan(Int(px[left]), 200, "main is red: \(px[left..<left + 3])")
+        XCTAssertLessThan(Int(px[left + 2]), 60)
+        XCTAssertGreaterThan(Int(px[right + 2]), 200, "side is blue: \(px[right..<right + 3])")
+        XCTAssertLessThan(Int(px[right]), 60)
+        stop(p)
+    }
+}
