@@ -28,8 +28,10 @@ enum FleetRequest: Equatable, Sendable {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw FleetRefusal("the payload is not UTF-8") }
         let payload = text.trimmingCharacters(in: .whitespacesAndNewlines)
         switch command {
-        case "next": return .player([.next])
-        case "previous": return .player([.previous])
+        // a payload names a region of the layout playing, which steps on its own; none (or a Home Assistant
+        // button's PRESS) is the playlist's step, the first region's while a layout plays
+        case "next": return .player([region(payload).map { .region($0, .next) } ?? .next])
+        case "previous": return .player([region(payload).map { .region($0, .previous) } ?? .previous])
         case "resume": return .player([.resume(.remote), .resume(.user)])
         case "pause":
             // A switch (Home Assistant's `paused`): empty or on pauses, off resumes.
@@ -48,6 +50,11 @@ enum FleetRequest: Equatable, Sendable {
         default:
             throw FleetRefusal("unknown command (commands: \(names.joined(separator: ", ")))")
         }
+    }
+
+    /// The region a `next`/`previous` payload names: nil when empty or a button's `PRESS`.
+    private static func region(_ payload: String) -> String? {
+        payload.isEmpty || payload.uppercased() == "PRESS" ? nil : payload
     }
 
     /// `on`/`off` (also `true`/`false`, `1`/`0`, any case); an empty payload means `empty` when that is given.

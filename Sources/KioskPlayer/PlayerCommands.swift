@@ -29,7 +29,7 @@ extension Player {
         if case .transition(let spec, _) = command {
             do { _ = try TransitionChooser(spec, seed: config.slideshow.seed) } catch { return .failed("\(error)") }
         }
-        if let refused = layoutLoad(command) { return refused }
+        if let reply = layoutCommand(command, at: t) { return reply }
         if let reply = show.apply(command, at: t) {
             if case .transition(let spec, _) = command, reply.isDone { composer?.transition = spec }
             return reply

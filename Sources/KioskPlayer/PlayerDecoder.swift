@@ -29,6 +29,7 @@ extension Player {
                                     resume: ResumeBook?, frames: VideoFrameChoice) -> DecodeCache.Decode {
         return { item in
             let path = item.path
+            if SMILFile.isSMIL(path) { return try LayoutItem.placeholder(path, limits: config.limits) }
             // A size over --max-pixels is refused here, from the headers, before ffmpeg decodes a frame of it.
             let probed = Self.isPictureName(path) ? nil : try MediaFile.probe(path, limits: config.limits)
             if let sound = probed, sound.kind == .audio {

@@ -164,7 +164,8 @@ final class DemoTourTests: XCTestCase {
             XCTAssertTrue(tour.flags.contains(flag), "demo.sh's demo flags lack \(flag): \(tour.flags)")
         }
         let entries = try Self.entries()
-        XCTAssertEqual(entries.count, 8, "the demo playlist's entries")
+        XCTAssertEqual(entries.count, 9, "the demo playlist's entries")
+        XCTAssertTrue(entries.last.map { SMILFile.isSMIL($0.path) } ?? false, "the tour ends on a layout")
         XCTAssertEqual(tour.shown.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path },
                        entries.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path }, "the items shown, in order")
         XCTAssertEqual(tour.shown.first?.start, 0)

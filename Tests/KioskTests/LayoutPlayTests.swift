@@ -187,4 +187,29 @@ final class LayoutPlayTests: XCTestCase {
         p.send(SIGTERM)
         XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
     }
+
+    /// `playlist-next REGION` moves that region on by itself; without a region it means the first; a region the
+    /// layout does not have is refused.
+    func testPlaylistNextStepsOneRegion() throws {
+        let dir = try TempDir()
+        let smil = try makeLayout(in: dir.path, body: """
+            <par><seq><img src="a.png" region="main" dur="20s"/><img src="b.png" region="main" dur="20s"/></seq>
+            <img src="c.png" region="side" dur="40s"/></par>
+            """)
+        let sock = dir.file("ipc.sock")
+        let p = try LiveProcess(["play", smil, "--output", "headless", "--size", "320x180", "--no-state",
+                                 "--input-ipc-server", sock, "--log-level", "info"])
+        XCTAssertTrue(p.waitFor("first frame presented", timeout: 30), p.stderr)
+        let c = try IPCConnection(path: sock)
+        XCTAssertEqual(region("main", in: try c.get("kiosk-regions"))["src"], .string("a.png"))
+        XCTAssertEqual(try c.request(#"["playlist-next","main"]"#)["error"], .string("success"))
+        XCTAssertTrue(try eventually(5) { region("main", in: try c.get("kiosk-regions"))["src"] == .string("b.png") }, p.stderr)
+        XCTAssertEqual(region("side", in: try c.get("kiosk-regions"))["src"], .string("c.png"), "side goes on as it was")
+        XCTAssertEqual(try c.request(#"["playlist-prev"]"#)["error"], .string("success"), "the first region: main")
+        XCTAssertTrue(try eventually(5) { region("main", in: try c.get("kiosk-regions"))["src"] == .string("a.png") }, p.stderr)
+        XCTAssertNotEqual(try c.request(#"["playlist-next","nosuch"]"#)["error"], .string("success"))
+        XCTAssertTrue(p.stderr.contains("layout: region main: next medium"), p.stderr)
+        p.send(SIGTERM)
+        XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
+    }
 }

@@ -77,6 +77,8 @@ final class MQTTFleetOptionTests: XCTestCase {
         }
         XCTAssertEqual(try parse("next", ""), .player([.next]))
         XCTAssertEqual(try parse("previous", "PRESS"), .player([.previous]))
+        XCTAssertEqual(try parse("next", "offers"), .player([.region("offers", .next)]), "a layout's region steps")
+        XCTAssertEqual(try parse("previous", " main\n"), .player([.region("main", .previous)]))
         XCTAssertEqual(try parse("pause", ""), .player([.pause(.remote)]))
         XCTAssertEqual(try parse("pause", "off"), .player([.resume(.remote), .resume(.user)]))
         XCTAssertEqual(try parse("resume", ""), .player([.resume(.remote), .resume(.user)]))

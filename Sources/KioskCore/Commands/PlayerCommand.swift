@@ -89,10 +89,13 @@ public enum OverlayChange: Sendable, Equatable {
 
 /// One command to the player.
 public enum PlayerCommand: Sendable, Equatable {
-    /// The next item, with the transition.
+    /// The next item, with the transition (while a layout plays: the first region's next medium).
     case next
-    /// The item before.
+    /// The item before (while a layout plays: the first region's medium before).
     case previous
+    /// While a layout plays: region `name` (nil: the first region) moves to its next medium, or back to the one
+    /// before, on a clock of its own; the other regions go on as they were.
+    case region(String?, RegionStep)
     /// A given item, with the transition.
     case goTo(ItemRef)
     /// Adds a pause reason.

@@ -21,11 +21,10 @@ public struct RegionStatus: Sendable, Equatable {
         self.frozen = frozen
     }
 
-    /// Every region of `document` at `t` on `timeline`, in the document's order of regions; `path` gives a
+    /// Every region of `document`, in its order, with what `shown` (by region name) says it shows; `path` gives a
     /// medium's file.
-    public static func all(_ timeline: SMILTimeline, at t: Double, path: (SMILMedia) -> String?) -> [RegionStatus] {
-        let shown = timeline.byRegion(at: t)
-        return timeline.document.regions.map { region in
+    public static func all(_ document: SMILDocument, shown: [String: SMILActive], path: (SMILMedia) -> String?) -> [RegionStatus] {
+        document.regions.map { region in
             guard let a = shown[region.name] else { return RegionStatus(name: region.name) }
             return RegionStatus(name: region.name, src: a.media.src, path: path(a.media), timePosition: a.offset, frozen: a.frozen)
         }

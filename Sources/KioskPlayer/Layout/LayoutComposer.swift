@@ -56,6 +56,9 @@ final class LayoutComposer {
     /// The region named `name`, as laid out.
     func frame(ofRegion name: String) -> LayoutRect? { drawers.first { $0.region.name == name }?.frame }
 
+    /// The z of region `name`'s pictures (what is drawn over them, its caption, takes it too, after them).
+    func pictureZ(ofRegion name: String) -> Int? { drawers.first { $0.region.name == name }.map { $0.z + 1 } }
+
     /// Whether the composers wait for each clip frame due (a virtual clock) or take what has arrived (real time).
     var waitForFrames: Bool {
         get { drawers.first?.composer.waitForFrames ?? true }

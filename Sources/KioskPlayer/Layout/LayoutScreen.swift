@@ -24,7 +24,9 @@ public final class LayoutScreen {
     public init(file: SMILFile, config: PlayerConfig, context: GLContext, waitsForDecodes: Bool, log: Log) {
         self.file = file
         stillDuration = config.slideshow.duration
+        screenHeight = config.size.height
         timeline = file.timeline(stillDuration: stillDuration)
+        clocks = RegionClocks(timeline: timeline, loops: false)
         media = LayoutMedia(file: file)
         self.waitsForDecodes = waitsForDecodes
         LocalMediaPolicy.apply(config)
@@ -65,21 +67,31 @@ public final class LayoutScreen {
 
     deinit { composer.releaseAll() }
 
+    /// Draws each medium's `caption` param in its region; nil: none are drawn (`--no-overlays`, or no font).
+    var captions: RegionCaptions?
+    private let screenHeight: Int
+
+    /// Each region's own clock over the timeline (`playlist-next REGION` moves one on).
+    public var clocks: RegionClocks
+
     /// Whether the layout starts again at the end of its body (the media of its start are then decoded ahead
-    /// near the end, as those of any other change).
-    public var loops = false
+    /// near the end, as those of any other change, and regions sent past the end wrap into it).
+    public var loops: Bool {
+        get { clocks.loops }
+        set { clocks.loops = newValue }
+    }
 
     /// The frame at `t` seconds on the layout's clock, and a key that is equal for frames that look the same.
     /// The media of the timeline's next change are asked for ahead.
     public func frame(at t: Double) throws -> (frame: RenderFrame, key: LayoutFrameKey) {
         var ahead: Set<Int> = []
         let end = timeline.duration
-        if let next = timeline.nextChange(after: t), next < end {
-            ahead = Set(timeline.byRegion(at: next).values.map(\.media.index))
+        if let next = clocks.nextChange(after: t), next < end {
+            ahead = Set(clocks.byRegion(at: next).values.map(\.media.index))
         } else if loops, end.isFinite {
-            ahead = Set(timeline.byRegion(at: 0).values.map(\.media.index))
+            ahead = Set(clocks.byRegion(at: 0).values.map(\.media.index))
         }
-        return try frame(showings: timeline.showings(at: t), ahead: ahead)
+        return try frame(showings: clocks.showings(at: t), ahead: ahead)
     }
 
     /// The frame showing `showings` (by region name), with the media `ahead` (by index) decoding for what comes
@@ -91,7 +103,11 @@ public final class LayoutScreen {
         let keep = Set(now.union(ahead).map { ItemID($0) })
         cache.evict(keeping: keep)
         composer.forget(keeping: keep)
-        let (frame, key) = try composer.frame(showings: showings, cache: cache, stillDuration: stillDuration, path: media.path)
+        var (frame, key) = try composer.frame(showings: showings, cache: cache, stillDuration: stillDuration, path: media.path)
+        if let captions {
+            frame.overlays += try captions.overlays(showings, screenHeight: screenHeight, frame: composer.frame(ofRegion:),
+                                                    z: composer.pictureZ(ofRegion:))
+        }
         isComplete = now.allSatisfy { i in file.paths[i] == nil || cache.item(ItemID(i)) != nil || cache.failure(ItemID(i)) != nil }
         return (frame, LayoutFrameKey(key: key))
     }
@@ -105,7 +121,7 @@ public final class LayoutScreen {
     /// still decoding, and
     /// `.infinity` when nothing will change again.
     public func nextChange(after t: Double) -> Double? {
-        for showing in timeline.showings(at: t).values {
+        for showing in clocks.showings(at: t).values {
             if showing.outgoing != nil { return nil }
             guard let entry = showing.current, !entry.frozen else { continue }
             let id = ItemID(entry.media.index)
@@ -116,14 +132,14 @@ public final class LayoutScreen {
             case nil: continue  // no file, or it failed: the region's background
             }
         }
-        return timeline.nextChange(after: t) ?? .infinity
+        return clocks.nextChange(after: t) ?? .infinity
     }
 
     /// The sound the screen plays at `t`: a screen has one loudspeaker, so of the regions (in the layout's
     /// order) the first showing a clip or a sound file that has sound, playing (not frozen) with a `soundLevel`
     /// above 0, is heard; nil when none is.
     public func voice(at t: Double) -> LayoutVoice? {
-        let shown = timeline.byRegion(at: t)
+        let shown = clocks.byRegion(at: t)
         for region in file.document.regions {
             guard let a = shown[region.name], !a.frozen, a.media.soundLevel > 0, let path = file.paths[a.media.index],
                   case .timed? = file.lengths[a.media.index], file.sounding.contains(a.media.index) else { continue }

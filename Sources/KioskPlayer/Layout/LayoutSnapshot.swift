@@ -4,7 +4,8 @@ import KioskMedia
 import KioskOutput
 import KioskRender
 
-/// One frame of a layout, drawn headless: what `kiosk snapshot FILE.smil --at T` writes, and what tests hold
+/// One frame of a layout, drawn headless (the regions and their captions; not the screen's clock or messages):
+/// what `kiosk snapshot FILE.smil --at T` writes, and what tests hold
 /// against references. Every medium shown is decoded first (with the player's decoder, bounded by
 /// `--decode-timeout`), so the picture does not depend on the machine's speed.
 public enum LayoutSnapshot {
@@ -15,6 +16,10 @@ public enum LayoutSnapshot {
         for p in file.problems { log.warn(p) }
         let presenter = try FramePresenter.headless(size: config.size, log: log)
         let screen = LayoutScreen(file: file, config: config, context: presenter.output.context, waitsForDecodes: true, log: log)
+        if config.overlays.enabled {  // each medium's caption param, in its region, as play draws it
+            let painter = try? OverlayPainter(family: config.overlays.font, boxOpacity: config.overlays.boxOpacity, log: log)
+            screen.captions = painter.map { RegionCaptions(painter: $0, size: config.overlays.captionSize) }
+        }
         return try presenter.capture(try screen.frame(at: t).frame)
     }
 

@@ -15,6 +15,9 @@ final class LayoutMode: PlayerMode {
     private var start: Double?
     /// The region's medium being heard, if one is.
     private var heard: LayoutVoice?
+    /// When the layout is a playlist item (`LayoutItem`): its slot's sequence, and how long it plays; then the
+    /// slot ends and the playlist goes on.
+    var endsSlot: (sequence: Int, length: Double)?
     /// Whether a frame of the layout has reached the screen.
     private var shownOnce = false
     /// How long the screen may keep what it showed before while the layout's first media decode (then the
@@ -26,12 +29,29 @@ final class LayoutMode: PlayerMode {
         self.screen = screen
     }
 
+    /// `playlist-next REGION` and the like: region `name` (nil: the first) steps on its own clock, from the next
+    /// turn; the reply says why it cannot.
+    func step(region name: String?, _ step: RegionStep, at t: Double) -> CommandReply {
+        guard let region = name ?? screen.file.document.regions.first?.name else { return .failed("the layout has no regions") }
+        guard screen.file.document.regions.contains(where: { $0.name == region }) else {
+            return .failed("no region \(region) in \(screen.file.document.file)")
+        }
+        do {
+            try screen.clocks.step(region, step, at: max(0, t - (start ?? t)))
+        } catch {
+            return .failed("\(error)")
+        }
+        player.log.info("layout: region \(region): \(step == .next ? "next" : "previous") medium")
+        return .done()
+    }
+
     /// The slideshow's clip, sound and pictures go (the layout owns the screen), and the sound of the region
     /// heard starts again (the screen off or the grid stopped it).
     func takesScreen() {
         player.leaveClip()
         player.sound.stop()
-        player.cache.evict(keeping: [])
+        // a layout item keeps its slot's entry (its caption and metadata, for the screen's overlays)
+        player.cache.evict(keeping: endsSlot != nil ? Set(player.show.currentID.map { [$0] } ?? []) : [])
         player.composer?.forget(keeping: [])
         heard = nil
     }
@@ -39,19 +59,25 @@ final class LayoutMode: PlayerMode {
     /// What each region shows at player time `t` (before the first turn: at the layout's start).
     func regions(at t: Double) -> [RegionStatus] {
         let file = screen.file
-        return RegionStatus.all(screen.timeline, at: max(0, t - (start ?? t))) { file.paths[$0.index] }
+        return RegionStatus.all(file.document, shown: screen.clocks.byRegion(at: max(0, t - (start ?? t)))) { file.paths[$0.index] }
     }
 
     func turn(at t: Double) throws -> ModeTurn {
         let p = player
         var start = self.start ?? t
-        let length = screen.timeline.duration
+        if let item = endsSlot, t - start >= item.length {
+            p.endLayout("the playlist goes on")  // the slideshow's turn from now on: its next item
+            p.show.endCurrent(.eof)
+            return .rest(.none)
+        }
+        let length = endsSlot == nil ? screen.timeline.duration : .infinity  // an item loops its body until its length
         if length.isFinite, length > 0, t - start >= length {
             guard p.config.slideshow.loop else {
                 p.postStatus(scene: nil)
                 return .end
             }
             start += ((t - start) / length).rounded(.down) * length
+            screen.clocks.reset()  // every region starts again with the layout
             p.log.info("layout: \(screen.file.document.file) starts again")
         }
         self.start = start
@@ -104,21 +130,35 @@ extension Player {
         let screen = LayoutScreen(file: file, config: config, context: presenter.output.context,
                                   waitsForDecodes: waitForDecodes, log: log)
         screen.loops = config.slideshow.loop
+        screen.captions = overlayPainter.map { RegionCaptions(painter: $0, size: config.overlays.captionSize) }
         layoutMode = LayoutMode(player: self, screen: screen)
         log.info("layout: \(file.document.file): \(file.document.regions.count) regions, \(Self.lengthText(screen.timeline.duration))")
     }
 
-    /// A `.load` that starts or ends a layout (PlayerCommands.swift runs it before the slideshow does): one SMIL
+    /// A command for the layout, run before the slideshow's (PlayerCommands.swift): a region's step (`.next` and
+    /// `.previous` mean the first region's while a layout plays), or a `.load` that starts or ends one. nil: the
+    /// slideshow runs it.
+    ///
+    /// A `.load` that starts or ends a layout: one SMIL
     /// file replacing the playlist (a remote's `loadfile x.smil`, MQTT's `load`, a schedule's window) plays from
     /// the next turn, its media confined to `--media-root` when one is set; any other replacing load ends the
     /// layout and the playlist plays again. A failure is the reply; nil lets the slideshow run the command.
-    func layoutLoad(_ command: PlayerCommand) -> CommandReply? {
+    func layoutCommand(_ command: PlayerCommand, at t: Double) -> CommandReply? {
+        switch command {
+        case .region(let name, let step):
+            guard let layout = layoutMode else { return .failed("no layout is playing") }
+            return layout.step(region: name, step, at: t)
+        case .next, .previous:
+            return layoutMode?.step(region: nil, command == .next ? .next : .previous, at: t)
+        default:
+            return layoutLoad(command)
+        }
+    }
+
+    private func layoutLoad(_ command: PlayerCommand) -> CommandReply? {
         guard case .load(let items, let mode) = command, mode == .replace || mode == .reload else { return nil }
         guard items.count == 1, let path = items.first?.path, SMILFile.isSMIL(path) else {
-            if let layout = layoutMode {
-                log.info("layout: \(layout.screen.file.document.file) ends: the playlist plays again")
-                layoutMode = nil
-            }
+            endLayout("the playlist plays again")
             return nil
         }
         do {
@@ -128,6 +168,15 @@ extension Player {
             return .failed("\(error)")
         }
         return nil  // the slideshow lists the file, so the reply carries its entry
+    }
+
+    /// The layout playing, if one is, gives the screen back to the playlist: its sound stops, and its textures go
+    /// with it.
+    func endLayout(_ why: String) {
+        guard let layout = layoutMode else { return }
+        log.info("layout: \(layout.screen.file.document.file) ends: \(why)")
+        layoutMode = nil
+        sound.stop()
     }
 
     private static func lengthText(_ length: Double) -> String {

@@ -1,4 +1,5 @@
 import KioskCore
+import KioskMedia
 import KioskRender
 
 /// The slideshow's turn: the scene at the clock's time (the slideshow's own, or the wall's with
@@ -27,6 +28,10 @@ final class SlideshowMode: PlayerMode {
         if scene.current.sequence != spans.sequence {
             p.startSlot(scene, at: t, spans: &spans)
             p.applyItemEffect(of: scene.current.id, at: t)
+            if SMILFile.isSMIL(scene.current.path) {
+                p.playLayoutItem(scene.current)  // a layout in the playlist: it takes the screen from the next turn
+                return .rest(.none)
+            }
         }
         keepClipInStep(scene, at: t)
         var keep: Set<ItemID> = [scene.current.id]
