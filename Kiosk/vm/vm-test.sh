@@ -203,7 +203,7 @@ if [ "\$KIOSK_VM_GPU" = virtio ]; then
   "$KIOSK" play --state-dir \$S --output drm --duration 1 --transition none --log-level info \$F/a.png \$F/b.png \
     > \$R/state-ro.log 2>&1 &
   pid=\$!
-  # The mark waits for the second item: "first frame presented" is logged when the flip is queued, so a
+  # Each mark waits for the second item: "first frame presented" is logged when the flip is queued, so a
   # screendump started just before the mark could still show the console (seen on CI as a stray picture).
   waitlog \$R/state-ro.log "first frame presented" 90 && waitlog \$R/state-ro.log "warn: state:" 10 \
     && waitlog \$R/state-ro.log "showing \$F/b.png" 20 && echo "KIOSK-VM mark state-ro fault" && sleep 4 && waitcount \$R/state-ro.log "showing " 4 40
@@ -218,7 +218,7 @@ if [ "\$KIOSK_VM_GPU" = virtio ]; then
     > \$R/state-full.log 2>&1 &
   pid=\$!
   waitlog \$R/state-full.log "first frame presented" 90 && waitlog \$R/state-full.log "state: not saved" 30 \
-    && echo "KIOSK-VM mark state-full fault" && sleep 4 && waitcount \$R/state-full.log "showing " 4 40
+    && waitlog \$R/state-full.log "showing \$F/b.png" 20 && echo "KIOSK-VM mark state-full fault" && sleep 4 && waitcount \$R/state-full.log "showing " 4 40
   echo "KIOSK-VM unwatch state-full"
   rm -f \$S/filler
   waitlog \$R/state-full.log "state: saving works again" 30

@@ -203,10 +203,11 @@ enum MPVCommandTable {
                              _ a: MPVArgs) throws(MPVError) -> MPVAction {
         let flag = try a.text(0) ?? "weak"
         if s.layout != nil {
-            // a layout plays: `playlist-next REGION` steps that region; without one (or with weak/force), the first
-            let region = flag == "weak" || flag == "force" ? nil : flag
-            if let region, !s.regions.contains(where: { $0.name == region }) { throw .invalidParameter }
-            return .player([.region(region, command == .next ? .next : .previous)], failure: .command, data: .null)
+            // a layout plays: `playlist-next REGION` steps that region; without one the player's own step (the first
+            // region's, or past a layout playing as a playlist item)
+            guard flag != "weak" && flag != "force" else { return .player([command], failure: .command, data: .null) }
+            guard s.regions.contains(where: { $0.name == flag }) else { throw .invalidParameter }
+            return .player([.region(flag, command == .next ? .next : .previous)], failure: .command, data: .null)
         }
         guard flag == "weak" || flag == "force" else { throw .invalidParameter }
         if s.playlist.isEmpty || (flag == "weak" && atEdge && !s.loop) { throw .command }

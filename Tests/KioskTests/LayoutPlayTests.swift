@@ -212,4 +212,27 @@ final class LayoutPlayTests: XCTestCase {
         p.send(SIGTERM)
         XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
     }
+
+    /// A layout as a playlist item: one pass of its body (2 s), then the next item; `playlist-next` during it
+    /// leaves it for the next item (not a region's step).
+    func testALayoutInAPlaylistPlaysOnePassAndNextLeavesIt() throws {
+        let dir = try TempDir()
+        let smil = try makeLayout(in: dir.path)
+        let m3u = dir.file("list.m3u")
+        try "two.smil\na.png\n".write(toFile: m3u, atomically: true, encoding: .utf8)
+        let sock = dir.file("ipc.sock")
+        let p = try LiveProcess(["play", m3u, "--output", "headless", "--size", "320x180", "--no-state", "--duration", "30",
+                                 "--transition", "none", "--input-ipc-server", sock, "--log-level", "info"])
+        XCTAssertTrue(p.waitFor("layout: \(smil): 2 regions", timeout: 30), p.stderr)
+        XCTAssertTrue(p.waitFor("ends: the playlist goes on", timeout: 10), p.stderr)
+        XCTAssertTrue(p.waitFor("showing \(dir.file("a.png"))", timeout: 10), p.stderr)
+        let c = try IPCConnection(path: sock)
+        XCTAssertEqual(try c.request(#"["playlist-prev"]"#)["error"], .string("success"))
+        XCTAssertTrue(p.waitFor("layout: \(smil): 2 regions", count: 2, timeout: 10), p.stderr)
+        XCTAssertEqual(try c.request(#"["playlist-next"]"#)["error"], .string("success"))
+        XCTAssertTrue(p.waitFor("ends: the next item", timeout: 10), p.stderr)
+        XCTAssertTrue(p.waitFor("showing \(dir.file("a.png"))", count: 2, timeout: 10), p.stderr)
+        p.send(SIGTERM)
+        XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
+    }
 }

@@ -148,4 +148,34 @@ final class LayoutSnapshotTests: XCTestCase {
         let whole = RenderTestSupport.psnr(shot, ref)
         XCTAssertGreaterThan(whole, 30, "the whole screen: \(whole) dB")
     }
+
+    /// fadeToColor half way: both pictures are gone (the fade's alpha is 0 at its middle) and the region shows
+    /// the transition's fadeColor, not its own background.
+    func testFadeToColorShowsTheFadeColorHalfWay() throws {
+        let dir = try TempDir()
+        let p1 = dir.file("p1.png"), p2 = dir.file("p2.png")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=64x64", "-frames:v", "1", p1])
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=c=blue:s=64x64", "-frames:v", "1", p2])
+        let a = SMILMedia(index: 0, kind: .image, src: "p1", region: "main", source: here)
+        let b = SMILMedia(index: 1, kind: .image, src: "p2", region: "main", transIn: "dip", source: here)
+        let dip = SMILTransition(id: "dip", type: "fade", subtype: "fadeToColor", duration: 1, fadeColor: color(0xc00000), source: here)
+        let region = SMILRegion(name: "main", left: .pixels(0), top: .pixels(0), width: .pixels(200), height: .pixels(100),
+                                backgroundColor: color(0x00ff00), fit: .fill, source: here)
+        let doc = SMILDocument(file: "t.smil", rootLayout: SMILRootLayout(width: 200, height: 100), regions: [region],
+                               transitions: ["dip": dip], body: SMILContainer(kind: .seq, children: [.media(a), .media(b)], source: here))
+        var config = PlayerConfig()
+        config.size = PixelSize(width: 200, height: 100)
+        let half = RegionShowing(current: .init(media: b, activation: 2, offset: 0.5),
+                                 outgoing: .init(media: a, activation: 1, offset: 5, frozen: true), progress: 0.5, transition: dip)
+        let shot = try LayoutSnapshot.image(document: doc, paths: [0: p1, 1: p2], showings: ["main": half], config: config,
+                                            log: Log(level: .error))
+        XCTAssertEqual(RenderTestSupport.pixel(shot, 100, 50), [0xc0, 0x00, 0x00, 255], "the fadeColor at the middle")
+        let quarter = RegionShowing(current: half.current, outgoing: half.outgoing, progress: 0.25, transition: dip)
+        let early = try LayoutSnapshot.image(document: doc, paths: [0: p1, 1: p2], showings: ["main": quarter], config: config,
+                                             log: Log(level: .error))
+        // a quarter in: the white picture at half alpha over the red (255 * 0.5 + 192 * 0.5)
+        let px = RenderTestSupport.pixel(early, 100, 50)
+        XCTAssertEqual(Double(px[0]), 223.5, accuracy: 3, "\(px)")
+        XCTAssertEqual(Double(px[1]), 127.5, accuracy: 3, "\(px)")
+    }
 }

@@ -1,5 +1,7 @@
-/// What one region of a layout shows at one time: the medium coming in (or simply showing), and while its
-/// `transIn` runs, the one going out. The layout player turns it into the region's `Scene`.
+/// What one region of a layout shows at one time: the medium coming in (or simply showing), and while a
+/// transition runs, the one going out. The transition is the incoming medium's `transIn`, else the outgoing one's
+/// `transOut` (run as the next medium comes in, over the same time, as signage players run an item's out
+/// transition). The layout player turns it into the region's `Scene`.
 public struct RegionShowing: Sendable, Equatable {
     /// One medium on screen in the region.
     public struct Entry: Sendable, Equatable {
@@ -21,11 +23,11 @@ public struct RegionShowing: Sendable, Equatable {
 
     /// The medium showing; nil: only the region's background.
     public var current: Entry?
-    /// The medium going out while `current`'s `transIn` runs.
+    /// The medium going out while the transition runs.
     public var outgoing: Entry?
     /// 0 → 1 over the transition; 1 when none runs.
     public var progress: Double
-    /// The transition running (`current`'s `transIn`), if any.
+    /// The transition running (`current`'s `transIn`, else the outgoing medium's `transOut`), if any.
     public var transition: SMILTransition?
 
     /// Creates a showing.
@@ -38,15 +40,15 @@ public struct RegionShowing: Sendable, Equatable {
 }
 
 extension SMILTimeline {
-    /// What every region shows at `t`, with the medium going out while the current one's `transIn` runs (the one
-    /// that showed in the region just before it began, held on its last frame).
+    /// What every region shows at `t`, with the medium going out while a transition runs (the one that showed in
+    /// the region just before the current one began, held on its last frame).
     public func showings(at t: Double) -> [String: RegionShowing] {
         var out: [String: RegionShowing] = [:]
         for (region, a) in byRegion(at: t) {
             var showing = RegionShowing(current: .init(media: a.media, activation: a.activation, offset: a.offset, frozen: a.frozen))
-            if let id = a.media.transIn, let transition = document.transitions[id], transition.duration > 0, !a.frozen,
-               a.offset < transition.duration, a.begin > 0,
-               let before = byRegion(at: a.begin - Self.instant)[region], before.activation != a.activation {
+            if !a.frozen, a.begin > 0, let before = byRegion(at: a.begin - Self.instant)[region], before.activation != a.activation,
+               let transition = (a.media.transIn ?? before.media.transOut).flatMap({ document.transitions[$0] }),
+               transition.duration > 0, a.offset < transition.duration {
                 showing.outgoing = .init(media: before.media, activation: before.activation, offset: before.offset, frozen: true)
                 showing.progress = a.offset / transition.duration
                 showing.transition = transition

@@ -83,7 +83,14 @@ final class LayoutComposer {
                 key.regions.append(nil)
                 continue
             }
-            if let t = showing.transition { d.composer.transition = t.mapping.spec }
+            if let t = showing.transition {
+                d.composer.transition = t.mapping.spec
+                // fadeToColor and fadeFromColor fade through the transition's fadeColor, over the region's background
+                if t.mapping.spec.name == "fade", showing.outgoing != nil, t.fadeColor.alpha > 0 {
+                    frame.overlays.append(RenderOverlay(.solid(Self.premultiplied(t.fadeColor)), rect: d.frame.pixels,
+                                                        opacity: opacity, z: d.z))
+                }
+            }
             guard let (drawn, sceneKey) = try d.composer.frame(for: scene, cache: cache) else {
                 key.regions.append(nil)
                 continue

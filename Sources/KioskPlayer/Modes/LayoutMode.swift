@@ -135,26 +135,30 @@ extension Player {
         log.info("layout: \(file.document.file): \(file.document.regions.count) regions, \(Self.lengthText(screen.timeline.duration))")
     }
 
-    /// A command for the layout, run before the slideshow's (PlayerCommands.swift): a region's step (`.next` and
-    /// `.previous` mean the first region's while a layout plays), or a `.load` that starts or ends one. nil: the
-    /// slideshow runs it.
-    ///
-    /// A `.load` that starts or ends a layout: one SMIL
-    /// file replacing the playlist (a remote's `loadfile x.smil`, MQTT's `load`, a schedule's window) plays from
-    /// the next turn, its media confined to `--media-root` when one is set; any other replacing load ends the
-    /// layout and the playlist plays again. A failure is the reply; nil lets the slideshow run the command.
+    /// A command for the layout, run before the slideshow's (PlayerCommands.swift); nil: the slideshow runs it.
+    /// - A region's step. `.next` and `.previous` mean the first region's while a layout plays in place of the
+    ///   playlist; while one plays as a playlist item they end it, and the slideshow moves on from it.
+    /// - A `.load` (`layoutLoad`) that starts or ends a layout.
     func layoutCommand(_ command: PlayerCommand, at t: Double) -> CommandReply? {
         switch command {
         case .region(let name, let step):
             guard let layout = layoutMode else { return .failed("no layout is playing") }
             return layout.step(region: name, step, at: t)
         case .next, .previous:
-            return layoutMode?.step(region: nil, command == .next ? .next : .previous, at: t)
+            guard let layout = layoutMode else { return nil }
+            guard layout.endsSlot == nil else {
+                endLayout(command == .next ? "the next item" : "the item before")
+                return nil
+            }
+            return layout.step(region: nil, command == .next ? .next : .previous, at: t)
         default:
             return layoutLoad(command)
         }
     }
 
+    /// One SMIL file replacing the playlist (a remote's `loadfile x.smil`, MQTT's `load`, a schedule's window)
+    /// plays from the next turn, its media confined to `--media-root` when one is set; any other replacing load
+    /// ends the layout and the playlist plays again. A failure is the reply; nil lets the slideshow run the load.
     private func layoutLoad(_ command: PlayerCommand) -> CommandReply? {
         guard case .load(let items, let mode) = command, mode == .replace || mode == .reload else { return nil }
         guard items.count == 1, let path = items.first?.path, SMILFile.isSMIL(path) else {
