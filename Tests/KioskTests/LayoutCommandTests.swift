@@ -106,4 +106,39 @@ final class LayoutCommandTests: XCTestCase {
         XCTAssertEqual(check.status, 2, check.stderr)
         XCTAssertTrue(check.stderr.contains("\(smil):3: param projection=\"equirect,yaw=500\": "), check.stderr)
     }
+
+    /// `<param name="ken-burns" value="on">` moves that still slowly (its region differs between two times) while a
+    /// still without it stays the same; a value other than on or off is one FILE:LINE problem.
+    func testAKenBurnsParamMovesOnlyItsStill() throws {
+        let dir = try TempDir()
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=1", "-frames:v", "1", dir.file("p.png")])
+        let smil = dir.file("kb.smil")
+        func write(_ value: String) throws {
+            try """
+                <smil><head><layout><root-layout width="640" height="180"/>
+                <region regionName="moving" left="0" top="0" width="320" height="180" fit="meet"/>
+                <region regionName="still" left="320" top="0" width="320" height="180" fit="meet"/></layout></head>
+                <body><par><img src="p.png" region="moving" dur="10s">
+                <param name="ken-burns" value="\(value)"/></img><img src="p.png" region="still" dur="10s"/></par></body></smil>
+                """.write(toFile: smil, atomically: true, encoding: .utf8)
+        }
+        try write("on")
+        var halves: [[UInt8]] = []
+        for t in ["0.5", "8"] {
+            let out = dir.file("kb-\(t).png")
+            let r = try CLITests.run(["snapshot", smil, "--at", t, "--size", "640x180", "--output", out], timeout: 60)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            halves.append(try load(out, PixelSize(width: 640, height: 180)).pixels)
+        }
+        func half(_ px: [UInt8], right: Bool) -> [UInt8] {
+            (0..<180).flatMap { y in px[(y * 640 + (right ? 320 : 0)) * 4..<(y * 640 + (right ? 640 : 320)) * 4] }
+        }
+        let moved = ImageCompare.psnrRGB(half(halves[0], right: false), half(halves[1], right: false))
+        XCTAssertLessThan(moved, 30, "the ken-burns still moved between 0.5 s and 8 s (\(moved) dB)")
+        XCTAssertEqual(half(halves[0], right: true), half(halves[1], right: true), "the other still stays")
+        try write("sometimes")
+        let check = try CLITests.run(["check-config", smil], timeout: 60)
+        XCTAssertEqual(check.status, 2, check.stderr)
+        XCTAssertTrue(check.stderr.contains("\(smil):4: param ken-burns=\"sometimes\": not on or off"), check.stderr)
+    }
 }

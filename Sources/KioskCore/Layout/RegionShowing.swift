@@ -14,10 +14,12 @@ public struct RegionShowing: Sendable, Equatable {
         public var offset: Double
         /// Whether it is past its active end, held on its last frame (`fill="freeze"`).
         public var frozen: Bool
+        /// How long this showing lasts (`.infinity`: no end).
+        public var length: Double
 
         /// Creates an entry.
-        public init(media: SMILMedia, activation: Int, offset: Double, frozen: Bool = false) {
-            self.media = media; self.activation = activation; self.offset = offset; self.frozen = frozen
+        public init(media: SMILMedia, activation: Int, offset: Double, frozen: Bool = false, length: Double = .infinity) {
+            self.media = media; self.activation = activation; self.offset = offset; self.frozen = frozen; self.length = length
         }
     }
 
@@ -45,11 +47,13 @@ extension SMILTimeline {
     public func showings(at t: Double) -> [String: RegionShowing] {
         var out: [String: RegionShowing] = [:]
         for (region, a) in byRegion(at: t) {
-            var showing = RegionShowing(current: .init(media: a.media, activation: a.activation, offset: a.offset, frozen: a.frozen))
+            var showing = RegionShowing(current: .init(media: a.media, activation: a.activation, offset: a.offset, frozen: a.frozen,
+                                                       length: a.length))
             if !a.frozen, a.begin > 0, let before = byRegion(at: a.begin - Self.instant)[region], before.activation != a.activation,
                let transition = (a.media.transIn ?? before.media.transOut).flatMap({ document.transitions[$0] }),
                transition.duration > 0, a.offset < transition.duration {
-                showing.outgoing = .init(media: before.media, activation: before.activation, offset: before.offset, frozen: true)
+                showing.outgoing = .init(media: before.media, activation: before.activation, offset: before.offset, frozen: true,
+                                         length: before.length)
                 showing.progress = a.offset / transition.duration
                 showing.transition = transition
             }

@@ -215,6 +215,9 @@ public struct SMILMedia: Sendable, Hashable {
     public var transOut: String?
     /// `param` children for kiosk's settings (`projection`, `ken-burns`, `caption`), by name, in document order.
     public var params: [String: String]
+
+    /// Whether `<param name="ken-burns" value="on">` (or true, yes, 1) asks for the slow zoom and pan on this still.
+    public var kenBurns: Bool { params["ken-burns"].map { ["on", "true", "yes", "1"].contains($0.lowercased()) } ?? false }
     public var timing: SMILTiming
     public var source: SourceLine
 

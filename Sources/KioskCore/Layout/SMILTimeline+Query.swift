@@ -17,6 +17,9 @@ public struct SMILActive: Sendable, Equatable {
     /// Tells this showing from every other showing of the same medium: the repeat counts of the medium and
     /// of each container above it, folded into one number (the same every time it is asked).
     public var activation: Int
+    /// How long this showing lasts from `begin` (its simple duration, cut at its active end); `.infinity` for
+    /// one with no end (an indefinite still). A still's slow zoom and pan (`ken-burns`) run over it.
+    public var length: Double = .infinity
 }
 
 extension SMILTimeline {
@@ -100,7 +103,7 @@ extension SMILTimeline {
             let offset = min(local, d.content)
             out.append(SMILActive(media: m, region: region(of: m), begin: repeatBegin, offset: state == .frozen ? offset + Self.instant : offset,
                                   iteration: iteration, frozen: state == .frozen || local >= d.content,
-                                  activation: here.adding(m.index).int))
+                                  activation: here.adding(m.index).int, length: min(d.simple, end - repeatBegin)))
         case .container(_, _, let kids):
             for k in kids { collect(k, at: at, parentTime: repeatBegin, path: here, mode: state, into: &out) }
         }

@@ -53,6 +53,9 @@ public struct SMILFile: Sendable {
                     problems.append("\(m.source): param projection=\"\(ErrorQuote.cut(text))\": \(error); shown flat")
                 }
             }
+            if let text = m.params["ken-burns"], !["on", "off", "true", "false", "yes", "no", "1", "0"].contains(text.lowercased()) {
+                problems.append("\(m.source): param ken-burns=\"\(ErrorQuote.cut(text))\": not on or off; shown still")
+            }
             let at = "\(m.source): src \"\(ErrorQuote.cut(m.src))\""
             guard let file = resolve(m.src, base: base) else {
                 problems.append("\(at): not a local file (kiosk plays only local files)")

@@ -21,10 +21,14 @@ final class LayoutComposer {
     /// What a drawn frame looked like: each region's scene key, in region order.
     struct VisualKey: Equatable {
         var regions: [SceneComposer.VisualKey?]
+        /// The slow zoom's progress of each still with the `ken-burns` param.
+        var motion: [Double] = []
     }
 
     let document: SMILDocument
     let placement: LayoutPlacement
+    /// The slow zoom's paths (`--seed`) for stills with the `ken-burns` param.
+    private let kenBurns: KenBurns
     private var drawers: [RegionDrawer]
     /// The z of the screen's own overlays (clock, messages, grid): above every region.
     static let screenOverlayZ = 1_000_000
@@ -39,6 +43,7 @@ final class LayoutComposer {
             document.rootLayout.height = Double(config.size.height)
         }
         self.document = document
+        kenBurns = KenBurns(seed: config.slideshow.seed)
         let placed = LayoutPlacement(root: document.rootLayout, screen: config.size)
         placement = placed
         let ordered = document.regions.enumerated().sorted { ($0.element.zIndex, $0.offset) < ($1.element.zIndex, $1.offset) }
@@ -83,24 +88,27 @@ final class LayoutComposer {
                 key.regions.append(nil)
                 continue
             }
+            let composer = d.composer
             if let t = showing.transition {
-                d.composer.transition = t.mapping.spec
+                composer.transition = t.mapping.spec
                 // fadeToColor and fadeFromColor fade through the transition's fadeColor, over the region's background
                 if t.mapping.spec.name == "fade", showing.outgoing != nil, t.fadeColor.alpha > 0 {
                     frame.overlays.append(RenderOverlay(.solid(Self.premultiplied(t.fadeColor)), rect: d.frame.pixels,
                                                         opacity: opacity, z: d.z))
                 }
             }
-            guard let (drawn, sceneKey) = try d.composer.frame(for: scene, cache: cache) else {
+            guard let (drawn, sceneKey) = try composer.frame(for: scene, cache: cache) else {
                 key.regions.append(nil)
                 continue
             }
             key.regions.append(sceneKey)
             // the composer gives the outgoing layer first during a change, then the incoming one
-            let elements = drawn.layers.count == 2 ? [showing.outgoing?.media ?? current.media, current.media] : [current.media]
+            let entries = drawn.layers.count == 2 ? [showing.outgoing ?? current, current] : [current]
             for (n, var layer) in drawn.layers.enumerated() {
-                let element = elements[min(n, elements.count - 1)]
-                guard let placed = place(layer, media: element, in: d, cache: cache) else { continue }
+                let entry = entries[min(n, entries.count - 1)]
+                let zoom = kenBurnsView(entry, cache: cache, stillDuration: stillDuration)
+                if let zoom { key.motion.append(zoom.progress) }
+                guard let placed = place(layer, media: entry.media, in: d, cache: cache, view: zoom?.view) else { continue }
                 layer = placed
                 layer.opacity *= opacity
                 layer.z = d.z + 1
@@ -113,7 +121,8 @@ final class LayoutComposer {
     /// `layer` placed in its region: a flat picture by the medium's fit and alignment, cut to the region (the
     /// layer's rect is the visible part of the picture, so the region's background shows around it); any other
     /// projection fills the region. nil when nothing of it is visible.
-    private func place(_ layer: RenderLayer, media: SMILMedia, in d: RegionDrawer, cache: DecodeCache) -> RenderLayer? {
+    private func place(_ layer: RenderLayer, media: SMILMedia, in d: RegionDrawer, cache: DecodeCache,
+                       view: FlatView?) -> RenderLayer? {
         var layer = layer
         guard layer.pass is FlatPass else {
             layer.rect = d.frame.pixels
@@ -130,12 +139,30 @@ final class LayoutComposer {
         let visible = onScreen.intersection(d.frame).pixels
         guard !visible.isEmpty, onScreen.width > 0, onScreen.height > 0 else { return nil }
         // layer canvas fraction s over the visible rect R: picture u = (R.x + s * R.w - P.x) / P.w
-        let t = UVTransform(scaleX: Double(visible.width) / onScreen.width, scaleY: Double(visible.height) / onScreen.height,
+        var t = UVTransform(scaleX: Double(visible.width) / onScreen.width, scaleY: Double(visible.height) / onScreen.height,
                             offsetX: (Double(visible.x) - onScreen.x) / onScreen.width,
                             offsetY: (Double(visible.y) - onScreen.y) / onScreen.height)
+        if let view {  // the slow zoom inside the placed picture: placed fraction -> the zoomed window of the picture
+            let z = view.transform(picture: size, canvas: PixelSize(width: max(1, Int(onScreen.width.rounded())),
+                                                                     height: max(1, Int(onScreen.height.rounded()))))
+            t = UVTransform(scaleX: t.scaleX * z.scaleX, scaleY: t.scaleY * z.scaleY,
+                            offsetX: t.offsetX * z.scaleX + z.offsetX, offsetY: t.offsetY * z.scaleY + z.offsetY)
+        }
         layer.pass = FlatPass(transform: t)
         layer.rect = visible
         return layer
+    }
+
+    /// The slow zoom and pan of `entry` when its medium is a still with the `ken-burns` param: kiosk's Ken Burns
+    /// path for its showing (seeded by `--seed` and the showing), at its progress through the showing's length
+    /// (`--duration` for one with no end); nil for any other medium.
+    private func kenBurnsView(_ entry: RegionShowing.Entry, cache: DecodeCache,
+                              stillDuration: Double) -> (view: FlatView, progress: Double)? {
+        guard entry.media.kenBurns, case .ready(let timing) = cache.availability(ItemID(entry.media.index)),
+              timing == .still else { return nil }
+        let length = entry.length.isFinite && entry.length > 0 ? entry.length : stillDuration
+        let progress = min(1, max(0, entry.offset / length))
+        return (kenBurns.view(forSlot: entry.activation, progress: progress, base: FlatView(fit: .fill)), progress)
     }
 
     /// The region's scene: its medium (and the one going out) as slots of the composer, timed by the decode
@@ -144,8 +171,10 @@ final class LayoutComposer {
                               stillDuration: Double, path: (SMILMedia) -> String) -> Scene? {
         func slot(_ e: RegionShowing.Entry) -> Slot? {
             guard case .ready(let timing) = cache.availability(ItemID(e.media.index)) else { return nil }
+            // a still lasts its showing (so a slow zoom runs over its dur), or --duration when it has no end
+            let still = e.length.isFinite && e.length > 0 ? e.length : stillDuration
             return Slot(id: ItemID(e.media.index), path: path(e.media), sequence: e.activation, timing: timing,
-                        length: timing.slotLength(forDuration: stillDuration), duration: stillDuration)
+                        length: timing.slotLength(forDuration: still), duration: still)
         }
         guard let now = slot(current) else { return nil }
         let out = showing.outgoing.flatMap { o in slot(o).map { (o, $0) } }

@@ -39,7 +39,7 @@ public final class LayoutScreen {
     /// Decodes each medium to the size its region takes on the screen (not the screen's): a photo in a 640x720 side
     /// region is decoded to cover 640x720. A file shown in several regions is decoded for the largest.
     private static func regionDecoder(file: SMILFile, composer: LayoutComposer, config: PlayerConfig, log: Log) -> DecodeCache.Decode {
-        var wanted: [String: (size: PixelSize, fit: FitMode)] = [:]
+        var wanted: [String: (size: PixelSize, fit: FitMode, kenBurns: Bool)] = [:]
         for m in file.document.mediaInDocumentOrder {
             guard let path = file.paths[m.index] else { continue }
             let region = file.document.regions.first { $0.name == (m.region ?? file.document.regions.first?.name) }
@@ -50,14 +50,19 @@ public final class LayoutScreen {
             case .meet, .meetBest, .hidden: .contain
             }
             let size = PixelSize(width: max(1, frame.width), height: max(1, frame.height))
-            if let have = wanted[path], have.size.width * have.size.height >= size.width * size.height { continue }
-            wanted[path] = (size, fit)
+            let kenBurns = m.kenBurns || (wanted[path]?.kenBurns ?? false)
+            if let have = wanted[path], have.size.width * have.size.height >= size.width * size.height {
+                wanted[path]?.kenBurns = kenBurns  // the larger region's size, with the zoom either asks for
+                continue
+            }
+            wanted[path] = (size, fit, kenBurns)
         }
         var decoders: [String: DecodeCache.Decode] = [:]
         for (path, w) in wanted {
             var c = Player.decodeConfig(config)
             c.size = w.size
             c.fit = w.fit
+            c.kenBurns = w.kenBurns ? KenBurns(seed: config.slideshow.seed) : nil  // decoded for its deepest zoom
             decoders[path] = Player.decoder(for: c, log: log)
         }
         let whole = Player.decoder(for: Player.decodeConfig(config), log: log)
@@ -125,6 +130,7 @@ public final class LayoutScreen {
             if showing.outgoing != nil { return nil }
             guard let entry = showing.current, !entry.frozen else { continue }
             let id = ItemID(entry.media.index)
+            if entry.media.kenBurns { return nil }  // a still moving slowly: every frame
             switch cache.item(id)?.picture {
             case .clip?, .animation?: return nil
             case .still?: continue
