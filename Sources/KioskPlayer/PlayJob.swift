@@ -53,8 +53,9 @@ public enum PlayJob {
         }
         let clock = VirtualClock()
         let withSound = items.contains { item in
-            !Player.isPictureName(item.path) && ((try? MediaFile.probe(item.path))?.streams.contains { $0.type == "audio" } ?? false)
-        }
+            if SMILFile.isSMIL(item.path) { return !((try? SMILFile.load(item.path))?.sounding.isEmpty ?? true) }
+            return !Player.isPictureName(item.path) && ((try? MediaFile.probe(item.path))?.streams.contains { $0.type == "audio" } ?? false)
+        } || !(layout?.sounding.isEmpty ?? true)
         let encoder = try VideoEncoder(path: path, size: config.size, fps: fps, withSound: withSound)
         return try RecordingFinisher(encoder: encoder, path: path, fps: fps, log: log).run {
             let output = try VirtualTimeOutput(size: config.size, fps: Double(fps), clock: clock, sink: { try encoder.append($0) })
@@ -84,7 +85,11 @@ public enum PlayJob {
                     chunk.bytes.withUnsafeBytes { raw in
                         let samples = raw.bindMemory(to: Int16.self)
                         let n = min(chunk.frames, wanted - at)
-                        for i in 0..<(n * 2) { out[(first + at) * 2 + i] = Int16(littleEndian: samples[i]) }
+                        for i in 0..<(n * 2) {
+                            let v = span.level == 1 ? Int16(littleEndian: samples[i])
+                                : Int16(clamping: Int((Double(Int16(littleEndian: samples[i])) * span.level).rounded()))
+                            out[(first + at) * 2 + i] = v
+                        }
                         at += n
                     }
                 }

@@ -75,6 +75,8 @@ public final class Player {
     var windowCheck: (version: Int, next: Double) = (-1, -.infinity)
     /// The layout playing instead of the playlist (`play(layout:)`), if one is.
     var layoutMode: LayoutMode?
+    /// Where layouts' regions were heard on the clock (for `record`'s mix, with the slideshow's slots).
+    var voiceSpans = SoundSpans()
     /// Where the player posts its status and events for remote-control servers (one made before the player,
     /// so a server can bind first, may be set before `run`).
     public var board = PlayerBoard()
@@ -253,8 +255,9 @@ public final class Player {
             throw PlayerError("nothing playable: every item in the playlist was skipped")
         }
         let end = clock.now
+        let heard = (spans.closed(at: end) + voiceSpans.closed(at: end)).sorted { $0.start < $1.start }
         return PlayReport(framesPresented: presenter.presented, slotsShown: spans.slots, endTime: end,
-                          firstFrameTime: presenter.firstFrameTime, soundSpans: spans.closed(at: end))
+                          firstFrameTime: presenter.firstFrameTime, soundSpans: heard)
     }
 
     /// Decodes ahead: the upcoming item is requested now; on a virtual clock the loop waits for it.

@@ -11,6 +11,8 @@ public struct SoundSpan: Sendable, Equatable {
     public var mediaStart: Double
     /// Seconds it played.
     public var length: Double
+    /// How loud, times the volume (a layout region's `soundLevel`).
+    public var level: Double = 1
 }
 
 /// The clip on screen now: where it is, for resuming, and whether it ended before its slot.

@@ -20,8 +20,8 @@ final class LayoutSoundTests: XCTestCase {
         return path
     }
 
-    func testTheFirstRegionWithSoundIsHeardAtItsSoundLevel() throws {
-        let dir = try TempDir()
+    /// main: 440 Hz at soundLevel 0%; side: 880 Hz at 50%; a 1 s body.
+    private func layout(_ dir: TempDir) throws -> (smil: String, high: String) {
         _ = try clip(dir, "low.mkv", frequency: 440)
         let high = try clip(dir, "high.mkv", frequency: 880)
         let smil = dir.file("sound.smil")
@@ -34,6 +34,12 @@ final class LayoutSoundTests: XCTestCase {
             <video src="high.mkv" region="side" soundLevel="50%"/>
             </par></body></smil>
             """.write(toFile: smil, atomically: true, encoding: .utf8)
+        return (smil, high)
+    }
+
+    func testTheFirstRegionWithSoundIsHeardAtItsSoundLevel() throws {
+        let dir = try TempDir()
+        let (smil, high) = try layout(dir)
         let wav = dir.file("out.wav")
         var config = PlayerConfig()
         config.size = PixelSize(width: 320, height: 180)
@@ -51,5 +57,29 @@ final class LayoutSoundTests: XCTestCase {
         var off = 0
         for (h, r) in zip(heard, reference) where abs(2 * Int(h) - Int(r)) > 1 { off += 1 }
         XCTAssertEqual(off, 0, "every sample is side's at half volume (\(off) of \(min(heard.count, reference.count)) differ)")
+    }
+
+    /// `record` mixes the region heard into the file: side's 880 Hz at half its level (AAC, so by its level and
+    /// its zero crossings, not sample for sample).
+    func testRecordMixesTheRegionHeard() throws {
+        let dir = try TempDir()
+        let (smil, high) = try layout(dir)
+        let out = dir.file("rec.mp4")
+        let r = try CLITests.run(["record", smil, "--output", out, "--size", "320x180", "--fps", "10"], timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let pcm = [UInt8](try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin", "-i", out, "-map", "0:a:0", "-ac", "1", "-ar", "48000",
+                                                       "-f", "s16le", "-"]))
+        let reference = [UInt8](try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin", "-i", high, "-map", "0:a:0", "-ac", "1",
+                                                             "-ar", "48000", "-f", "s16le", "-"]))
+        func samples(_ b: [UInt8]) -> [Double] {
+            stride(from: 0, to: b.count - 1, by: 2).map { Double(Int16(bitPattern: UInt16(b[$0]) | UInt16(b[$0 + 1]) << 8)) }
+        }
+        // the middle of the second, clear of the encoder's start and end
+        let got = Array(samples(pcm).dropFirst(9600).prefix(28800)), want = Array(samples(reference).dropFirst(9600).prefix(28800))
+        func rms(_ x: [Double]) -> Double { (x.reduce(0) { $0 + $1 * $1 } / Double(max(1, x.count))).squareRoot() }
+        let ratio = 20 * log10(rms(got) / max(rms(want), 1))
+        XCTAssertEqual(ratio, -6.02, accuracy: 1, "half the level: \(ratio) dB")
+        let crossings = zip(got, got.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+        XCTAssertEqual(Double(crossings) / 0.6, 1760, accuracy: 60, "880 Hz: \(crossings) crossings in 0.6 s")
     }
 }

@@ -103,8 +103,14 @@ public final class LayoutScreen {
     /// next; media in neither are let go.
     public func frame(showings: [String: RegionShowing], ahead: Set<Int> = []) throws -> (frame: RenderFrame, key: LayoutFrameKey) {
         let now = Set(showings.values.flatMap { [$0.current, $0.outgoing].compactMap { $0?.media.index } })
+        if waitsForDecodes {
+            // one at a time, in media order: the same frames, and a peak of one photo's decode buffers, not all at once
+            for i in now.sorted() where file.paths[i] != nil {
+                cache.request(ItemID(i))
+                cache.wait(for: ItemID(i))
+            }
+        }
         for i in now.union(ahead) where file.paths[i] != nil { cache.request(ItemID(i)) }
-        if waitsForDecodes { for i in now where file.paths[i] != nil { cache.wait(for: ItemID(i)) } }
         let keep = Set(now.union(ahead).map { ItemID($0) })
         cache.evict(keeping: keep)
         composer.forget(keeping: keep)

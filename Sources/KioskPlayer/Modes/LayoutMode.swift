@@ -50,6 +50,7 @@ final class LayoutMode: PlayerMode {
     func takesScreen() {
         player.leaveClip()
         player.sound.stop()
+        player.voiceSpans.close(at: player.clock.now)
         // a layout item keeps its slot's entry (its caption and metadata, for the screen's overlays)
         player.cache.evict(keeping: endsSlot != nil ? Set(player.show.currentID.map { [$0] } ?? []) : [])
         player.composer?.forget(keeping: [])
@@ -82,7 +83,7 @@ final class LayoutMode: PlayerMode {
         }
         self.start = start
         let local = t - start
-        if p.playsSound { hear(screen.voice(at: local)) }
+        hear(screen.voice(at: local), at: t)
         let (pictures, key) = try screen.frame(at: local)
         p.postStatus(scene: nil)
         if !screen.isComplete && local < Self.firstFrameWait && !shownOnce {
@@ -104,18 +105,23 @@ final class LayoutMode: PlayerMode {
 }
 
 extension LayoutMode {
-    /// Plays `voice`'s sound when it is another showing than the one heard (a region that starts a clip, a
-    /// repeat); stops the sound when no region is heard.
-    private func hear(_ voice: LayoutVoice?) {
+    /// Plays `voice`'s sound from player time `t` when it is another showing than the one heard (a region that
+    /// starts a clip, a repeat); stops the sound when no region is heard. Where it was heard is noted for
+    /// `record`'s mix (which plays nothing itself).
+    private func hear(_ voice: LayoutVoice?, at t: Double) {
         guard voice?.path != heard?.path || voice?.activation != heard?.activation || voice?.region != heard?.region else { return }
         heard = voice
+        player.voiceSpans.close(at: t)
         guard let voice else {
             player.sound.stop()
             return
         }
         player.log.info("layout: sound from region \(voice.region): \(voice.path)"
                         + (voice.level != 1 ? String(format: " at soundLevel %.0f%%", voice.level * 100) : ""))
-        player.sound.start(path: voice.path, sequence: -1 - voice.activation, at: voice.offset, level: voice.level)
+        player.voiceSpans.open(SoundSpan(path: voice.path, start: t, mediaStart: voice.offset, length: -1, level: voice.level))
+        if player.playsSound {
+            player.sound.start(path: voice.path, sequence: -1 - voice.activation, at: voice.offset, level: voice.level)
+        }
     }
 }
 
@@ -181,6 +187,7 @@ extension Player {
         log.info("layout: \(layout.screen.file.document.file) ends: \(why)")
         layoutMode = nil
         sound.stop()
+        voiceSpans.close(at: clock.now)
     }
 
     private static func lengthText(_ length: Double) -> String {
