@@ -154,10 +154,16 @@ extension WallPlacement {
     }
 
     /// An overlay composed on the wall, on the output (text moves with its rect).
-    func moved(_ overlay: RenderOverlay) -> RenderOverlay {
-        var o = overlay
-        o.rect = overlay.rect.offsetBy(offsetX, offsetY)
-        if case .text(let drawing) = overlay.content { o.content = .text(drawing.offsetBy(offsetX, offsetY)) }
+    func moved(_ overlay: RenderOverlay) -> RenderOverlay { overlay.offsetBy(offsetX, offsetY) }
+}
+
+extension RenderOverlay {
+    /// The overlay `dx`, `dy` pixels further right and down (its text moves with its rect): a wall's overlays on
+    /// the output, a region's caption on the screen.
+    func offsetBy(_ dx: Int, _ dy: Int) -> RenderOverlay {
+        var o = self
+        o.rect = rect.offsetBy(dx, dy)
+        if case .text(let drawing) = content { o.content = .text(drawing.offsetBy(dx, dy)) }
         return o
     }
 }

@@ -3,7 +3,6 @@ import KioskCore
 import KioskMedia
 import KioskOutput
 import KioskPlayer
-import KioskRender
 
 /// `kiosk-bench layout [FRAMES]`: what a layout costs against the same clip full screen. A 1920x1080
 /// screen; the layout has a 1280x720 clip region (x264 medium with B-frames, made from real photos), two still

@@ -30,8 +30,6 @@ final class LayoutComposer {
     /// The slow zoom's paths (`--seed`) for stills with the `ken-burns` param.
     private let kenBurns: KenBurns
     private var drawers: [RegionDrawer]
-    /// The z of the screen's own overlays (clock, messages, grid): above every region.
-    static let screenOverlayZ = 1_000_000
 
     /// Composes `document` for a screen of `config.size`, drawing with `context`; `playlist` holds one item per
     /// medium of the document (ids are the media's `index`).

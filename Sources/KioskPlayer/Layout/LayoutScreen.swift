@@ -159,9 +159,6 @@ public final class LayoutScreen {
         }
         return nil
     }
-
-    /// The z above every region, for the screen's own overlays (clock, messages).
-    public static let overlayZ = LayoutComposer.screenOverlayZ
 }
 
 /// What a layout frame looked like: equal for frames that draw the same (the redraw test).

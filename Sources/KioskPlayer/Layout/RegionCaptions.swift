@@ -23,9 +23,7 @@ struct RegionCaptions {
                                       area: UnitRect(x: 0.03, y: 0.03, width: 0.94, height: 0.94), sizeFraction: fraction,
                                       maxLines: 2, maxWidthFraction: 0.94, box: true)
             for o in try painter.overlays(for: OverlayScene(texts: [caption]), canvas: rect.size) {
-                var placed = o
-                placed.rect = o.rect.offsetBy(rect.x, rect.y)
-                if case .text(let drawing) = o.content { placed.content = .text(drawing.offsetBy(rect.x, rect.y)) }
+                var placed = o.offsetBy(rect.x, rect.y)
                 placed.z = z
                 out.append(placed)
             }

@@ -37,7 +37,7 @@ final class LayoutMode: PlayerMode {
             return .failed("no region \(region) in \(screen.file.document.file)")
         }
         do {
-            try screen.clocks.step(region, step, at: max(0, t - (start ?? t)))
+            try screen.clocks.step(region, step, at: layoutTime(t))
         } catch {
             return .failed("\(error)")
         }
@@ -60,8 +60,11 @@ final class LayoutMode: PlayerMode {
     /// What each region shows at player time `t` (before the first turn: at the layout's start).
     func regions(at t: Double) -> [RegionStatus] {
         let file = screen.file
-        return RegionStatus.all(file.document, shown: screen.clocks.byRegion(at: max(0, t - (start ?? t)))) { file.paths[$0.index] }
+        return RegionStatus.all(file.document, shown: screen.clocks.byRegion(at: layoutTime(t))) { file.paths[$0.index] }
     }
+
+    /// The layout's time at player time `t` (before the first turn: its start).
+    private func layoutTime(_ t: Double) -> Double { max(0, t - (start ?? t)) }
 
     func turn(at t: Double) throws -> ModeTurn {
         let p = player
