@@ -80,7 +80,7 @@ final class PlayerSync {
     func logPresented(_ scene: Scene, wall: Double, framePTS: Double?, log: Log) {
         guard log.level >= .debug else { return }
         let index = ids.firstIndex(of: scene.current.id) ?? -1
-        log.debug(String(format: "sync: presented wall %.6f slot %d item %d offset %.4f frame %@", wall, scene.current.sequence,
+        log.debug(String(format: "sync: presented wall %.9f slot %d item %d offset %.4f frame %@", wall, scene.current.sequence,
                          index, scene.currentTime, framePTS.map { String(format: "%.4f", $0) } ?? "-"))
     }
 }

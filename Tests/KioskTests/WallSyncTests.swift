@@ -53,6 +53,10 @@ final class WallSyncTests: XCTestCase {
     }
 
     /// The presented frames in a player's stderr.
+    /// `t` as `--sync-epoch` passes it (`%.6f`): the players' timeline and the test's start at the same instant, so
+    /// a frame logged at a slot's edge is judged on the same side of it (the log's wall has all of its digits).
+    static func given(_ t: Double) -> Double { (t * 1e6).rounded() / 1e6 }
+
     static func presented(_ log: String) -> [Presented] {
         log.split(separator: "\n").compactMap { line in
             guard let r = line.range(of: "sync: presented wall ") else { return nil }
@@ -88,7 +92,7 @@ final class WallSyncTests: XCTestCase {
     func testPlayersAgreeJoinLateAndRealignAfterAClockStep() throws {
         let dir = try TempDir()
         let m = try media(dir)
-        let epoch = Date().timeIntervalSince1970 + 0.5
+        let epoch = Self.given(Date().timeIntervalSince1970 + 0.5)
         let length = 8.0
         let began = Date().timeIntervalSince1970
         let a = try player([m.picture, m.clip], epoch: epoch, viewport: "0,0,160,90", length: length)
@@ -176,7 +180,7 @@ final class WallSyncTests: XCTestCase {
         let seed = 11
         let timeline = try WallTimeline(epoch: 0, lengths: Array(repeating: 0.4, count: 5), shuffle: true, seed: UInt64(seed))
         XCTAssertNotEqual(timeline.order(ofPass: 0), timeline.order(ofPass: 1), "pick a seed whose passes differ")
-        let epoch = Date().timeIntervalSince1970 + 1.5
+        let epoch = Self.given(Date().timeIntervalSince1970 + 1.5)
         let args = ["play", "--output", "headless", "--size", "64x36", "--no-state", "--no-watch", "--duration", "0.4",
                     "--transition", "none", "--shuffle", "--seed", String(seed), "--sync-epoch", String(format: "%.6f", epoch),
                     "--log-level", "debug", "--length", "6"]
