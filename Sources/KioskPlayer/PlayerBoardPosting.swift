@@ -60,6 +60,10 @@ extension Player {
             s.projection = composer?.projection(ofSlot: slot.sequence) ?? "flat"
             s.view = viewControl.status(at: scene.currentTime) ?? PlayerStatus.View()
         }
+        if layoutMode == nil {  // the slideshow is the one-region layout: region main shows the playlist's item
+            s.regions = SlideshowLayout.status(path: scene?.current.path ?? show.currentID.flatMap { show.playlist.item($0)?.path },
+                                               time: scene == nil ? 0 : s.timePosition ?? 0)
+        }
         board.post(s)
         answerCommands()
     }

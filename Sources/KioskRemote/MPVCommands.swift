@@ -209,8 +209,10 @@ enum MPVCommandTable {
             guard s.regions.contains(where: { $0.name == flag }) else { throw .invalidParameter }
             return .player([.region(flag, command == .next ? .next : .previous)], failure: .command, data: .null)
         }
-        guard flag == "weak" || flag == "force" else { throw .invalidParameter }
-        if s.playlist.isEmpty || (flag == "weak" && atEdge && !s.loop) { throw .command }
+        // the slideshow is the one-region layout: `playlist-next main` is its plain step
+        let flagged = flag == SlideshowLayout.regionName ? "weak" : flag
+        guard flagged == "weak" || flagged == "force" else { throw .invalidParameter }
+        if s.playlist.isEmpty || (flagged == "weak" && atEdge && !s.loop) { throw .command }
         return .player([command], failure: .command, data: .null)
     }
 

@@ -41,4 +41,23 @@ final class MQTTLayoutTests: MQTTFleetTestCase {
         XCTAssertLessThan(Int(px[right]), 60)
         stop(p)
     }
+
+    /// Without a layout the slideshow is the one-region layout: the state's regions are `main` alone, showing the
+    /// playlist's item, and `next` with `main` as its payload steps the playlist (`side` is no region of it).
+    func testTheSlideshowIsRegionMainInTheState() throws {
+        let files = try pictures()
+        let p = try start("wall", files)
+        func mainPath(_ state: JSONValue) -> JSONValue? {
+            guard case .array(let regions)? = state["regions"], regions.count == 1, regions[0]["name"] == .string("main") else { return nil }
+            return regions[0]["path"]
+        }
+        XCTAssertNotNil(try clients.wait("kiosk/wall/state", seconds: 10) { $0["layout"] == .null && mainPath($0) == .string(files[0]) },
+                        p.stderr)
+        try clients.publish("kiosk/wall/cmd/next", "main")
+        XCTAssertNotNil(try clients.wait("kiosk/wall/state", seconds: 10) { mainPath($0) == .string(files[1]) && $0["path"] == .string(files[1]) },
+                        p.stderr)
+        try clients.publish("kiosk/wall/cmd/next", "side")
+        XCTAssertTrue(p.waitFor("no region side in the slideshow (its one region is main)", timeout: 10), p.stderr)
+        stop(p)
+    }
 }

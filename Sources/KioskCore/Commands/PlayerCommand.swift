@@ -94,7 +94,8 @@ public enum PlayerCommand: Sendable, Equatable {
     /// The item before (while a layout plays: the first region's medium before).
     case previous
     /// While a layout plays: region `name` (nil: the first region) moves to its next medium, or back to the one
-    /// before, on a clock of its own; the other regions go on as they were.
+    /// before, on a clock of its own; the other regions go on as they were. Without a layout the slideshow is the
+    /// one-region layout: region `main` (or nil) steps as `next` and `previous` do.
     case region(String?, RegionStep)
     /// A given item, with the transition.
     case goTo(ItemRef)

@@ -12,10 +12,21 @@ final class LayoutComposer {
     private struct RegionDrawer {
         let region: SMILRegion
         /// Its rectangle on the screen (cut to the root layout).
-        let frame: LayoutRect
+        var frame: LayoutRect
         /// Its z: the background at `z`, its pictures at `z + 1`.
         let z: Int
         let composer: SceneComposer
+
+        /// Its opacity, 0...1.
+        var opacity: Double { min(max(region.opacity, 0), 1) }
+
+        /// A picture layer of the region, at its z and faded by its opacity.
+        func stacked(_ layer: RenderLayer) -> RenderLayer {
+            var layer = layer
+            layer.opacity *= opacity
+            layer.z = z + 1
+            return layer
+        }
     }
 
     /// What a drawn frame looked like: each region's scene key, in region order.
@@ -25,15 +36,34 @@ final class LayoutComposer {
         var motion: [Double] = []
     }
 
-    let document: SMILDocument
-    let placement: LayoutPlacement
+    private(set) var document: SMILDocument
+    private(set) var placement: LayoutPlacement
     /// The slow zoom's paths (`--seed`) for stills with the `ken-burns` param.
     private let kenBurns: KenBurns
     private var drawers: [RegionDrawer]
 
     /// Composes `document` for a screen of `config.size`, drawing with `context`; `playlist` holds one item per
     /// medium of the document (ids are the media's `index`).
-    init(document: SMILDocument, config: PlayerConfig, context: GLContext, playlist: LivePlaylist) {
+    convenience init(document: SMILDocument, config: PlayerConfig, context: GLContext, playlist: LivePlaylist) {
+        self.init(document: document, config: config) { regionConfig in
+            let composer = SceneComposer(config: regionConfig, context: context, playlist: playlist)
+            composer.waitForFrames = true
+            return composer
+        }
+    }
+
+    /// The full-screen slideshow's one-region layout (`SlideshowLayout`): region `main` over the composer's
+    /// canvas, drawn by `composer`, the player's own. Its pictures are placed by the composer itself (`--fit`,
+    /// zoom and pan, projections, Ken Burns), where a SMIL region places them by its fit.
+    convenience init(slideshow composer: SceneComposer, config: PlayerConfig) {
+        self.init(document: SlideshowLayout.document(size: composer.canvas, background: config.background), config: config) { _ in
+            composer
+        }
+        placesPictures = false
+    }
+
+    /// Lays `document`'s regions out on `config.size`, each drawn by the composer `make` gives for its size.
+    private init(document: SMILDocument, config: PlayerConfig, make: (PlayerConfig) -> SceneComposer) {
         // a layout without a root-layout size is laid out on the screen's own pixels
         var document = document
         if document.rootLayout.width <= 0 || document.rootLayout.height <= 0 {
@@ -50,11 +80,13 @@ final class LayoutComposer {
             var regionConfig = config
             regionConfig.size = frame.pixels.size
             regionConfig.kenBurns = nil
-            let composer = SceneComposer(config: regionConfig, context: context, playlist: playlist)
-            composer.waitForFrames = true
-            return RegionDrawer(region: entry.element, frame: frame, z: 10 + 2 * rank, composer: composer)
+            return RegionDrawer(region: entry.element, frame: frame, z: 10 + 2 * rank, composer: make(regionConfig))
         }
     }
+
+    /// Whether pictures are placed in their regions by the SMIL fit and alignment (false for the slideshow's
+    /// region, whose composer places them).
+    private var placesPictures = true
 
     /// The region named `name`, as laid out.
     func frame(ofRegion name: String) -> LayoutRect? { drawers.first { $0.region.name == name }?.frame }
@@ -77,10 +109,7 @@ final class LayoutComposer {
         frame.overlays.append(RenderOverlay(.solid(Self.premultiplied(root)), rect: placement.canvas.pixels, z: 0))
         var key = VisualKey(regions: [])
         for d in drawers {
-            let opacity = min(max(d.region.opacity, 0), 1)
-            if let bg = d.region.backgroundColor, bg.alpha > 0 {
-                frame.overlays.append(RenderOverlay(.solid(Self.premultiplied(bg)), rect: d.frame.pixels, opacity: opacity, z: d.z))
-            }
+            backdrop(of: d, into: &frame)
             guard let showing = showings[d.region.name], let current = showing.current,
                   let scene = Self.scene(showing, current: current, cache: cache, stillDuration: stillDuration, path: path) else {
                 key.regions.append(nil)
@@ -92,7 +121,7 @@ final class LayoutComposer {
                 // fadeToColor and fadeFromColor fade through the transition's fadeColor, over the region's background
                 if t.mapping.spec.name == "fade", showing.outgoing != nil, t.fadeColor.alpha > 0 {
                     frame.overlays.append(RenderOverlay(.solid(Self.premultiplied(t.fadeColor)), rect: d.frame.pixels,
-                                                        opacity: opacity, z: d.z))
+                                                        opacity: d.opacity, z: d.z))
                 }
             }
             guard let (drawn, sceneKey) = try composer.frame(for: scene, cache: cache) else {
@@ -102,18 +131,43 @@ final class LayoutComposer {
             key.regions.append(sceneKey)
             // the composer gives the outgoing layer first during a change, then the incoming one
             let entries = drawn.layers.count == 2 ? [showing.outgoing ?? current, current] : [current]
-            for (n, var layer) in drawn.layers.enumerated() {
+            for (n, layer) in drawn.layers.enumerated() {
                 let entry = entries[min(n, entries.count - 1)]
                 let zoom = kenBurnsView(entry, cache: cache, stillDuration: stillDuration)
                 if let zoom { key.motion.append(zoom.progress) }
                 guard let placed = place(layer, media: entry.media, in: d, cache: cache, view: zoom?.view) else { continue }
-                layer = placed
-                layer.opacity *= opacity
-                layer.z = d.z + 1
-                frame.layers.append(layer)
+                frame.layers.append(d.stacked(placed))
             }
         }
         return (frame, key)
+    }
+
+    /// The slideshow's frame: `scene` (the playlist's) in region `main`, over the root layout's background
+    /// (`--background`, the frame's own clear colour); nil while its picture is not in. The region follows the
+    /// composer's canvas, which changes with the display's mode.
+    func frame(slideshow scene: Scene, cache: DecodeCache) throws -> (RenderFrame, VisualKey)? {
+        guard !placesPictures, var d = drawers.first else { return nil }
+        let canvas = d.composer.canvas
+        if d.frame.pixels.size != canvas {
+            document.rootLayout.width = Double(canvas.width)
+            document.rootLayout.height = Double(canvas.height)
+            placement = LayoutPlacement(root: document.rootLayout, screen: canvas)
+            d.frame = placement.screenFrame(of: d.region, in: document.rootLayout)
+            drawers[0] = d
+        }
+        guard let (drawn, sceneKey) = try d.composer.frame(for: scene, cache: cache) else { return nil }
+        var frame = drawn
+        let pictures = frame.layers
+        frame.layers = []
+        backdrop(of: d, into: &frame)
+        frame.layers += pictures.map(d.stacked)
+        return (frame, VisualKey(regions: [sceneKey]))
+    }
+
+    /// Region `d`'s background, if it has one, under its pictures.
+    private func backdrop(of d: RegionDrawer, into frame: inout RenderFrame) {
+        guard let bg = d.region.backgroundColor, bg.alpha > 0 else { return }
+        frame.overlays.append(RenderOverlay(.solid(Self.premultiplied(bg)), rect: d.frame.pixels, opacity: d.opacity, z: d.z))
     }
 
     /// `layer` placed in its region: a flat picture by the medium's fit and alignment, cut to the region (the

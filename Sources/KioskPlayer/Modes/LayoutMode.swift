@@ -145,13 +145,20 @@ extension Player {
     }
 
     /// A command for the layout, run before the slideshow's (PlayerCommands.swift); nil: the slideshow runs it.
-    /// - A region's step. `.next` and `.previous` mean the first region's while a layout plays in place of the
+    /// - A region's step; with no layout, region `main`'s is the playlist's (the slideshow's one region).
+    ///   `.next` and `.previous` mean the first region's while a layout plays in place of the
     ///   playlist; while one plays as a playlist item they end it, and the slideshow moves on from it.
     /// - A `.load` (`layoutLoad`) that starts or ends a layout.
     func layoutCommand(_ command: PlayerCommand, at t: Double) -> CommandReply? {
         switch command {
         case .region(let name, let step):
-            guard let layout = layoutMode else { return .failed("no layout is playing") }
+            guard let layout = layoutMode else {
+                // the slideshow is the one-region layout: its region `main` steps as the playlist does
+                guard name == nil || name == SlideshowLayout.regionName else {
+                    return .failed("no region \(name ?? "") in the slideshow (its one region is \(SlideshowLayout.regionName))")
+                }
+                return execute(step == .next ? .next : .previous, at: t)
+            }
             return layout.step(region: name, step, at: t)
         case .next, .previous:
             guard let layout = layoutMode else { return nil }

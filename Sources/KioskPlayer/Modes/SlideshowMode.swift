@@ -4,12 +4,16 @@ import KioskRender
 
 /// The slideshow's turn: the scene at the clock's time (the slideshow's own, or the wall's with
 /// `--sync-epoch`), the current clip kept in step and ended early when it breaks, decodes ahead, and the frame
-/// the composer builds. It owns the slots' count and where their sound played (for `record`'s mix).
+/// the one-region layout builds (`SlideshowLayout`: region `main`, the playlist its timeline, drawn by the player's
+/// composer through the same region composer as a SMIL layout's regions). It owns the slots' count and where their
+/// sound played (for `record`'s mix).
 final class SlideshowMode: PlayerMode {
     let name = "slideshow"
     private unowned let player: Player
     /// Slots started, and where their sound played on the clock.
     private(set) var spans = SoundSpans()
+    /// The one-region layout, made around the player's composer at the first frame.
+    private var layout: LayoutComposer?
 
     init(player: Player) { self.player = player }
 
@@ -42,7 +46,9 @@ final class SlideshowMode: PlayerMode {
         composer.forget(keeping: keep)
         composer.canvas = p.wallPlacement(on: p.screenSize).canvas  // a display's mode can change while playing
         composer.effect = p.effects.effect(at: t)
-        let built = try composer.frame(for: scene, cache: p.cache)
+        let layout = self.layout ?? LayoutComposer(slideshow: composer, config: p.config)
+        self.layout = layout
+        let built = try layout.frame(slideshow: scene, cache: p.cache)
         p.postStatus(scene: scene)
         guard let (pictures, key) = built else {
             // Untimed, the clock must still move on: a clip whose last frame was drawn before its decoder said
