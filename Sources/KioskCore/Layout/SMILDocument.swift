@@ -174,10 +174,14 @@ public struct SMILTiming: Sendable, Hashable {
     /// Whether `begin` was written. A child of an `excl` without one never begins on its own (SMIL's default
     /// begin there is `indefinite`: events begin it, which come with interrupts).
     public var hasBegin: Bool
+    /// Every time of a `begin` list (`begin="0s; 20min; 40min"`), in the order written: in an `excl` each is a
+    /// begin of the child (interrupts); elsewhere the first is used. Empty when no begin was written.
+    public var begins: [Double]
     /// Creates timing; every attribute optional.
     public init(begin: Double? = nil, duration: SMILDuration? = nil, end: Double? = nil, repeatCount: SMILRepeatCount? = nil,
                 repeatDuration: SMILDuration? = nil, fill: SMILFill = .auto) {
-        self.begin = begin ?? 0; self.hasBegin = begin != nil; self.duration = duration; self.end = end
+        self.begin = begin ?? 0; self.hasBegin = begin != nil; self.begins = begin.map { [$0] } ?? []
+        self.duration = duration; self.end = end
         self.repeatCount = repeatCount; self.repeatDuration = repeatDuration; self.fill = fill
     }
 }
@@ -241,6 +245,11 @@ public struct SMILContainer: Sendable, Hashable {
     public var endSync: SMILEndSync
     public var children: [SMILNode]
     public var source: SourceLine
+    /// An `excl`'s `priorityClass` elements, highest first (empty: no classes, every child a peer that stops the
+    /// one playing). Their children are the excl's `children`, in document order.
+    public var priorityClasses: [SMILPriorityClass] = []
+    /// With `priorityClasses`: the class of each child (an index into them), child by child.
+    public var childClasses: [Int] = []
     /// Creates a container.
     public init(kind: Kind, id: String? = nil, timing: SMILTiming = SMILTiming(), endSync: SMILEndSync = .last,
                 children: [SMILNode] = [], source: SourceLine) {

@@ -6,21 +6,60 @@ extension SMILReader {
     mutating func nodes(_ e: MarkupElement) throws(SMILError) -> [SMILNode] {
         var out: [SMILNode] = []
         for c in e.children where Self.namespaces.contains(c.namespace) {
+            if e.name != "excl" && e.name != "priorityClass", let begin = c.attribute("begin"), begin.contains(";") {
+                warn(c, "begin=\"\(ErrorQuote.cut(begin))\": only its first time is used outside an <excl>")
+            }
             switch c.name {
             case "seq", "par", "excl":
                 checkAttributes(c)
                 let kind = SMILContainer.Kind(rawValue: c.name) ?? .seq
-                out.append(.container(SMILContainer(kind: kind, id: id(c), timing: try timing(c), endSync: try endSync(c),
-                                                    children: try nodes(c), source: at(c))))
+                var container = SMILContainer(kind: kind, id: id(c), timing: try timing(c), endSync: try endSync(c), source: at(c))
+                if kind == .excl, c.children.contains(where: { $0.name == "priorityClass" }) {
+                    try classes(of: c, into: &container)
+                } else {
+                    container.children = try nodes(c)
+                }
+                out.append(.container(container))
             case "img", "video", "audio", "ref", "animation":
                 if let m = try media(c) { out.append(.media(m)) }
             case "param", "metadata", "meta":
                 break
+            case "priorityClass":
+                warn(c, "<priorityClass> outside an <excl> is not played")
             default:
                 warn(c, "<\(c.name)> is not played")
             }
         }
         return out
+    }
+
+    /// An `excl` whose children are `priorityClass` elements: each class, highest first, and its children as the
+    /// excl's, in document order. A timed element beside the classes is an error (SMIL allows one or the other).
+    private mutating func classes(of e: MarkupElement, into container: inout SMILContainer) throws(SMILError) {
+        for c in e.children where Self.namespaces.contains(c.namespace) {
+            guard c.name == "priorityClass" else {
+                if ["seq", "par", "excl", "img", "video", "audio", "ref", "animation"].contains(c.name) {
+                    throw fail(c, "<\(c.name)> beside <priorityClass> elements: an <excl> holds one or the other")
+                }
+                continue
+            }
+            checkAttributes(c)
+            func value<T: RawRepresentable & CaseIterable>(_ name: String, _ fallback: T) throws(SMILError) -> T where T.RawValue == String {
+                guard let text = c.attribute(name)?.trimmingCharacters(in: .whitespaces) else { return fallback }
+                guard let v = T(rawValue: text) else {
+                    throw fail(c, "\(name)=\"\(ErrorQuote.cut(text))\" is not \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return v
+            }
+            let rank = container.priorityClasses.count
+            container.priorityClasses.append(SMILPriorityClass(
+                id: id(c), peers: try value("peers", SMILPriorityClass.Peers.stop), higher: try value("higher", SMILPriorityClass.Higher.pause),
+                lower: try value("lower", SMILPriorityClass.Lower.defer),
+                pauseDisplay: try value("pauseDisplay", SMILPriorityClass.PauseDisplay.show), source: at(c)))
+            let kids = try nodes(c)
+            container.children += kids
+            container.childClasses += Array(repeating: rank, count: kids.count)
+        }
     }
 
     /// One media element; nil for one that is skipped (a `text/html` ref).
@@ -58,8 +97,7 @@ extension SMILReader {
 
     /// The timing attributes.
     func timing(_ e: MarkupElement) throws(SMILError) -> SMILTiming {
-        func clock(_ name: String) throws(SMILError) -> Double? {
-            guard let text = e.attribute(name) else { return nil }
+        func offset(_ name: String, _ text: String) throws(SMILError) -> Double {
             let t = text.trimmingCharacters(in: .whitespaces)
             // an offset may be signed (`begin="-2s"` starts part-way); only offsets for now
             let negative = t.hasPrefix("-")
@@ -67,6 +105,15 @@ extension SMILReader {
                 throw fail(e, "\(name)=\"\(ErrorQuote.cut(text))\" is not a clock value (wall-clock, event and syncbase times come later)")
             }
             return negative ? -v : v
+        }
+        func clock(_ name: String) throws(SMILError) -> Double? {
+            guard let text = e.attribute(name) else { return nil }
+            return try offset(name, text)
+        }
+        // `begin` may be a list (`0s; 20min`): every time is a begin of a child of an `excl`
+        var begins: [Double] = []
+        for part in (e.attribute("begin") ?? "").split(separator: ";", omittingEmptySubsequences: false) where e.attribute("begin") != nil {
+            begins.append(try offset("begin", String(part)))
         }
         func duration(_ name: String) throws(SMILError) -> SMILDuration? {
             guard let text = e.attribute(name) else { return nil }
@@ -99,8 +146,10 @@ extension SMILReader {
         }
         let repeatFor = try duration("repeatDur")
         if repeatFor == .media { throw fail(e, "repeatDur=\"media\" is not a duration") }
-        return SMILTiming(begin: try clock("begin"), duration: try duration("dur"), end: try clock("end"), repeatCount: count,
-                          repeatDuration: repeatFor, fill: fill)
+        var timing = SMILTiming(begin: begins.first, duration: try duration("dur"), end: try clock("end"), repeatCount: count,
+                                repeatDuration: repeatFor, fill: fill)
+        timing.begins = begins
+        return timing
     }
 
     private func endSync(_ e: MarkupElement) throws(SMILError) -> SMILEndSync {

@@ -51,6 +51,7 @@ public struct SMILReader {
                 "transition": ["id", "type", "subtype", "dur", "fadeColor", "direction"],
                 "body": timing, "seq": timing, "par": timing.union(["endsync"]), "excl": timing.union(["endsync"]),
                 "img": media, "video": media, "audio": media, "ref": media, "animation": media,
+                "priorityClass": ["id", "peers", "higher", "lower", "pauseDisplay", "title"],
                 "param": ["name", "value", "id"], "meta": ["name", "content", "id"], "metadata": ["id"]]
     }()
 

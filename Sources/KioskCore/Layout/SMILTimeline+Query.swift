@@ -70,8 +70,8 @@ extension SMILTimeline {
     /// Adds what `child` shows at `t` (the document time) to `out`. `parentTime` is when its container's clock
     /// (the current repeat of the container) began on the document clock.
     private func collect(_ child: Child, at t: Double, parentTime: Double, path: Fold, mode: Mode, into out: inout [SMILActive]) {
-        let begin = parentTime + child.begin, end = parentTime + child.end
-        guard child.begin.isFinite, t >= begin, end > begin else { return }
+        let begin = parentTime + child.begin, end = parentTime + child.end, start = parentTime + child.start
+        guard child.start.isFinite, t >= start, end > start else { return }
         let d = child.timed.durations
         if mode == .holdOnly && d.fill != .hold {
             return descendHolding(child, at: min(t, end - Self.instant), parentTime: parentTime, path: path, into: &out)
@@ -79,7 +79,9 @@ extension SMILTimeline {
         var at = t, state = mode == .holdOnly ? Mode.frozen : mode
         if t >= end {
             // past its active end: its state just before the end stays while its fill keeps it
-            let keeps = d.fill == .hold || (d.fill == .freeze && t < parentTime + child.frozenUntil)
+            // a paused stretch is held (or hidden) until its child resumes, whatever its fill
+            let keeps = child.paused ? t < parentTime + child.frozenUntil
+                : d.fill == .hold || (d.fill == .freeze && t < parentTime + child.frozenUntil)
             guard keeps else { return descendHolding(child, at: end - Self.instant, parentTime: parentTime, path: path, into: &out) }
             at = end - Self.instant
             state = .frozen
@@ -103,7 +105,7 @@ extension SMILTimeline {
             let offset = min(local, d.content)
             out.append(SMILActive(media: m, region: region(of: m), begin: repeatBegin, offset: state == .frozen ? offset + Self.instant : offset,
                                   iteration: iteration, frozen: state == .frozen || local >= d.content,
-                                  activation: here.adding(m.index).int, length: min(d.simple, end - repeatBegin)))
+                                  activation: here.adding(m.index).int, length: min(d.simple, parentTime + child.lastEnd - repeatBegin)))
         case .container(_, _, let kids):
             for k in kids { collect(k, at: at, parentTime: repeatBegin, path: here, mode: state, into: &out) }
         }
@@ -112,7 +114,7 @@ extension SMILTimeline {
     /// A container that has ended without being kept (or whose own container has): its `hold` children still
     /// show, frozen as they were at `at`.
     private func descendHolding(_ child: Child, at: Double, parentTime: Double, path: Fold, into out: inout [SMILActive]) {
-        guard case .container(_, let d, let kids) = child.timed, d.simple > 0, at >= parentTime + child.begin else { return }
+        guard case .container(_, let d, let kids) = child.timed, d.simple > 0, at >= parentTime + child.start else { return }
         var local = at - (parentTime + child.begin), iteration = 0
         if d.simple.isFinite && d.repeats {
             iteration = Int(clamping: (local / d.simple).rounded(.down), to: 0...Int.max) ?? 0
@@ -127,13 +129,13 @@ extension SMILTimeline {
 
     /// The next change after `t` within `child`, its container's clock having begun at `offset`.
     private func next(_ child: Child, after t: Double, offset: Double) -> Double {
-        guard child.begin.isFinite else { return .infinity }
+        guard child.start.isFinite else { return .infinity }
         let begin = offset + child.begin, end = offset + child.end
-        if t < begin { return begin }
+        if t < offset + child.start { return offset + child.start }
         var best = Double.infinity
         if end > t { best = end }
         let frozenEnd = offset + child.frozenUntil
-        if frozenEnd > t, frozenEnd.isFinite, child.timed.durations.fill == .freeze { best = min(best, frozenEnd) }
+        if frozenEnd > t, frozenEnd.isFinite, child.paused || child.timed.durations.fill == .freeze { best = min(best, frozenEnd) }
         guard t < end else { return best }
         let d = child.timed.durations
         var repeatBegin = begin

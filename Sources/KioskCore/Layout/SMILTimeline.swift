@@ -47,12 +47,26 @@ public struct SMILTimeline: Sendable {
         var repeats = false
     }
 
-    /// A child on its container's clock: when it begins and ends, and until when it stays frozen after.
+    /// A child on its container's clock: when it begins and ends, and until when it stays frozen after. A child of
+    /// an `excl` that is paused and resumed is one `Child` per stretch it plays (`SMILExclSchedule`): each has the
+    /// begin its clock counts from (the stretch's start less the time it had played), where the stretch starts, and
+    /// whether it ends paused (then it is held, shown or hidden by its class, until `frozenUntil`, whatever its fill).
     struct Child: Sendable {
         var timed: Timed
         var begin: Double
         var end: Double
         var frozenUntil: Double
+        /// Where the stretch starts, when later than `begin` (a resumed child).
+        var from: Double? = nil
+        /// Whether the stretch ends because the child was paused.
+        var paused = false
+        /// Its active end on its own clock (from `begin`), when a later stretch goes on past this one's `end`.
+        var localEnd: Double? = nil
+
+        /// When it shows from, on its container's clock.
+        var start: Double { from ?? begin }
+        /// The active end on the same clock as `begin`: its showings' lengths are cut there.
+        var lastEnd: Double { begin + (localEnd ?? (end - begin)) }
     }
 
     /// The document.
@@ -139,33 +153,21 @@ public struct SMILTimeline: Sendable {
                 out.append(Child(timed: k, begin: b, end: end(k, begin: b), frozenUntil: .infinity))
             }
         case .excl:
-            // Only children with a begin play; one that begins stops the one before it (ties: document order).
-            let starts = kids.indices.filter { kids[$0].timing.hasBegin }.sorted {
-                (kids[$0].timing.begin, $0) < (kids[$1].timing.begin, $1)
-            }
-            for k in kids.indices {
-                guard let rank = starts.firstIndex(of: k) else {
-                    out.append(Child(timed: kids[k], begin: .infinity, end: .infinity, frozenUntil: .infinity))
-                    continue
-                }
-                let b = kids[k].timing.begin
-                let next = rank + 1 < starts.count ? kids[starts[rank + 1]].timing.begin : .infinity
-                out.append(Child(timed: kids[k], begin: b, end: min(end(kids[k], begin: b), next), frozenUntil: next))
-            }
+            out = exclPieces(kids, in: c)
         }
         return out
     }
 
     /// A container's implicit simple duration from its placed children.
     private static func implicitEnd(_ kids: [Child], of c: SMILContainer) -> Double {
-        let ends = kids.filter { $0.begin.isFinite }.map(\.end)
+        let ends = kids.filter { $0.start.isFinite }.map(\.end)
         guard !ends.isEmpty else { return 0 }
         if c.kind == .seq { return ends.last ?? 0 }
         switch c.endSync {
         case .last, .all: return ends.max() ?? 0
         case .first: return ends.min() ?? 0
         case .id(let id):
-            return kids.first { $0.timed.id == id && $0.begin.isFinite }?.end ?? (ends.max() ?? 0)
+            return kids.filter { $0.timed.id == id && $0.start.isFinite }.map(\.end).max() ?? (ends.max() ?? 0)
         }
     }
 }
