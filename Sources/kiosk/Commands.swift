@@ -182,8 +182,9 @@ struct Commands {
         for flag in ["filter", "grid-scroll", "layout-json", "grid-columns"] where o.has(flag) {
             throw UsageError("snapshot: --\(flag) goes with --grid")
         }
-        if !scheduled, o.string("clock") == nil, o.string("start-time") != nil || o.string("timezone") != nil {
-            throw UsageError("snapshot: --start-time and --timezone go with --schedule or --clock")
+        let layout = o.positional.count == 1 && o.positional.allSatisfy(SMILFile.isSMIL)
+        if !scheduled, !layout, o.string("clock") == nil, o.string("start-time") != nil || o.string("timezone") != nil {
+            throw UsageError("snapshot: --start-time and --timezone go with --schedule, --clock or a SMIL layout")
         }
         var config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
@@ -197,6 +198,7 @@ struct Commands {
             }
             if SMILFile.isSMIL(input) {
                 let image = try LayoutSnapshot.image(file: try LayoutCheck.load(input, config: config), at: o.number("at") ?? 0,
+                                                     anchor: SMILTimeline.WallAnchor(start: wall.now, zone: wall.zone),
                                                      config: config, log: log)
                 try PNGWriter.write(image, to: out)
                 return 0
@@ -262,7 +264,10 @@ struct Commands {
         }
         let zone = try o.string("timezone").map { text throws(UsageError) in try ClockOptions.timeZone(text) } ?? .current
         let start = try o.string("start-time").map { text throws(UsageError) in try ClockOptions.startTime(text, timeZone: zone) } ?? Date()
-        if SMILFile.isSMIL(file) { return LayoutCheck.check(file, stillDuration: SlideshowOptions().duration) }
+        if SMILFile.isSMIL(file) {
+            return LayoutCheck.check(file, stillDuration: SlideshowOptions().duration,
+                                     anchor: SMILTimeline.WallAnchor(start: start, zone: zone))
+        }
         var check = ConfigCheck(log: log)
         let table = check.check(file, zone: zone, from: start)
         for p in check.problems { Log.writeStandardError("kiosk: \(Log.escaped(p))\n") }

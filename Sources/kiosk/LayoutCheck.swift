@@ -28,7 +28,7 @@ enum LayoutCheck {
 
     /// `kiosk check-config FILE.smil`: its problems (media that will not play count: the layout would show
     /// empty regions), its warnings, and with no problems each region's first minute. The exit status.
-    static func check(_ path: String, stillDuration: Double) -> Int32 {
+    static func check(_ path: String, stillDuration: Double, anchor: SMILTimeline.WallAnchor) -> Int32 {
         let file: SMILFile
         do {
             file = try SMILFile.load(path)
@@ -43,9 +43,42 @@ enum LayoutCheck {
             Log.writeStandardError("kiosk: \(path): \(file.problems.count) problem\(file.problems.count == 1 ? "" : "s")\n")
             return 2
         }
+        let timeline = file.timeline(stillDuration: stillDuration, anchor: anchor)
+        for line in timeline.wallclockProblems { Log.writeStandardError("kiosk: warning: \(Log.escaped(line))\n") }
         print("\(path): ok")
-        print(firstMinute(file.timeline(stillDuration: stillDuration)), terminator: "")
+        print(firstMinute(timeline), terminator: "")
+        print(wallclockBegins(file.document, anchor: anchor), terminator: "")
         return 0
+    }
+
+    /// Each element with `wallclock()` begins and its next ones (at most 6) in the day after `anchor`, in the
+    /// anchor's zone; nothing for a layout without them.
+    static func wallclockBegins(_ document: SMILDocument, anchor: SMILTimeline.WallAnchor) -> String {
+        var lines: [String] = []
+        func walk(_ node: SMILNode) {
+            let (timing, name, source): (SMILTiming, String, SourceLine) = switch node {
+            case .media(let m): (m.timing, m.src, m.source)
+            case .container(let c): (c.timing, "<\(c.kind.rawValue)>", c.source)
+            }
+            if !timing.wallclockBegins.isEmpty {
+                let day = anchor.start.addingTimeInterval(86_400)
+                let times = timing.wallclockBegins.flatMap { $0.instants(from: anchor.start, until: day, in: anchor.zone) }
+                    .filter { $0 >= anchor.start }.sorted().prefix(6)
+                let text = times.map { local($0, in: anchor.zone) }
+                lines.append("  \(name) (\(source)): " + (text.isEmpty ? "none in the next 24 h" : text.joined(separator: ", ")))
+            }
+            if case .container(let c) = node { c.children.forEach(walk) }
+        }
+        document.body.children.forEach(walk)
+        guard !lines.isEmpty else { return "" }
+        return "wall-clock begins in the next 24 h (\(anchor.zone.identifier)):\n" + lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS` on the wall clock of `zone`.
+    private static func local(_ date: Date, in zone: TimeZone) -> String {
+        let (day, second) = LocalClock.wallClock(of: date, in: zone)
+        let s = Int(second.rounded(.down))
+        return "\(day) " + String(format: "%02d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
     }
 
     /// Each region's showings in the first `span` seconds, one line each: region, start and end (cut at the

@@ -2,8 +2,8 @@
 /// skipped on by `playlist-next` runs ahead; one sent back runs behind), wrapped into the body when the layout
 /// loops. Pure arithmetic over a worked-out timeline: with no offsets every answer is the timeline's own.
 public struct RegionClocks: Sendable {
-    /// The timeline.
-    public let timeline: SMILTimeline
+    /// The timeline (worked out again, the offsets kept, when its wall-clock begins are placed anew).
+    public var timeline: SMILTimeline
     /// Whether the layout starts again at the end of its body (region times wrap into it).
     public var loops: Bool
     /// Seconds each region is ahead of the layout (absent: 0).

@@ -177,6 +177,9 @@ public struct SMILTiming: Sendable, Hashable {
     /// Every time of a `begin` list (`begin="0s; 20min; 40min"`), in the order written: in an `excl` each is a
     /// begin of the child (interrupts); elsewhere the first is used. Empty when no begin was written.
     public var begins: [Double]
+    /// `wallclock()` times of the `begin` list; the timeline turns them into `begins` once it knows where the
+    /// layout stands on the wall clock (`SMILTimeline.WallAnchor`).
+    public var wallclockBegins: [SMILWallclock] = []
     /// Creates timing; every attribute optional.
     public init(begin: Double? = nil, duration: SMILDuration? = nil, end: Double? = nil, repeatCount: SMILRepeatCount? = nil,
                 repeatDuration: SMILDuration? = nil, fill: SMILFill = .auto) {

@@ -102,7 +102,7 @@ extension SMILReader {
             // an offset may be signed (`begin="-2s"` starts part-way); only offsets for now
             let negative = t.hasPrefix("-")
             guard let v = SMILValues.clock(negative || t.hasPrefix("+") ? String(t.dropFirst()) : t) else {
-                throw fail(e, "\(name)=\"\(ErrorQuote.cut(text))\" is not a clock value (wall-clock, event and syncbase times come later)")
+                throw fail(e, "\(name)=\"\(ErrorQuote.cut(text))\" is not a clock value or a wallclock() time")
             }
             return negative ? -v : v
         }
@@ -111,9 +111,13 @@ extension SMILReader {
             return try offset(name, text)
         }
         // `begin` may be a list (`0s; 20min`): every time is a begin of a child of an `excl`
-        var begins: [Double] = []
+        var begins: [Double] = [], wallclocks: [SMILWallclock] = []
         for part in (e.attribute("begin") ?? "").split(separator: ";", omittingEmptySubsequences: false) where e.attribute("begin") != nil {
-            begins.append(try offset("begin", String(part)))
+            switch SMILWallclock.parse(String(part)) {
+            case .success(let w)?: wallclocks.append(w)
+            case .failure(let why)?: throw fail(e, "begin=\"\(ErrorQuote.cut(String(part)))\": \(why)")
+            case nil: begins.append(try offset("begin", String(part)))
+            }
         }
         func duration(_ name: String) throws(SMILError) -> SMILDuration? {
             guard let text = e.attribute(name) else { return nil }
@@ -149,6 +153,8 @@ extension SMILReader {
         var timing = SMILTiming(begin: begins.first, duration: try duration("dur"), end: try clock("end"), repeatCount: count,
                                 repeatDuration: repeatFor, fill: fill)
         timing.begins = begins
+        timing.wallclockBegins = wallclocks
+        timing.hasBegin = !begins.isEmpty || !wallclocks.isEmpty
         return timing
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A SMIL body's timing worked out once: each element's simple and active duration and, inside each time
 /// container, when each child begins and ends on the container's own clock. `SMILTimeline+Query` answers what
 /// is on screen at a time from it with arithmetic (a repeat is a division, not a replay), so a layout that loops
@@ -74,10 +76,20 @@ public struct SMILTimeline: Sendable {
     /// The body, timed as a `seq`, and its place on the document clock (it begins at 0).
     let root: Child
 
-    /// Works out `document`'s timing, stills lasting `stillDuration` seconds, clips as long as `length` says.
-    public init(document: SMILDocument, stillDuration: Double, length: (SMILMedia) -> MediaLength) {
+    /// Where the layout's clock stands on the wall clock (its `wallclock()` begins are placed by it).
+    public let anchor: WallAnchor
+    /// A line for each wallclock begin that could not be placed (FILE:LINE and why).
+    public let wallclockProblems: [String]
+
+    /// Works out `document`'s timing, stills lasting `stillDuration` seconds, clips as long as `length` says, its
+    /// wallclock begins placed by `anchor` (nil: the body begins now, in the system's time zone).
+    public init(document: SMILDocument, stillDuration: Double, anchor: WallAnchor? = nil, length: (SMILMedia) -> MediaLength) {
         self.document = document
-        let body = Self.timed(.container(document.body), still: stillDuration, length: length)
+        let anchor = anchor ?? WallAnchor(start: Date(), zone: .current)
+        self.anchor = anchor
+        let (placed, problems) = Self.placingWallclocks(document.body, anchor: anchor)
+        wallclockProblems = problems
+        let body = Self.timed(.container(placed), still: stillDuration, length: length)
         let d = body.durations
         root = Child(timed: body, begin: 0, end: d.active, frozenUntil: d.active)
     }

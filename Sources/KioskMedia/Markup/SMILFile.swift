@@ -110,9 +110,10 @@ public struct SMILFile: Sendable {
         return root == "/" || path.hasPrefix(root + "/")
     }
 
-    /// The timeline of this file, stills lasting `stillDuration` seconds.
-    public func timeline(stillDuration: Double) -> SMILTimeline {
-        SMILTimeline(document: document, stillDuration: stillDuration) { lengths[$0.index] ?? .unplayable }
+    /// The timeline of this file, stills lasting `stillDuration` seconds, its wallclock begins placed by `anchor`
+    /// (nil: the body begins now, in the system's time zone).
+    public func timeline(stillDuration: Double, anchor: SMILTimeline.WallAnchor? = nil) -> SMILTimeline {
+        SMILTimeline(document: document, stillDuration: stillDuration, anchor: anchor) { lengths[$0.index] ?? .unplayable }
     }
 
     /// `src` as a local path: relative to `base`, absolute, or a `file:` URL with no host; nil for anything with

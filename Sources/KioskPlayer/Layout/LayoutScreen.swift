@@ -11,7 +11,7 @@ public final class LayoutScreen {
     /// The layout.
     public let file: SMILFile
     /// Its timeline, stills lasting `--duration`.
-    public let timeline: SMILTimeline
+    public var timeline: SMILTimeline { clocks.timeline }
     private let media: LayoutMedia
     private let cache: DecodeCache
     private let composer: LayoutComposer
@@ -20,12 +20,16 @@ public final class LayoutScreen {
     /// machine is) or draws what has arrived (real time: a region shows its background until its medium is in).
     public let waitsForDecodes: Bool
 
-    /// A screen of `config.size` drawing `file` with `context` (on the render thread).
-    public init(file: SMILFile, config: PlayerConfig, context: GLContext, waitsForDecodes: Bool, log: Log) {
+    /// A screen of `config.size` drawing `file` with `context` (on the render thread), its body beginning at
+    /// `anchor` on the wall clock (nil: now, in the system's zone).
+    public init(file: SMILFile, config: PlayerConfig, context: GLContext, waitsForDecodes: Bool,
+                anchor: SMILTimeline.WallAnchor? = nil, log: Log) {
         self.file = file
         stillDuration = config.slideshow.duration
         screenHeight = config.size.height
-        timeline = file.timeline(stillDuration: stillDuration)
+        hasWallclocks = file.document.hasWallclockBegins
+        let timeline = file.timeline(stillDuration: stillDuration, anchor: anchor)
+        for line in timeline.wallclockProblems { log.warn(line) }
         clocks = RegionClocks(timeline: timeline, loops: false)
         media = LayoutMedia(file: file)
         self.waitsForDecodes = waitsForDecodes
@@ -71,6 +75,24 @@ public final class LayoutScreen {
     }
 
     deinit { composer.releaseAll() }
+
+    private let hasWallclocks: Bool
+
+    /// Places the layout's wallclock begins anew for a body beginning at `start` (the layout starts, or starts
+    /// again), or lists their repeats further ahead once layout time `t` nears the end of those listed. Nothing
+    /// to do for a layout without wallclock begins.
+    public func placeWallclocks(start: Date, zone: TimeZone, at t: Double = 0) {
+        guard hasWallclocks else { return }
+        var anchor = timeline.anchor
+        if anchor.start != start || anchor.zone != zone {
+            anchor = SMILTimeline.WallAnchor(start: start, zone: zone)
+        } else if t > anchor.horizon - 86_400 {
+            anchor.horizon = t + 2 * 86_400
+        } else {
+            return
+        }
+        clocks.timeline = file.timeline(stillDuration: stillDuration, anchor: anchor)  // its problems were said at the start
+    }
 
     /// Draws each medium's `caption` param in its region; nil: none are drawn (`--no-overlays`, or no font).
     var captions: RegionCaptions?

@@ -11,11 +11,13 @@ import KioskRender
 public enum LayoutSnapshot {
     /// The screen of `config.size` showing the layout `file` at `t` seconds on its clock (stills lasting
     /// `--duration`); each medium that will not play is said once on `log`.
-    public static func image(file: SMILFile, at t: Double, config: PlayerConfig, log: Log) throws -> RGBAImage {
+    public static func image(file: SMILFile, at t: Double, anchor: SMILTimeline.WallAnchor? = nil, config: PlayerConfig,
+                             log: Log) throws -> RGBAImage {
         for w in file.document.warnings { log.warn(w) }
         for p in file.problems { log.warn(p) }
         let presenter = try FramePresenter.headless(size: config.size, log: log)
-        let screen = LayoutScreen(file: file, config: config, context: presenter.output.context, waitsForDecodes: true, log: log)
+        let screen = LayoutScreen(file: file, config: config, context: presenter.output.context, waitsForDecodes: true,
+                                  anchor: anchor, log: log)
         if config.overlays.enabled {  // each medium's caption param, in its region, as play draws it
             let painter = try? OverlayPainter(family: config.overlays.font, boxOpacity: config.overlays.boxOpacity, log: log)
             screen.captions = painter.map { RegionCaptions(painter: $0, size: config.overlays.captionSize) }

@@ -1,3 +1,4 @@
+import Foundation
 import KioskCore
 import KioskMedia
 import KioskRender
@@ -18,6 +19,8 @@ final class LayoutMode: PlayerMode {
     /// When the layout is a playlist item (`LayoutItem`): its slot's sequence, and how long it plays; then the
     /// slot ends and the playlist goes on.
     var endsSlot: (sequence: Int, length: Double)?
+    /// When the layout's clock began on the wall clock (its wallclock begins are placed from it).
+    private var wallStart = Date()
     /// Whether a frame of the layout has reached the screen.
     private var shownOnce = false
     /// How long the screen may keep what it showed before while the layout's first media decode (then the
@@ -69,6 +72,11 @@ final class LayoutMode: PlayerMode {
     func turn(at t: Double) throws -> ModeTurn {
         let p = player
         var start = self.start ?? t
+        let wall = p.wallClock
+        if self.start == nil {
+            wallStart = wall.at(start)
+            screen.placeWallclocks(start: wallStart, zone: wall.zone)
+        }
         if let item = endsSlot, t - start >= item.length {
             p.endLayout("the playlist goes on")  // the slideshow's turn from now on: its next item
             p.show.endCurrent(.eof)
@@ -82,10 +90,13 @@ final class LayoutMode: PlayerMode {
             }
             start += ((t - start) / length).rounded(.down) * length
             screen.clocks.reset()  // every region starts again with the layout
+            wallStart = wall.at(start)
+            screen.placeWallclocks(start: wallStart, zone: wall.zone)
             p.log.info("layout: \(screen.file.document.file) starts again")
         }
         self.start = start
         let local = t - start
+        screen.placeWallclocks(start: wallStart, zone: wall.zone, at: local)  // repeats listed further ahead
         hear(screen.voice(at: local), at: t)
         let (pictures, key) = try screen.frame(at: local)
         p.postStatus(scene: nil)
@@ -136,8 +147,9 @@ extension Player {
         guard let presenter else { throw PlayerError("the player has no output") }
         for w in file.document.warnings { log.warn(w) }
         for problem in file.problems { log.warn(problem) }
-        let screen = LayoutScreen(file: file, config: config, context: presenter.output.context,
-                                  waitsForDecodes: waitForDecodes, log: log)
+        let now = clock.now
+        let screen = LayoutScreen(file: file, config: config, context: presenter.output.context, waitsForDecodes: waitForDecodes,
+                                  anchor: SMILTimeline.WallAnchor(start: wallClock.at(now), zone: wallClock.zone), log: log)
         screen.loops = config.slideshow.loop
         screen.captions = overlayPainter.map { RegionCaptions(painter: $0, size: config.overlays.captionSize) }
         layoutMode = LayoutMode(player: self, screen: screen)
