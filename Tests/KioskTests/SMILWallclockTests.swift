@@ -107,7 +107,7 @@ final class SMILWallclockTests: XCTestCase {
             <img src="a" dur="10s"/><img src="b" begin="wallclock(09:00)" dur="10s"/></body></smil>
             """.utf8), file: "s.smil"), file: "s.smil")
         let never = SMILTimeline(document: seq, stillDuration: 5, anchor: SMILTimeline.WallAnchor(start: start, zone: berlin)) { _ in .still }
-        XCTAssertEqual(never.wallclockProblems, ["s.smil:2: wallclock begins are read in <par> and <excl> children; this one does not begin by them"])
+        XCTAssertEqual(never.wallclockProblems, ["s.smil:2: wallclock, syncbase and event begins are read in <par> and <excl> children; this one does not begin by them"])
         XCTAssertEqual(never.byRegion(at: 15)["main"]?.media.src, nil)
     }
 

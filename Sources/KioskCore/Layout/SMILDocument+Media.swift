@@ -10,6 +10,26 @@ extension SMILDocument {
         return body.children.flatMap(walk)
     }
 
+    /// The triggers from outside (taps, keys, notifies) that begin elements: the layout listens for these.
+    public var outsideTriggers: [SMILEventBegin.Trigger] {
+        func walk(_ node: SMILNode) -> [SMILEventBegin.Trigger] {
+            let own = node.timing.eventBegins.filter(\.isOutside).map(\.trigger)
+            if case .container(let c) = node { return own + c.children.flatMap(walk) }
+            return own
+        }
+        return body.children.flatMap(walk)
+    }
+
+    /// Whether any element begins when another begins or ends (`intro.end+2s`).
+    public var usesSyncbase: Bool {
+        func walk(_ node: SMILNode) -> Bool {
+            if node.timing.eventBegins.contains(where: { !$0.isOutside }) { return true }
+            if case .container(let c) = node { return c.children.contains(where: walk) }
+            return false
+        }
+        return body.children.contains(where: walk)
+    }
+
     /// Whether any element begins at a `wallclock()` time (its timeline then depends on when the layout starts).
     public var hasWallclockBegins: Bool {
         func walk(_ node: SMILNode) -> Bool {
@@ -19,5 +39,19 @@ extension SMILDocument {
             }
         }
         return body.children.contains(where: walk)
+    }
+}
+
+extension SMILContainer {
+    /// The ids of this container and everything in it.
+    var allIDs: Set<String> {
+        var ids = Set(id.map { [$0] } ?? [])
+        for child in children {
+            switch child {
+            case .media(let m): if let i = m.id { ids.insert(i) }
+            case .container(let c): ids.formUnion(c.allIDs)
+            }
+        }
+        return ids
     }
 }

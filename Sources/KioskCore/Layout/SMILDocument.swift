@@ -180,6 +180,8 @@ public struct SMILTiming: Sendable, Hashable {
     /// `wallclock()` times of the `begin` list; the timeline turns them into `begins` once it knows where the
     /// layout stands on the wall clock (`SMILTimeline.WallAnchor`).
     public var wallclockBegins: [SMILWallclock] = []
+    /// Syncbase and event values of the `begin` list (`intro.end+2s`, `notify(fire)`), placed by the timeline.
+    public var eventBegins: [SMILEventBegin] = []
     /// Creates timing; every attribute optional.
     public init(begin: Double? = nil, duration: SMILDuration? = nil, end: Double? = nil, repeatCount: SMILRepeatCount? = nil,
                 repeatDuration: SMILDuration? = nil, fill: SMILFill = .auto) {

@@ -111,12 +111,17 @@ extension SMILReader {
             return try offset(name, text)
         }
         // `begin` may be a list (`0s; 20min`): every time is a begin of a child of an `excl`
-        var begins: [Double] = [], wallclocks: [SMILWallclock] = []
+        var begins: [Double] = [], wallclocks: [SMILWallclock] = [], events: [SMILEventBegin] = []
         for part in (e.attribute("begin") ?? "").split(separator: ";", omittingEmptySubsequences: false) where e.attribute("begin") != nil {
             switch SMILWallclock.parse(String(part)) {
             case .success(let w)?: wallclocks.append(w)
             case .failure(let why)?: throw fail(e, "begin=\"\(ErrorQuote.cut(String(part)))\": \(why)")
-            case nil: begins.append(try offset("begin", String(part)))
+            case nil:
+                switch SMILEventBegin.parse(String(part)) {
+                case .success(let event)?: events.append(event)
+                case .failure(let why)?: throw fail(e, "begin=\"\(ErrorQuote.cut(String(part)))\": \(why)")
+                case nil: begins.append(try offset("begin", String(part)))
+                }
             }
         }
         func duration(_ name: String) throws(SMILError) -> SMILDuration? {
@@ -154,7 +159,8 @@ extension SMILReader {
                                 repeatDuration: repeatFor, fill: fill)
         timing.begins = begins
         timing.wallclockBegins = wallclocks
-        timing.hasBegin = !begins.isEmpty || !wallclocks.isEmpty
+        timing.eventBegins = events
+        timing.hasBegin = !begins.isEmpty || !wallclocks.isEmpty || !events.isEmpty
         return timing
     }
 
@@ -172,13 +178,21 @@ extension SMILReader {
     }
 
     /// Every medium's region and transitions name ones the head defines; an endsync id names a child.
-    func checkReferences(_ c: SMILContainer, regions: Set<String>, transitions: [String: SMILTransition]) throws(SMILError) {
+    func checkReferences(_ c: SMILContainer, regions: Set<String>, transitions: [String: SMILTransition],
+                         ids: Set<String>) throws(SMILError) {
+        for child in c.children {
+            for event in child.timing.eventBegins {
+                if let id = event.elementID, !ids.contains(id) {
+                    throw SMILError(source: child.source, reason: "begin names \(ErrorQuote.cut(id)), which is no element's id")
+                }
+            }
+        }
         if case .id(let id) = c.endSync, c.kind != .seq, !c.children.contains(where: { $0.id == id }) {
             throw SMILError(source: c.source, reason: "endsync=\"\(ErrorQuote.cut(id))\" names no child of this <\(c.kind.rawValue)>")
         }
         for child in c.children {
             switch child {
-            case .container(let inner): try checkReferences(inner, regions: regions, transitions: transitions)
+            case .container(let inner): try checkReferences(inner, regions: regions, transitions: transitions, ids: ids)
             case .media(let m):
                 if let r = m.region, !regions.contains(r) {
                     throw SMILError(source: m.source, reason: "region=\"\(ErrorQuote.cut(r))\" is not a region of the layout")

@@ -112,7 +112,7 @@ public struct SMILReader {
             throw SMILError(source: dup.source, reason: "region \(dup.name) is defined twice")
         }
         guard let body else { throw fail(root, "no <body>") }
-        try checkReferences(body, regions: names, transitions: transitions)
+        try checkReferences(body, regions: names, transitions: transitions, ids: body.allIDs)
         if warned > warnings.count { warnings.append("\(file): \(warned - warnings.count) more warnings not shown") }
         return SMILDocument(file: file, rootLayout: rootLayout, regions: regions, transitions: transitions, body: body,
                             warnings: warnings)

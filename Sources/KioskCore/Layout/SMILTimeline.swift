@@ -78,20 +78,37 @@ public struct SMILTimeline: Sendable {
 
     /// Where the layout's clock stands on the wall clock (its `wallclock()` begins are placed by it).
     public let anchor: WallAnchor
-    /// A line for each wallclock begin that could not be placed (FILE:LINE and why).
+    /// A line for each wallclock, syncbase or event begin that could not be placed (FILE:LINE and why).
     public let wallclockProblems: [String]
 
+    /// The run-time triggers (taps, keys, notifies) the timeline was worked out with.
+    public let fired: [SMILFiredEvent]
+
     /// Works out `document`'s timing, stills lasting `stillDuration` seconds, clips as long as `length` says, its
-    /// wallclock begins placed by `anchor` (nil: the body begins now, in the system's time zone).
-    public init(document: SMILDocument, stillDuration: Double, anchor: WallAnchor? = nil, length: (SMILMedia) -> MediaLength) {
+    /// wallclock begins placed by `anchor` (nil: the body begins now, in the system's time zone) and its event
+    /// begins by the triggers `fired` so far. Syncbase values are placed by the times the elements they name
+    /// begin and end, worked out again until they settle (at most 8 times: a loop of syncbases stops there).
+    public init(document: SMILDocument, stillDuration: Double, anchor: WallAnchor? = nil, fired: [SMILFiredEvent] = [],
+                length: (SMILMedia) -> MediaLength) {
         self.document = document
         let anchor = anchor ?? WallAnchor(start: Date(), zone: .current)
         self.anchor = anchor
-        let (placed, problems) = Self.placingWallclocks(document.body, anchor: anchor)
+        self.fired = fired
+        var instants = Instants(), root: Child, problems: [String], passes = 0
+        let syncbased = document.usesSyncbase
+        repeat {
+            let placed: SMILContainer
+            (placed, problems) = Self.placingBegins(document.body, anchor: anchor, instants: instants, fired: fired)
+            let body = Self.timed(.container(placed), still: stillDuration, length: length)
+            root = Child(timed: body, begin: 0, end: body.durations.active, frozenUntil: body.durations.active)
+            guard syncbased else { break }
+            let found = Self.instants(of: root)
+            passes += 1
+            if found == instants { break }
+            instants = found
+        } while passes < 8
+        self.root = root
         wallclockProblems = problems
-        let body = Self.timed(.container(placed), still: stillDuration, length: length)
-        let d = body.durations
-        root = Child(timed: body, begin: 0, end: d.active, frozenUntil: d.active)
     }
 
     /// The whole presentation's length in seconds (`.infinity` for one that loops forever).

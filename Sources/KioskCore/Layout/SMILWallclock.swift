@@ -34,7 +34,7 @@ public struct SMILWallclock: Sendable, Hashable {
     }
 
     /// Reads `wallclock(VALUE)`; nil when `text` is not a wallclock value. A malformed one is a reason.
-    public static func parse(_ text: String) -> Result<SMILWallclock, WallclockError>? {
+    public static func parse(_ text: String) -> Result<SMILWallclock, BeginValueError>? {
         let t = text.trimmingCharacters(in: .whitespaces)
         guard t.hasPrefix("wallclock("), t.hasSuffix(")") else { return nil }
         let inner = t.dropFirst("wallclock(".count).dropLast().trimmingCharacters(in: .whitespaces)
@@ -43,15 +43,15 @@ public struct SMILWallclock: Sendable, Hashable {
         if parts.count == 3, parts[0].hasPrefix("R") {
             let n = parts[0].dropFirst()
             if n.isEmpty { value.count = .max } else {
-                guard let c = Int(n), c >= 1 else { return .failure(WallclockError("\(parts[0]) is not R or R followed by a count of 1 or more")) }
+                guard let c = Int(n), c >= 1 else { return .failure(BeginValueError("\(parts[0]) is not R or R followed by a count of 1 or more")) }
                 value.count = c
             }
-            guard let p = period(parts[2]), !p.isZero else { return .failure(WallclockError("\(parts[2]) is not an ISO 8601 period above zero")) }
+            guard let p = period(parts[2]), !p.isZero else { return .failure(BeginValueError("\(parts[2]) is not an ISO 8601 period above zero")) }
             value.period = p
             parts = [parts[1]]
         }
         guard parts.count == 1, instant(parts[0], into: &value) else {
-            return .failure(WallclockError("\(inner) is not a date and time (2026-12-24T09:00:00, 09:00, R/2026-12-24T09:00/PT1H)"))
+            return .failure(BeginValueError("\(inner) is not a date and time (2026-12-24T09:00:00, 09:00, R/2026-12-24T09:00/PT1H)"))
         }
         return .success(value)
     }
@@ -159,8 +159,8 @@ public struct SMILWallclock: Sendable, Hashable {
     }
 }
 
-/// Why a wallclock value cannot be read.
-public struct WallclockError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a begin value (a wallclock, syncbase or event value) cannot be read.
+public struct BeginValueError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
     init(_ description: String) { self.description = description }
 }
