@@ -20,7 +20,7 @@ enum FleetRequest: Equatable, Sendable {
 
     /// The commands, as the README lists them.
     static let names = ["next", "previous", "pause", "resume", "volume", "mute", "screen", "view", "load", "playlist",
-                        "snapshot"]
+                        "snapshot", "notify"]
 
     /// The request `command` with `payload` makes, or why it is refused (one line).
     static func parse(_ command: String, payload bytes: [UInt8]) throws(FleetRefusal) -> FleetRequest {
@@ -47,6 +47,10 @@ enum FleetRequest: Equatable, Sendable {
             guard !payload.isEmpty else { throw FleetRefusal("needs a playlist name") }
             return .playlist(payload)
         case "snapshot": return .snapshot
+        case "notify":
+            // the layout's notify(NAME) begins: the payload is NAME
+            guard !payload.isEmpty, payload.count <= 64 else { throw FleetRefusal("needs a name (notify(NAME) in the layout)") }
+            return .player([.trigger(.notify(payload))])
         default:
             throw FleetRefusal("unknown command (commands: \(names.joined(separator: ", ")))")
         }

@@ -50,7 +50,8 @@ enum FleetStateJSON {
         ])
     }
 
-    /// The event line for a player event, for the ones a fleet hears of (items starting and ending).
+    /// The event line for a player event, for the ones a fleet hears of (items starting and ending, a layout's
+    /// triggers and interrupts).
     static func event(_ e: PlayerEvent) -> JSONValue? {
         switch e {
         case .itemStarted(let id, let path, _):
@@ -61,6 +62,11 @@ enum FleetStateJSON {
         case .itemFailed(let id, let path, let reason):
             return .object([("event", .string("item-failed")), ("id", .int(Int64(id.value))), ("path", .string(path)),
                             ("reason", .string(reason))])
+        case .triggered(let what):
+            return .object([("event", .string("trigger")), ("trigger", .string(what))])
+        case .interrupt(let started, let region, let src):
+            return .object([("event", .string(started ? "interrupt-started" : "interrupt-ended")), ("region", .string(region)),
+                            ("src", .string(src))])
         default:
             return nil
         }

@@ -138,8 +138,10 @@ enum PlayerLog {
             log.info(reasons.isEmpty ? "playing" : "paused (\(reasons.sorted().map(\.rawValue).joined(separator: ", ")))")
         case .idle:
             log.info("idle: nothing to play; waiting for items")
-        case .itemFailed, .seeked, .shutdown:
-            break  // the decoder logged the failure; seeks and the end are logged where they happen
+        case .interrupt(let started, let region, let src):
+            log.info("layout: interrupt \(started ? "begins" : "ends") in region \(region): \(src) at \(time) s")
+        case .itemFailed, .seeked, .shutdown, .triggered:
+            break  // the decoder logged the failure; seeks, triggers and the end are logged where they happen
         }
     }
 }

@@ -177,6 +177,12 @@ enum MPVCommandTable {
             guard let code = c.keys(try a.required(0)) else { throw .invalidParameter }
             return .player([.key(code: code)], failure: .command, data: .null)
         },
+        // kiosk's: what the layout's notify(NAME) begins wait on
+        MPVCommand(name: "notify", args: [arg("name", "String")], vararg: false) { a, _ throws(MPVError) in
+            let name: String = try a.required(0)
+            guard !name.isEmpty, name.count <= 64 else { throw .invalidParameter }
+            return .player([.trigger(.notify(name))], failure: .command, data: .null)
+        },
         MPVCommand(name: "script-message", args: [arg("args", "String", optional: true)], vararg: true) { a, _ throws(MPVError) in
             .broadcast(try (0..<a.count).map { i throws(MPVError) in try a.required(i) })
         },

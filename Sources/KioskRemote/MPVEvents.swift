@@ -23,12 +23,18 @@ enum MPVEvents {
             return [.object([("event", .string("shutdown"))])]
         case .playlistChanged, .pauseChanged:
             return []  // seen through property-change (playlist, playlist-count, pause)
+        case .triggered(let what):
+            return [.object([("event", .string("kiosk-trigger")), ("trigger", .string(what))])]
+        case .interrupt(let started, let region, let src):
+            return [.object([("event", .string(started ? "kiosk-interrupt-start" : "kiosk-interrupt-end")),
+                             ("region", .string(region)), ("src", .string(src))])]
         }
     }
 
     /// Every event name kiosk sends (for enable_event / disable_event).
     static let names: Set<String> = ["start-file", "file-loaded", "video-reconfig", "playback-restart", "end-file", "idle", "seek",
-                                     "shutdown", "property-change", "client-message", "log-message"]
+                                     "shutdown", "property-change", "client-message", "log-message", "kiosk-trigger",
+                                     "kiosk-interrupt-start", "kiosk-interrupt-end"]
 
     private static func endFile(_ id: ItemID, reason: String, error: String? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [("event", .string("end-file")), ("reason", .string(reason)),

@@ -19,11 +19,7 @@ public enum MPVKeyNames {
     /// Letters and digits: their evdev codes (US layout positions).
     static let characters: [Character: Int] = {
         var out: [Character: Int] = [:]
-        for (i, row) in ["qwertyuiop", "asdfghjkl", "zxcvbnm"].enumerated() {
-            let first = [16, 30, 44][i]
-            for (j, ch) in row.enumerated() { out[ch] = first + j }
-        }
-        for (j, ch) in "1234567890".enumerated() { out[ch] = 2 + j }
+        for (code, ch) in KeyCode.characters where code < 71 { out[ch] = code }  // the main block, not the keypad
         return out
     }()
 

@@ -24,12 +24,13 @@ enum ControlRequest {
       set PROP VALUE             set a property; VALUE is read as JSON when it is JSON (true, 50), else as text
       observe PROP               print a property now and at each change, until the server goes away or ^C
       screenshot OUT.png         save the picture on the screen (screenshot-to-file)
+      notify NAME                begin what the layout playing waits on with notify(NAME) (notify)
       status                     one line: playing|paused N/COUNT PATH TIME/DURATION s, or idle
     """
 
     /// The names of the subcommands.
     static let names = ["next", "prev", "pause", "resume", "toggle", "goto", "load", "remove", "get", "set",
-                        "observe", "screenshot", "status"]
+                        "observe", "screenshot", "notify", "status"]
 
     /// Parses `words` (the subcommand and its arguments). Relative file names are made absolute against
     /// `directory`, since the server's working folder is not ours.
@@ -69,6 +70,7 @@ enum ControlRequest {
             try arity(1...1, "screenshot OUT.png")
             self = .command(["screenshot-to-file", Self.absolute(args[0], in: directory, urls: false)])
         case "status": try arity(0...0, "status"); self = .status
+        case "notify": try arity(1...1, "notify NAME"); self = .command(["notify", args[0]])
         default:
             throw UsageError("ctl: unknown command '\(verb)' (commands: \(Self.names.joined(separator: ", ")))")
         }

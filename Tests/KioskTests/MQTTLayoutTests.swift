@@ -60,4 +60,47 @@ final class MQTTLayoutTests: MQTTFleetTestCase {
         XCTAssertTrue(p.waitFor("no region side in the slideshow (its one region is main)", timeout: 10), p.stderr)
         stop(p)
     }
+
+    /// `kiosk/ID/cmd/notify` with a name begins what the layout's `notify(NAME)` waits on: the alarm takes region
+    /// main, and the state says so.
+    func testNotifyOverMQTTBeginsTheLayoutsAlarm() throws {
+        let root = dir.file("media")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        _ = try ColourPictures.make(dir, "media/green.png", "green")
+        _ = try ColourPictures.make(dir, "media/red.png", "red")
+        let smil = root + "/alarm.smil"
+        try """
+            <smil><head><layout><root-layout width="320" height="240"/><region regionName="main" fit="fill"/></layout></head>
+            <body><excl><priorityClass><img src="red.png" begin="notify(fire)" dur="60s"/></priorityClass>
+            <priorityClass><img src="green.png" begin="0s" dur="indefinite"/></priorityClass></excl></body></smil>
+            """.write(toFile: smil, atomically: true, encoding: .utf8)
+        let p = try start("wall", [smil], extra: ["--media-root", root])
+        func mainSrc(_ state: JSONValue) -> JSONValue? {
+            guard case .array(let regions)? = state["regions"], let first = regions.first else { return nil }
+            return first["src"]
+        }
+        XCTAssertNotNil(try clients.wait("kiosk/wall/state", seconds: 10) { mainSrc($0) == .string("green.png") }, p.stderr)
+        // events are not retained: listen for the two (the trigger, the interrupt's start) before the notify
+        let heard = Heard()
+        let listened = DispatchSemaphore(value: 0)
+        let clients = self.clients!
+        DispatchQueue.global().async {
+            heard.messages = (try? clients.messages(["kiosk/wall/event"], count: 2, seconds: 20)) ?? []
+            listened.signal()
+        }
+        Thread.sleep(forTimeInterval: 1)  // mosquitto_sub is subscribed
+        try clients.publish("kiosk/wall/cmd/notify", "fire")
+        XCTAssertNotNil(try clients.wait("kiosk/wall/state", seconds: 10) { mainSrc($0) == .string("red.png") }, p.stderr)
+        XCTAssertTrue(p.waitFor("layout: notify(fire) at", timeout: 10), p.stderr)
+        XCTAssertEqual(listened.wait(timeout: .now() + 25), .success)
+        let events = heard.messages.compactMap { try? JSONValue.parse(Array($0.payload.utf8)) }
+        XCTAssertTrue(events.contains { $0["event"] == .string("trigger") && $0["trigger"] == .string("notify(fire)") }, "\(heard.messages)")
+        XCTAssertTrue(events.contains { $0["event"] == .string("interrupt-started") && $0["src"] == .string("red.png") }, "\(heard.messages)")
+        stop(p)
+    }
+}
+
+/// Messages a background subscriber heard.
+private final class Heard: @unchecked Sendable {
+    var messages: [(topic: String, payload: String)] = []
 }

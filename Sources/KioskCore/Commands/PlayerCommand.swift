@@ -160,6 +160,8 @@ public enum PlayerCommand: Sendable, Equatable {
     case key(code: Int)
     /// Opens, closes or drives the overview grid.
     case grid(GridCommand)
+    /// A trigger for the layout playing: what its `notify()`, `accesskey()` and `activateEvent` begins wait on.
+    case trigger(LayoutTrigger)
     /// Ends the run.
     case quit
 }
@@ -193,6 +195,11 @@ public enum PlayerEvent: Sendable, Equatable {
     case seeked(ItemID)
     /// The run is ending (a quit, a signal, the end of the playlist).
     case shutdown
+    /// A trigger reached the layout and began something (`notify(fire)`, `accesskey(1)`, `logo.activateEvent`).
+    case triggered(String)
+    /// An interrupt (a medium begun by a wallclock, syncbase or event begin, or inside an element that is) came
+    /// on screen in `region`, or left it.
+    case interrupt(started: Bool, region: String, src: String)
 }
 
 /// Why an item left the screen.
@@ -207,4 +214,15 @@ public enum EndReason: String, Sendable, Equatable {
     case removed
     /// The run ended while it showed (a quit, a signal, the time limit).
     case quit
+}
+
+/// Something from outside that a layout's elements may begin on.
+public enum LayoutTrigger: Sendable, Equatable {
+    /// `notify(NAME)`: IPC `notify`, `kiosk ctl notify`, MQTT `cmd/notify`.
+    case notify(String)
+    /// `accesskey(c)`: a key's letter or digit (lowercase).
+    case key(Character)
+    /// A tap or click at this point, as fractions of the screen (0,0 top left): `id.activateEvent` of what shows
+    /// there.
+    case tap(x: Double, y: Double)
 }

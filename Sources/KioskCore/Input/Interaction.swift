@@ -59,6 +59,11 @@ public final class Interaction {
     /// player sets it once a frame, before `handle`.
     public var gridOpen = false
 
+    /// While a layout plays: the keys (letters, digits) its `accesskey()` begins wait on, which go to it instead of
+    /// the key map, and whether a tap goes to it (its `activateEvent` begins) instead of the info toggle.
+    public var layoutKeys: Set<Character> = []
+    public var layoutTaps = false
+
     /// The canvas points are on.
     public var canvas: PixelSize {
         didSet {
@@ -105,6 +110,11 @@ public final class Interaction {
             }
             // A second finger (a pinch) or the last one lifting ends the grab.
             if (phase == .down && !first) || !recognizer.isTouching { splitDrag.release() }
+        case .key(let code, let pressed, _) where !gridOpen && KeyCode.characters[code].map(layoutKeys.contains) == true:
+            if pressed, let c = KeyCode.characters[code] {
+                lastInput = t
+                out.append(.command(.trigger(.key(c))))
+            }
         case .key(let code, let pressed, _):
             let outcome = keys.handle(code: code, pressed: pressed)
             if pressed { lastInput = t }
@@ -252,6 +262,10 @@ public final class Interaction {
     private func apply(_ g: Gesture, at t: Double) -> [InteractionRequest] {
         if gridOpen { return GridInputRouting.command(for: g).map { [.command(.grid($0))] } ?? [] }
         if case .longPress = g { return [.command(.grid(.open)), .note("long press: the grid")] }
+        if layoutTaps, case .tap(let p) = g {
+            let x = p.x / Double(max(1, canvas.width)), y = p.y / Double(max(1, canvas.height))
+            return [.command(.trigger(.tap(x: x, y: y))), .note(String(format: "tap at %.0f,%.0f: the layout's", p.x, p.y))]
+        }
         guard let geo = geometry else { return [] }
         switch g {
         case .tap:

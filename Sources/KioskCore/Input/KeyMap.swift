@@ -55,13 +55,31 @@ public enum KeyCode {
         "KEY_CHANNELDOWN": 0x193,
     ]
 
+    /// The letter or digit (lowercase) each letter, digit and keypad digit key types: what SMIL's `accesskey()`
+    /// waits on.
+    public static let characters: [Int: Character] = {
+        var map: [Int: Character] = [:]
+        for (i, c) in "1234567890".enumerated() { map[2 + i] = c }
+        for (row, start) in [("qwertyuiop", 16), ("asdfghjkl", 30), ("zxcvbnm", 44)] {
+            for (i, c) in row.enumerated() { map[start + i] = c }
+        }
+        for (code, c) in [(79, "1"), (80, "2"), (81, "3"), (75, "4"), (76, "5"), (77, "6"), (71, "7"), (72, "8"), (73, "9"), (82, "0")] {
+            map[code] = Character(c)
+        }
+        return map
+    }()
+
     /// The code of `KEY_NAME`, `NAME` or a number (decimal or 0x hex).
     public static func parse(_ s: String) -> Int? {
         let t = s.trimmingCharacters(in: .whitespaces)
         if t.lowercased().hasPrefix("0x") { return Int(t.dropFirst(2), radix: 16) }
         if let n = Int(t), n >= 0, n < 0x300 { return n }
         let up = t.uppercased()
-        return byName[up] ?? byName["KEY_" + up]
+        if let code = byName[up] ?? byName["KEY_" + up] { return code }
+        // KEY_A … KEY_Z, KEY_0 … KEY_9
+        let bare = up.hasPrefix("KEY_") ? String(up.dropFirst(4)) : up
+        guard bare.count == 1, let c = bare.lowercased().first else { return nil }
+        return characters.first { $0.value == c && $0.key < 71 }?.key
     }
 
     /// Function keys F1...F12 and their VT numbers.

@@ -20,6 +20,22 @@ extension SMILDocument {
         return body.children.flatMap(walk)
     }
 
+    /// The media (by index) begun by a wallclock, syncbase or event begin, or inside an element that is: the
+    /// layout's interrupts, which the player reports as they come and go.
+    public var interruptingMedia: Set<Int> {
+        var out = Set<Int>()
+        func walk(_ node: SMILNode, inside: Bool) {
+            let t = node.timing
+            let here = inside || !t.wallclockBegins.isEmpty || !t.eventBegins.isEmpty
+            switch node {
+            case .media(let m): if here { out.insert(m.index) }
+            case .container(let c): for child in c.children { walk(child, inside: here) }
+            }
+        }
+        for child in body.children { walk(child, inside: false) }
+        return out
+    }
+
     /// Whether any element begins when another begins or ends (`intro.end+2s`).
     public var usesSyncbase: Bool {
         func walk(_ node: SMILNode) -> Bool {

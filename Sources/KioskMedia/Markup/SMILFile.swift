@@ -111,9 +111,9 @@ public struct SMILFile: Sendable {
     }
 
     /// The timeline of this file, stills lasting `stillDuration` seconds, its wallclock begins placed by `anchor`
-    /// (nil: the body begins now, in the system's time zone).
-    public func timeline(stillDuration: Double, anchor: SMILTimeline.WallAnchor? = nil) -> SMILTimeline {
-        SMILTimeline(document: document, stillDuration: stillDuration, anchor: anchor) { lengths[$0.index] ?? .unplayable }
+    /// (nil: the body begins now, in the system's time zone) and its event begins by the triggers `fired`.
+    public func timeline(stillDuration: Double, anchor: SMILTimeline.WallAnchor? = nil, fired: [SMILFiredEvent] = []) -> SMILTimeline {
+        SMILTimeline(document: document, stillDuration: stillDuration, anchor: anchor, fired: fired) { lengths[$0.index] ?? .unplayable }
     }
 
     /// `src` as a local path: relative to `base`, absolute, or a `file:` URL with no host; nil for anything with

@@ -91,6 +91,14 @@ final class LayoutComposer {
     /// The region named `name`, as laid out.
     func frame(ofRegion name: String) -> LayoutRect? { drawers.first { $0.region.name == name }?.frame }
 
+    /// The regions whose rectangle holds screen point (`x`, `y`), the one drawn on top first.
+    func regions(atX x: Double, y: Double) -> [String] {
+        drawers.reversed().filter { d in
+            let f = d.frame
+            return x >= f.x && x < f.x + f.width && y >= f.y && y < f.y + f.height
+        }.map(\.region.name)
+    }
+
     /// The z of region `name`'s pictures (what is drawn over them, its caption, takes it too, after them).
     func pictureZ(ofRegion name: String) -> Int? { drawers.first { $0.region.name == name }.map { $0.z + 1 } }
 

@@ -84,15 +84,69 @@ public final class LayoutScreen {
     public func placeWallclocks(start: Date, zone: TimeZone, at t: Double = 0) {
         guard hasWallclocks else { return }
         var anchor = timeline.anchor
+        var fired = timeline.fired
         if anchor.start != start || anchor.zone != zone {
             anchor = SMILTimeline.WallAnchor(start: start, zone: zone)
+            fired = []  // a new start: the layout's clock begins again
         } else if t > anchor.horizon - 86_400 {
             anchor.horizon = t + 2 * 86_400
         } else {
             return
         }
-        clocks.timeline = file.timeline(stillDuration: stillDuration, anchor: anchor)  // its problems were said at the start
+        // its problems were said at the start
+        clocks.timeline = file.timeline(stillDuration: stillDuration, anchor: anchor, fired: fired)
     }
+
+    /// The outside triggers the layout's elements begin on.
+    public lazy var listens: Set<SMILEventBegin.Trigger> = Set(file.document.outsideTriggers)
+    /// The keys its `accesskey()` begins wait on (they go to the layout, not the key map).
+    public lazy var accessKeys: Set<Character> = Set(listens.compactMap { if case .accessKey(let c) = $0 { c } else { nil } })
+    /// Whether any element begins on a tap (`id.activateEvent`): taps then go to the layout.
+    public lazy var hearsTaps: Bool = listens.contains { if case .activate = $0 { true } else { false } }
+
+    /// The layout starts again: the triggers of the pass before are forgotten.
+    public func startsAgain() {
+        guard !timeline.fired.isEmpty else { return }
+        clocks.timeline = file.timeline(stillDuration: stillDuration, anchor: timeline.anchor)
+    }
+
+    /// A trigger at layout time `t`: the timeline is worked out again with it (what it begins, begins at `t`
+    /// plus its offset; the past stays as it was).
+    public func fire(_ triggers: [SMILFiredEvent.Trigger], at t: Double) {
+        let fired = timeline.fired + triggers.map { SMILFiredEvent($0, at: t) }
+        clocks.timeline = file.timeline(stillDuration: stillDuration, anchor: timeline.anchor, fired: fired)
+    }
+
+    /// The ids a tap at screen point (`x`, `y`) at layout time `t` activates: of the medium showing in the top
+    /// region there that shows one, then of each container around it, outermost last.
+    public func activated(atX x: Double, y: Double, at t: Double) -> [String] {
+        let shown = clocks.byRegion(at: t)
+        for name in composer.regions(atX: x, y: y) {
+            guard let a = shown[name] else { continue }
+            return (a.media.id.map { [$0] } ?? []) + (containers[a.media.index] ?? [])
+        }
+        return []
+    }
+
+    /// The media (by index) that interrupt: begun by a wallclock, syncbase or event begin, or inside an element
+    /// that is.
+    public lazy var interrupting: Set<Int> = file.document.interruptingMedia
+
+    /// The ids of the containers around each medium (by index), innermost first.
+    private lazy var containers: [Int: [String]] = {
+        var out: [Int: [String]] = [:]
+        func walk(_ c: SMILContainer, around: [String]) {
+            let ids = (c.id.map { [$0] } ?? []) + around
+            for child in c.children {
+                switch child {
+                case .media(let m): out[m.index] = ids
+                case .container(let inner): walk(inner, around: ids)
+                }
+            }
+        }
+        walk(file.document.body, around: [])
+        return out
+    }()
 
     /// Draws each medium's `caption` param in its region; nil: none are drawn (`--no-overlays`, or no font).
     var captions: RegionCaptions?

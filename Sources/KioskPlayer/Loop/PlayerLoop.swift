@@ -32,6 +32,8 @@ extension Player {
     /// commands, then every command in the inbox, the playlist's item windows, and the display's hotplug.
     func takeCommands(at t: Double) {
         viewControl.gridOpen = grid.isOpen
+        viewControl.layoutKeys = layoutMode?.screen.accessKeys ?? []
+        viewControl.layoutTaps = layoutMode?.screen.hearsTaps ?? false
         let size = screenSize
         if let input = interaction {
             input.canvas = size

@@ -19,6 +19,8 @@ final class LayoutMode: PlayerMode {
     /// When the layout is a playlist item (`LayoutItem`): its slot's sequence, and how long it plays; then the
     /// slot ends and the playlist goes on.
     var endsSlot: (sequence: Int, length: Double)?
+    /// The interrupts on screen at the last turn, by region.
+    private var interrupts: [String: SMILActive] = [:]
     /// When the layout's clock began on the wall clock (its wallclock begins are placed from it).
     private var wallStart = Date()
     /// Whether a frame of the layout has reached the screen.
@@ -46,6 +48,44 @@ final class LayoutMode: PlayerMode {
         }
         player.log.info("layout: region \(region): \(step == .next ? "next" : "previous") medium")
         return .done()
+    }
+
+    /// A trigger from outside at player time `t`: a notify, a key or a tap begins the elements waiting on it from
+    /// the next turn; the reply says when nothing waits on it.
+    func fire(_ trigger: LayoutTrigger, at t: Double) -> CommandReply {
+        let local = layoutTime(t)
+        let triggers: [SMILFiredEvent.Trigger]
+        switch trigger {
+        case .notify(let name): triggers = [.notify(name)]
+        case .key(let c): triggers = [.accessKey(c)]
+        case .tap(let x, let y):
+            let size = player.config.size
+            triggers = screen.activated(atX: x * Double(size.width), y: y * Double(size.height), at: local).map { .activate($0) }
+        }
+        let heard = triggers.filter { t in
+            screen.listens.contains { l in
+                switch (l, t) {
+                case (.notify(let a), .notify(let b)): return a == b
+                case (.accessKey(let a), .accessKey(let b)): return a == b
+                case (.activate(let a), .activate(let b)): return a == b
+                default: return false
+                }
+            }
+        }
+        guard !heard.isEmpty else { return .failed("nothing in \(screen.file.document.file) begins on \(Self.describe(trigger))") }
+        screen.fire(heard, at: local)
+        player.publish([.triggered(Self.describe(trigger))])
+        player.log.info("layout: \(Self.describe(trigger)) at \(String(format: "%.2f", local)) s" + (heard.count == 1 ? "" : " (\(heard.count) begins)"))
+        return .done()
+    }
+
+    /// A trigger as the logs and replies say it.
+    static func describe(_ trigger: LayoutTrigger) -> String {
+        switch trigger {
+        case .notify(let name): return "notify(\(name))"
+        case .key(let c): return "accesskey(\(c))"
+        case .tap(let x, let y): return String(format: "a tap at %.3f,%.3f", x, y)
+        }
     }
 
     /// The slideshow's clip, sound and pictures go (the layout owns the screen), and the sound of the region
@@ -90,6 +130,7 @@ final class LayoutMode: PlayerMode {
             }
             start += ((t - start) / length).rounded(.down) * length
             screen.clocks.reset()  // every region starts again with the layout
+            screen.startsAgain()
             wallStart = wall.at(start)
             screen.placeWallclocks(start: wallStart, zone: wall.zone)
             p.log.info("layout: \(screen.file.document.file) starts again")
@@ -98,6 +139,7 @@ final class LayoutMode: PlayerMode {
         let local = t - start
         screen.placeWallclocks(start: wallStart, zone: wall.zone, at: local)  // repeats listed further ahead
         hear(screen.voice(at: local), at: t)
+        noteInterrupts(at: local)
         let (pictures, key) = try screen.frame(at: local)
         p.postStatus(scene: nil)
         if !screen.isComplete && local < Self.firstFrameWait && !shownOnce {
@@ -119,6 +161,25 @@ final class LayoutMode: PlayerMode {
 }
 
 extension LayoutMode {
+    /// Publishes the interrupts that came on screen or left it since the last turn (IPC `kiosk-interrupt-start`
+    /// and `-end`, MQTT `interrupt-started` and `-ended`, a log line each).
+    private func noteInterrupts(at local: Double) {
+        var now: [String: SMILActive] = [:]
+        for (region, a) in screen.clocks.byRegion(at: local) where screen.interrupting.contains(a.media.index) && !a.frozen {
+            now[region] = a
+        }
+        var events: [PlayerEvent] = []
+        for (region, a) in interrupts where now[region]?.activation != a.activation || now[region]?.media.index != a.media.index {
+            events.append(.interrupt(started: false, region: region, src: a.media.src))
+        }
+        for (region, a) in now.sorted(by: { $0.key < $1.key })
+            where interrupts[region]?.activation != a.activation || interrupts[region]?.media.index != a.media.index {
+            events.append(.interrupt(started: true, region: region, src: a.media.src))
+        }
+        interrupts = now
+        if !events.isEmpty { player.publish(events) }
+    }
+
     /// Plays `voice`'s sound from player time `t` when it is another showing than the one heard (a region that
     /// starts a clip, a repeat); stops the sound when no region is heard. Where it was heard is noted for
     /// `record`'s mix (which plays nothing itself).
@@ -163,6 +224,9 @@ extension Player {
     /// - A `.load` (`layoutLoad`) that starts or ends a layout.
     func layoutCommand(_ command: PlayerCommand, at t: Double) -> CommandReply? {
         switch command {
+        case .trigger(let trigger):
+            guard let layout = layoutMode else { return .failed("no layout is playing: \(LayoutMode.describe(trigger)) begins nothing") }
+            return layout.fire(trigger, at: t)
         case .region(let name, let step):
             guard let layout = layoutMode else {
                 // the slideshow is the one-region layout: its region `main` steps as the playlist does
