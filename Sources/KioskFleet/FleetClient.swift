@@ -236,6 +236,12 @@ public final class FleetClient: @unchecked Sendable {
                 guard let choose = choosePlaylist else { throw FleetRefusal("there is no schedule to play it") }
                 choose(target.path)
                 send([.screen(on: true)], for: topic)  // wakes the player: the schedule's turn runs before the inbox
+            case .alert(var request):
+                if let image = request.image {  // a picture goes through the media gate, as a load's files do
+                    guard let item = try services.load(image).first, !request.clears else { throw FleetRefusal("no picture at \(image)") }
+                    request.image = item.path
+                }
+                send([.alert(request)], for: topic)
             case .snapshot:
                 let path = try camera.take(now: MonotonicClock.seconds())
                 let mailbox = self.mailbox

@@ -12,6 +12,8 @@ enum FleetRequest: Equatable, Sendable {
     case playlist(String)
     /// A JPEG of the screen on the camera topic.
     case snapshot
+    /// An emergency alert (its picture, if any, still to go through the media gate), or its clearing.
+    case alert(AlertRequest)
 
     /// The largest payload a command takes (a path, a view's JSON): anything longer is refused before it is parsed
     /// or copied. The broker is asked (MQTT 5 Maximum Packet Size, `BrokerConnection.maximumPacket`) not to send one
@@ -20,7 +22,7 @@ enum FleetRequest: Equatable, Sendable {
 
     /// The commands, as the README lists them.
     static let names = ["next", "previous", "pause", "resume", "volume", "mute", "screen", "view", "load", "playlist",
-                        "snapshot", "notify"]
+                        "snapshot", "notify", "alert"]
 
     /// The request `command` with `payload` makes, or why it is refused (one line).
     static func parse(_ command: String, payload bytes: [UInt8]) throws(FleetRefusal) -> FleetRequest {
@@ -47,6 +49,7 @@ enum FleetRequest: Equatable, Sendable {
             guard !payload.isEmpty else { throw FleetRefusal("needs a playlist name") }
             return .playlist(payload)
         case "snapshot": return .snapshot
+        case "alert": return .alert(try alert(payload))
         case "notify":
             // the layout's notify(NAME) begins: the payload is NAME
             guard !payload.isEmpty, payload.count <= 64 else { throw FleetRefusal("needs a name (notify(NAME) in the layout)") }
@@ -54,6 +57,34 @@ enum FleetRequest: Equatable, Sendable {
         default:
             throw FleetRefusal("unknown command (commands: \(names.joined(separator: ", ")))")
         }
+    }
+
+    /// An alert payload: JSON `{"text": …, "seconds": …, "image": …}` (`{"clear": true}` or an empty text clears),
+    /// or the text itself (Home Assistant's text entity); empty clears.
+    private static func alert(_ payload: String) throws(FleetRefusal) -> AlertRequest {
+        guard payload.hasPrefix("{") else { return AlertRequest(text: payload) }
+        guard let json = try? JSONValue.parse(Array(payload.utf8)), case .object = json else { throw FleetRefusal("not a JSON object") }
+        if json["clear"] == .bool(true) { return .clear }
+        var text: String?
+        if let t = json["text"] {
+            guard case .string(let s) = t else { throw FleetRefusal("\"text\" is not a string") }
+            text = s
+        }
+        var seconds: Double?
+        if let v = json["seconds"] {
+            switch v {
+            case .int(let n): seconds = Double(n)
+            case .double(let d): seconds = d
+            default: throw FleetRefusal("\"seconds\" is not a number")
+            }
+            guard let s = seconds, s.isFinite, s > 0 else { throw FleetRefusal("\"seconds\" is not above 0") }
+        }
+        var image: String?
+        if let v = json["image"] {
+            guard case .string(let s) = v else { throw FleetRefusal("\"image\" is not a path") }
+            image = try path(s)
+        }
+        return AlertRequest(text: text, seconds: seconds, image: image)
     }
 
     /// The region a `next`/`previous` payload names: nil when empty or a button's `PRESS`.

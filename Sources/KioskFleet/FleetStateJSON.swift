@@ -41,6 +41,7 @@ enum FleetStateJSON {
             ("height", .int(Int64(s.displayHeight))),
             // a SMIL layout playing: its file, and what each region shows (not how far in: that changes every frame)
             ("layout", s.layout.map { .string($0) } ?? .null),
+            ("alert", s.alert.map { .string($0.text) } ?? .null),
             ("regions", .array(s.regions.map { r in
                 .object([("name", .string(r.name)), ("src", r.src.map { .string($0) } ?? .null),
                          ("path", r.path.map { .string($0) } ?? .null)])

@@ -5,7 +5,8 @@ import KioskCore
 /// device block, so Home Assistant shows one device with these entities:
 /// switches `paused` and `screen`, buttons `next`, `previous` and `snapshot`, a number `volume` (0–100), a select
 /// `playlist` (the schedule's targets; only with a schedule), a sensor `current item` (the state as its
-/// attributes) and a camera (the JPEGs `snapshot` publishes).
+/// attributes), a camera (the JPEGs `snapshot` publishes), and the emergency alert's text with a button that
+/// clears it.
 enum HomeAssistantDiscovery {
     /// One entity's config: where it goes and what it says.
     struct Config {
@@ -67,6 +68,15 @@ enum HomeAssistantDiscovery {
                 ("json_attributes_topic", state), ("icon", .string("mdi:image")),
             ]),
             entity("camera", "screen_camera", "Screen", [("topic", .string(topics.camera))]),
+            // the emergency alert: the text shown over everything (empty: none), and a button that clears it
+            entity("text", "alert", "Alert", [
+                ("command_topic", command("alert")), ("state_topic", state),
+                ("value_template", .string("{{ value_json.alert or '' }}")), ("min", .int(0)), ("max", .int(255)),
+                ("mode", .string("text")), ("qos", .int(1)), ("icon", .string("mdi:alert")),
+            ]),
+            entity("button", "clear_alert", "Clear alert", [("command_topic", command("alert")),
+                                                             ("payload_press", .string("{\"clear\": true}")),
+                                                             ("qos", .int(1)), ("icon", .string("mdi:alert-remove"))]),
         ]
         if !playlists.isEmpty {
             out.append(entity("select", "playlist", "Playlist", [

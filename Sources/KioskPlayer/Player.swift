@@ -75,6 +75,8 @@ public final class Player {
     var windowCheck: (version: Int, next: Double) = (-1, -.infinity)
     /// The layout playing instead of the playlist (`play(layout:)`), if one is.
     var layoutMode: LayoutMode?
+    /// The emergency alert on screen, if one is (it takes the screen from every other mode).
+    var alertMode: AlertMode?
     /// Where layouts' regions were heard on the clock (for `record`'s mix, with the slideshow's slots).
     var voiceSpans = SoundSpans()
     /// Where the player posts its status and events for remote-control servers (one made before the player,

@@ -65,6 +65,8 @@ extension Player {
             return .done()
         case .key(let code):
             return press(code, at: t)
+        case .alert(let request):
+            return runAlert(request, at: t)
         case .grid(let command):
             return runGrid(command, at: t)
         case .screen(let on):

@@ -10,6 +10,13 @@ extension Player {
     /// a pause someone asked for comes back as the user's pause.
     func restore(_ state: PlayerState?) {
         guard let state else { return }
+        if let alert = state.alert {
+            if alert.isOn(at: wallClock.at(clock.now).timeIntervalSince1970) {
+                startAlert(alert, at: clock.now)  // it was on when kiosk stopped, and its time is not up
+            } else {
+                log.info("state: the alert kept has ended since")
+            }
+        }
         resume.restore(state.resume)
         if let path = state.path, let position = state.position, let length = state.duration {
             resume.leave(path, at: position, length: length)

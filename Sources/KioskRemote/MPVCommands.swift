@@ -183,6 +183,20 @@ enum MPVCommandTable {
             guard !name.isEmpty, name.count <= 64 else { throw .invalidParameter }
             return .player([.trigger(.notify(name))], failure: .command, data: .null)
         },
+        // kiosk's: an emergency message over everything for SECONDS (none: until cleared), an empty TEXT clears it
+        MPVCommand(name: "alert", args: [arg("text", "String"), arg("seconds", "Double", optional: true),
+                                          arg("image", "String", optional: true)], vararg: false) { a, c throws(MPVError) in
+            let text = try a.text(0) ?? ""
+            guard text.count <= 4 * EmergencyAlert.maxText else { throw .invalidParameter }
+            let seconds = try a.number(1)
+            if let s = seconds, !(s.isFinite && s > 0) { throw .invalidParameter }
+            var image: String?
+            if let given = try a.text(2), !given.isEmpty {
+                guard let path = c.media.admitted(MediaGate.absolute(given), what: "alert image") else { throw .command }
+                image = path
+            }
+            return .player([.alert(AlertRequest(text: text, seconds: seconds, image: image))], failure: .command, data: .null)
+        },
         MPVCommand(name: "script-message", args: [arg("args", "String", optional: true)], vararg: true) { a, _ throws(MPVError) in
             .broadcast(try (0..<a.count).map { i throws(MPVError) in try a.required(i) })
         },

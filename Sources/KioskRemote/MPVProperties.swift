@@ -246,6 +246,9 @@ enum MPVPropertyTable {
             return [.grid(.filter(f))]
         }),
         MPVProperty("kiosk-grid-focus", .text, get: { s in s.gridFocus.map { .string($0) } }),
+        // The emergency alert on screen: its text (unavailable while none is), and its end on the wall clock.
+        MPVProperty("kiosk-alert", .text, get: { s in s.alert.map { .string($0.text) } }),
+        MPVProperty("kiosk-alert-until", .number, get: { s in MPVValue.double(s.alert?.until) }),
         // A SMIL layout playing (`kiosk play FILE.smil`): its file, and each region with what it shows.
         MPVProperty("kiosk-layout", .text, get: { s in s.layout.map { .string($0) } }),
         MPVProperty("kiosk-regions", .list, get: { s in

@@ -12,6 +12,8 @@ struct ControlCommand {
                    "the server's socket (default $XDG_RUNTIME_DIR/kiosk/ipc.sock, else /run/kiosk/ipc.sock)"),
         OptionSpec("json", .flag, "print the server's reply lines (and observed events) as they came"),
         OptionSpec("timeout", .number(0.01...3600), metavar: "S", "seconds to wait for a reply (default 5)"),
+        OptionSpec("until", .text, metavar: "T", "with alert: when it ends (90s, 10min, HH:MM, YYYY-MM-DDTHH:MM[:SS])"),
+        OptionSpec("clear", .flag, "with alert: end the alert on screen"),
     ]
 
     static let usage = "kiosk ctl [--socket PATH] [--json] [--timeout S] COMMAND [ARG ...]"
@@ -27,7 +29,11 @@ struct ControlCommand {
         }
         let (optionArgs, words) = Self.split(args)
         let options = try ParsedOptions.parse(optionArgs, specs: Self.specs, command: "ctl")
-        let request = try ControlRequest(words, directory: FileManager.default.currentDirectoryPath)
+        if words.first != "alert", options.has("until") || options.has("clear") {
+            throw UsageError("ctl: --until and --clear go with alert")
+        }
+        let request = try ControlRequest(words, directory: FileManager.default.currentDirectoryPath,
+                                         until: options.string("until"), clear: options.has("clear"))
         let socket = options.string("socket") ?? IPCSocketPath.standard(environment: ProcessInfo.processInfo.environment)
         let json = options.has("json")
         let client = try IPCClient(socket: socket, timeout: options.number("timeout") ?? 5)

@@ -25,16 +25,19 @@ enum ControlRequest {
       observe PROP               print a property now and at each change, until the server goes away or ^C
       screenshot OUT.png         save the picture on the screen (screenshot-to-file)
       notify NAME                begin what the layout playing waits on with notify(NAME) (notify)
+      alert TEXT [--until T]     an emergency message over everything, until T (90s, 10min, HH:MM,
+                                 YYYY-MM-DDTHH:MM[:SS]) or until cleared (alert)
+      alert --clear              end the alert on screen
       status                     one line: playing|paused N/COUNT PATH TIME/DURATION s, or idle
     """
 
     /// The names of the subcommands.
     static let names = ["next", "prev", "pause", "resume", "toggle", "goto", "load", "remove", "get", "set",
-                        "observe", "screenshot", "notify", "status"]
+                        "observe", "screenshot", "notify", "alert", "status"]
 
     /// Parses `words` (the subcommand and its arguments). Relative file names are made absolute against
     /// `directory`, since the server's working folder is not ours.
-    init(_ words: [String], directory: String) throws(UsageError) {
+    init(_ words: [String], directory: String, until: String? = nil, clear: Bool = false) throws(UsageError) {
         guard let verb = words.first else {
             throw UsageError("ctl: give a command (\(Self.names.joined(separator: ", ")))")
         }
@@ -71,9 +74,42 @@ enum ControlRequest {
             self = .command(["screenshot-to-file", Self.absolute(args[0], in: directory, urls: false)])
         case "status": try arity(0...0, "status"); self = .status
         case "notify": try arity(1...1, "notify NAME"); self = .command(["notify", args[0]])
+        case "alert":
+            if clear {
+                try arity(0...0, "alert --clear")
+                self = .command(["alert", ""])
+                return
+            }
+            let seconds = try until.map { text throws(UsageError) in try Self.secondsUntil(text, now: Date(), zone: .current) }
+            guard args.count == 1, !args[0].trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw UsageError("ctl alert: usage is 'kiosk ctl alert TEXT [--until T]' or 'kiosk ctl alert --clear' (quote TEXT)")
+            }
+            self = .command(seconds.map { ["alert", args[0], $0] } ?? ["alert", args[0]])
         default:
             throw UsageError("ctl: unknown command '\(verb)' (commands: \(Self.names.joined(separator: ", ")))")
         }
+    }
+
+    /// Seconds from `now` to `text`: a duration (`90`, `90s`, `10min`, `1h`), a local time today (`HH:MM`, or
+    /// tomorrow when it has passed), or a local date and time (`YYYY-MM-DDTHH:MM[:SS]`) in `zone`, which must be
+    /// ahead.
+    static func secondsUntil(_ text: String, now: Date, zone: TimeZone) throws(UsageError) -> Double {
+        if text.contains("T") {
+            let end = try ClockOptions.startTime(text, timeZone: zone)
+            guard end > now else { throw UsageError("ctl alert: --until \(text) has passed") }
+            return end.timeIntervalSince(now)
+        }
+        let parts = text.split(separator: ":")
+        if parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0...23).contains(h), (0...59).contains(m), parts[1].count == 2 {
+            let (day, second) = LocalClock.wallClock(of: now, in: zone)
+            var end = LocalClock.instant(day, second: h * 3600 + m * 60, in: zone)
+            if Double(h * 3600 + m * 60) <= second { end = LocalClock.instant(day.adding(days: 1), second: h * 3600 + m * 60, in: zone) }
+            return end.timeIntervalSince(now)
+        }
+        guard let s = SMILValues.clock(text), s > 0 else {
+            throw UsageError("ctl alert: --until '\(text)' is not a time (90s, 10min, HH:MM, YYYY-MM-DDTHH:MM)")
+        }
+        return s
     }
 
     /// A 0-based playlist index.

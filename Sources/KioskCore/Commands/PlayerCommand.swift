@@ -16,6 +16,8 @@ public enum PauseReason: String, Sendable, CaseIterable, Comparable {
     case remote
     /// The overview grid is open.
     case grid
+    /// An emergency alert has the screen.
+    case alert
 
     /// Declaration order, for stable logs.
     public static func < (a: PauseReason, b: PauseReason) -> Bool {
@@ -162,6 +164,8 @@ public enum PlayerCommand: Sendable, Equatable {
     case grid(GridCommand)
     /// A trigger for the layout playing: what its `notify()`, `accesskey()` and `activateEvent` begins wait on.
     case trigger(LayoutTrigger)
+    /// Shows an emergency message over everything, or clears it.
+    case alert(AlertRequest)
     /// Ends the run.
     case quit
 }

@@ -30,13 +30,15 @@ public struct PlayerState: Codable, Equatable, Sendable {
     public var resume: [String: Double] = [:]
     /// When it was saved: seconds since 1970 (wall clock; for people reading the file, never for decisions).
     public var saved: Double = 0
+    /// The emergency alert on screen, if one is: shown again after a restart until its end.
+    public var alert: EmergencyAlert?
 
     /// A state with defaults: nothing shown, full volume, playing.
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case format = "kiosk-state"
-        case path, position, duration, volume, muted, paused, resume, saved
+        case path, position, duration, volume, muted, paused, resume, saved, alert
     }
 }
 

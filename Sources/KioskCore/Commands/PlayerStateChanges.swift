@@ -26,6 +26,7 @@ extension PlayerState {
             place.key != s.path && place.value.isFinite && place.value >= 0 && (listed.isEmpty || listed.contains(place.key))
         }
         s.saved = savedAt
+        s.alert = status.alert
         return s
     }
 

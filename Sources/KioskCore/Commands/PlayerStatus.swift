@@ -91,6 +91,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var screenOn = true
     /// What is full screen: the slideshow or the grid.
     public var screenView = ScreenView.slideshow
+    /// The emergency alert on screen, if one is.
+    public var alert: EmergencyAlert?
     /// The SMIL layout playing instead of the playlist, if one is, and what each of its regions shows.
     public var layout: String?
     public var regions: [RegionStatus] = []

@@ -1,8 +1,8 @@
 import KioskCore
 import KioskRender
 
-/// The modes the loop chooses from, made when play begins: the screen off wins, then the open grid, then a
-/// layout when one plays, then idle while the playlist has nothing to show, else the slideshow.
+/// The modes the loop chooses from, made when play begins: an emergency alert wins, then the screen off, then the
+/// open grid, then a layout when one plays, then idle while the playlist has nothing to show, else the slideshow.
 struct LoopModes {
     let slideshow: SlideshowMode
     let idle: IdleMode
@@ -18,6 +18,7 @@ struct LoopModes {
 
     /// The mode that owns the screen this turn.
     func active(for player: Player) -> PlayerMode {
+        if let alert = player.alertMode { return alert }
         if player.screenOff { return screenOff }
         if player.grid.isOpen { return grid }
         if let layout = player.layoutMode { return layout }

@@ -19,6 +19,21 @@ final class LayoutMode: PlayerMode {
     /// When the layout is a playlist item (`LayoutItem`): its slot's sequence, and how long it plays; then the
     /// slot ends and the playlist goes on.
     var endsSlot: (sequence: Int, length: Double)?
+    /// When an alert stopped the layout's clock (player time), while one has.
+    private var heldAt: Double?
+
+    /// An alert takes the screen at player time `t`: the layout's clock stops there.
+    func hold(at t: Double) {
+        if heldAt == nil { heldAt = t }
+    }
+
+    /// The alert is over at player time `t`: the layout's clock goes on from where it stopped.
+    func release(at t: Double) {
+        guard let held = heldAt else { return }
+        heldAt = nil
+        if let s = start { start = s + (t - held) }
+    }
+
     /// The interrupts on screen at the last turn, by region.
     private var interrupts: [String: SMILActive] = [:]
     /// When the layout's clock began on the wall clock (its wallclock begins are placed from it).
