@@ -74,6 +74,11 @@ enum LayoutCheck {
         return "wall-clock begins in the next 24 h (\(anchor.zone.identifier)):\n" + lines.joined(separator: "\n") + "\n"
     }
 
+    /// `#RRGGBB` of a layout colour.
+    private static func hex(_ c: LayoutColor) -> String {
+        String(format: "#%02X%02X%02X", Int((c.red * 255).rounded()), Int((c.green * 255).rounded()), Int((c.blue * 255).rounded()))
+    }
+
     /// `YYYY-MM-DD HH:MM:SS` on the wall clock of `zone`.
     private static func local(_ date: Date, in zone: TimeZone) -> String {
         let (day, second) = LocalClock.wallClock(of: date, in: zone)
@@ -95,7 +100,8 @@ enum LayoutCheck {
             let next = timeline.nextChange(after: t) ?? .infinity
             for (region, a) in timeline.byRegion(at: t) {
                 let key = "\(a.activation)\(a.frozen)"
-                let label = a.media.src + (a.frozen ? " (frozen)" : "")
+                let name = a.media.kind == .brush ? "brush " + Self.hex(a.media.color ?? .black) : a.media.src
+                let label = name + (a.frozen ? " (frozen)" : "")
                 var list = runs[region, default: []]
                 if let last = list.last, last.key == key, last.end == t {
                     list[list.count - 1].end = next

@@ -85,9 +85,9 @@ final class SMILReaderTests: XCTestCase {
 
     func testUnknownThingsAreWarnedAboutAtMostTenTimesAndTheRestPlays() throws {
         let noise = (1...14).map { "<img src=\"a\" dur=\"1s\" flavour=\"\($0)\"/>" }.joined(separator: "\n")
-        let doc = try read("<brush color=\"red\"/>\n<ref src=\"page.html\" type=\"text/html\"/>\n" + noise)
+        let doc = try read("<textstream src=\"news.rt\"/>\n<ref src=\"page.html\" type=\"text/html\"/>\n" + noise)
         XCTAssertEqual(doc.warnings.count, 11, "\(doc.warnings)")
-        XCTAssertEqual(doc.warnings[0], "t.smil:4: <brush> is not played")
+        XCTAssertEqual(doc.warnings[0], "t.smil:4: <textstream> is not played")
         XCTAssertEqual(doc.warnings[1], "t.smil:5: page.html: web pages (text/html) are not played")
         XCTAssertEqual(doc.warnings[2], "t.smil:6: attribute flavour of <img> is not read")
         XCTAssertEqual(doc.warnings.last, "t.smil: 6 more warnings not shown")

@@ -198,6 +198,8 @@ public enum SMILMediaKind: String, Sendable, Hashable {
     case audio
     /// `ref`: the kind comes from `type` or the file.
     case ref
+    /// `brush`: a solid colour (its `color`) over its region, for its duration; no file.
+    case brush
 }
 
 /// A media element: `img`, `video`, `audio` or `ref`.
@@ -228,6 +230,8 @@ public struct SMILMedia: Sendable, Hashable {
     /// Whether `<param name="ken-burns" value="on">` (or true, yes, 1) asks for the slow zoom and pan on this still.
     public var kenBurns: Bool { params["ken-burns"].map { ["on", "true", "yes", "1"].contains($0.lowercased()) } ?? false }
     public var timing: SMILTiming
+    /// A `brush`'s colour.
+    public var color: LayoutColor? = nil
     public var source: SourceLine
 
     /// Creates a media element.

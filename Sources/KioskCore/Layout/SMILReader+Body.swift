@@ -22,6 +22,8 @@ extension SMILReader {
                 out.append(.container(container))
             case "img", "video", "audio", "ref", "animation":
                 if let m = try media(c) { out.append(.media(m)) }
+            case "brush":
+                out.append(.media(try brush(c)))
             case "param", "metadata", "meta":
                 break
             case "priorityClass":
@@ -38,7 +40,7 @@ extension SMILReader {
     private mutating func classes(of e: MarkupElement, into container: inout SMILContainer) throws(SMILError) {
         for c in e.children where Self.namespaces.contains(c.namespace) {
             guard c.name == "priorityClass" else {
-                if ["seq", "par", "excl", "img", "video", "audio", "ref", "animation"].contains(c.name) {
+                if ["seq", "par", "excl", "img", "video", "audio", "ref", "animation", "brush"].contains(c.name) {
                     throw fail(c, "<\(c.name)> beside <priorityClass> elements: an <excl> holds one or the other")
                 }
                 continue
@@ -60,6 +62,16 @@ extension SMILReader {
             container.children += kids
             container.childClasses += Array(repeating: rank, count: kids.count)
         }
+    }
+
+    /// A `brush`: its `color` (SMIL's default: black) over its region for its duration.
+    private mutating func brush(_ e: MarkupElement) throws(SMILError) -> SMILMedia {
+        checkAttributes(e)
+        defer { mediaCount += 1 }
+        var m = SMILMedia(index: mediaCount, id: id(e), kind: .brush, src: "", region: e.attribute("region"),
+                          transIn: e.attribute("transIn"), transOut: e.attribute("transOut"), timing: try timing(e), source: at(e))
+        m.color = try color(e, "color") ?? .black
+        return m
     }
 
     /// One media element; nil for one that is skipped (a `text/html` ref).

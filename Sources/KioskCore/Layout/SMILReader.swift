@@ -51,6 +51,7 @@ public struct SMILReader {
                 "transition": ["id", "type", "subtype", "dur", "fadeColor", "direction"],
                 "body": timing, "seq": timing, "par": timing.union(["endsync"]), "excl": timing.union(["endsync"]),
                 "img": media, "video": media, "audio": media, "ref": media, "animation": media,
+                "brush": timing.union(["color", "region", "transIn", "transOut", "alt"]),
                 "priorityClass": ["id", "peers", "higher", "lower", "pauseDisplay", "title"],
                 "param": ["name", "value", "id"], "meta": ["name", "content", "id"], "metadata": ["id"]]
     }()
@@ -131,7 +132,7 @@ public struct SMILReader {
                               backgroundColor: try color(e, "backgroundColor") ?? .black)
     }
 
-    private func color(_ e: MarkupElement, _ name: String) throws(SMILError) -> LayoutColor? {
+    func color(_ e: MarkupElement, _ name: String) throws(SMILError) -> LayoutColor? {
         guard let text = e.attribute(name) else { return nil }
         guard let c = SMILValues.color(text) else { throw fail(e, "\(name)=\"\(ErrorQuote.cut(text))\" is not a colour") }
         return c

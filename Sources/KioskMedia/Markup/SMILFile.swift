@@ -46,6 +46,10 @@ public struct SMILFile: Sendable {
         var paths: [Int: String] = [:], lengths: [Int: SMILTimeline.MediaLength] = [:], problems: [String] = []
         var sounding: Set<Int> = [], overrides: [Int: ProjectionOverride] = [:]
         for m in document.mediaInDocumentOrder {
+            if m.kind == .brush {  // a colour, no file: it lasts its dur (or --duration), as a still does
+                lengths[m.index] = .still
+                continue
+            }
             if let text = m.params["projection"] {
                 do {
                     overrides[m.index] = try projection(text)

@@ -34,6 +34,8 @@ final class LayoutComposer {
         var regions: [SceneComposer.VisualKey?]
         /// The slow zoom's progress of each still with the `ken-burns` param.
         var motion: [Double] = []
+        /// The brushes shown (by medium index).
+        var brushes: [Int] = []
     }
 
     private(set) var document: SMILDocument
@@ -118,6 +120,14 @@ final class LayoutComposer {
         var key = VisualKey(regions: [])
         for d in drawers {
             backdrop(of: d, into: &frame)
+            if let current = showings[d.region.name]?.current, current.media.kind == .brush {
+                // a brush: its colour over the whole region, where its pictures would be
+                let colour = current.media.color ?? .black
+                frame.overlays.append(RenderOverlay(.solid(Self.premultiplied(colour)), rect: d.frame.pixels, opacity: d.opacity, z: d.z + 1))
+                key.regions.append(nil)
+                key.brushes.append(current.media.index)
+                continue
+            }
             guard let showing = showings[d.region.name], let current = showing.current,
                   let scene = Self.scene(showing, current: current, cache: cache, stillDuration: stillDuration, path: path) else {
                 key.regions.append(nil)
