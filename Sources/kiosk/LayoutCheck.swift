@@ -100,7 +100,8 @@ enum LayoutCheck {
             let next = timeline.nextChange(after: t) ?? .infinity
             for (region, a) in timeline.byRegion(at: t) {
                 let key = "\(a.activation)\(a.frozen)"
-                let name = a.media.kind == .brush ? "brush " + Self.hex(a.media.color ?? .black) : a.media.src
+                let name = a.media.kind == .brush ? "brush " + Self.hex(a.media.color ?? .black)
+                    : a.media.kind == .text && a.media.src.isEmpty ? "smilText \"\(ErrorQuote.cut(a.media.text ?? ""))\"" : a.media.src
                 let label = name + (a.frozen ? " (frozen)" : "")
                 var list = runs[region, default: []]
                 if let last = list.last, last.key == key, last.end == t {

@@ -200,6 +200,8 @@ public enum SMILMediaKind: String, Sendable, Hashable {
     case ref
     /// `brush`: a solid colour (its `color`) over its region, for its duration; no file.
     case brush
+    /// Text: `smilText` (the text is the element's) or a `text/plain` file (`text`, or a `ref` of that type).
+    case text
 }
 
 /// A media element: `img`, `video`, `audio` or `ref`.
@@ -232,6 +234,10 @@ public struct SMILMedia: Sendable, Hashable {
     public var timing: SMILTiming
     /// A `brush`'s colour.
     public var color: LayoutColor? = nil
+    /// A `smilText`'s own text (a text file's is read by the player).
+    public var text: String? = nil
+    /// How a text medium is shown.
+    public var textStyle: SMILTextStyle? = nil
     public var source: SourceLine
 
     /// Creates a media element.

@@ -20,8 +20,10 @@ extension SMILReader {
                     container.children = try nodes(c)
                 }
                 out.append(.container(container))
-            case "img", "video", "audio", "ref", "animation":
+            case "img", "video", "audio", "ref", "animation", "text":
                 if let m = try media(c) { out.append(.media(m)) }
+            case "smilText":
+                out.append(.media(try smilText(c)))
             case "brush":
                 out.append(.media(try brush(c)))
             case "param", "metadata", "meta":
@@ -40,7 +42,7 @@ extension SMILReader {
     private mutating func classes(of e: MarkupElement, into container: inout SMILContainer) throws(SMILError) {
         for c in e.children where Self.namespaces.contains(c.namespace) {
             guard c.name == "priorityClass" else {
-                if ["seq", "par", "excl", "img", "video", "audio", "ref", "animation", "brush"].contains(c.name) {
+                if ["seq", "par", "excl", "img", "video", "audio", "ref", "animation", "brush", "text", "smilText"].contains(c.name) {
                     throw fail(c, "<\(c.name)> beside <priorityClass> elements: an <excl> holds one or the other")
                 }
                 continue
@@ -74,6 +76,39 @@ extension SMILReader {
         return m
     }
 
+    /// A `smilText`: its own text (its `br`s and `tev`s are not read) shown by its text attributes.
+    private mutating func smilText(_ e: MarkupElement) throws(SMILError) -> SMILMedia {
+        checkAttributes(e)
+        defer { mediaCount += 1 }
+        var m = SMILMedia(index: mediaCount, id: id(e), kind: .text, src: "", region: e.attribute("region"),
+                          transIn: e.attribute("transIn"), transOut: e.attribute("transOut"), timing: try timing(e), source: at(e))
+        m.text = e.text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "\n")
+        m.textStyle = try textStyle(e)
+        return m
+    }
+
+    /// The text attributes of `e` and of its `param`s.
+    private func textStyle(_ e: MarkupElement) throws(SMILError) -> SMILTextStyle {
+        var style = SMILTextStyle()
+        for name in SMILTextStyle.names {
+            if let v = e.attribute(name), let why = style.read(name, v) { throw fail(e, why) }
+        }
+        for p in e.children where p.name == "param" {
+            guard let name = p.attribute("name"), SMILTextStyle.names.contains(name), let v = p.attribute("value") else { continue }
+            if let why = style.read(name, v) { throw fail(p, why) }
+        }
+        return style
+    }
+
+    /// Whether a media element is text: `text`, or a `ref` of type `text/plain` (or a `.txt` file).
+    private static func isText(_ e: MarkupElement) -> Bool {
+        if e.name == "text" { return true }
+        guard e.name == "ref" else { return false }
+        if let t = e.attribute("type")?.lowercased() { return t.hasPrefix("text/plain") }
+        return e.attribute("src")?.lowercased().hasSuffix(".txt") == true
+    }
+
     /// One media element; nil for one that is skipped (a `text/html` ref).
     private mutating func media(_ e: MarkupElement) throws(SMILError) -> SMILMedia? {
         checkAttributes(e)
@@ -97,13 +132,18 @@ extension SMILReader {
                 warn(p, "<param> without name and value is not read")
                 continue
             }
-            if ["projection", "ken-burns", "caption"].contains(name) { params[name] = value } else { warn(p, "param \(name) is not read") }
+            if ["projection", "ken-burns", "caption"].contains(name) { params[name] = value }
+            else if !(Self.isText(e) && SMILTextStyle.names.contains(name)) { warn(p, "param \(name) is not read") }
         }
         defer { mediaCount += 1 }
         var m = SMILMedia(index: mediaCount, id: id(e), kind: kind, src: src, type: type, region: e.attribute("region"),
                           fit: try fit(e), soundLevel: level, transIn: e.attribute("transIn"), transOut: e.attribute("transOut"),
                           params: params, timing: try timing(e), source: at(e))
         m.mediaAlign = try align(e)
+        if Self.isText(e) {
+            m.kind = .text
+            m.textStyle = try textStyle(e)
+        }
         return m
     }
 

@@ -44,6 +44,7 @@ public struct SMILReader {
     private static let known: [String: Set<String>] = {
         let timing: Set<String> = ["begin", "dur", "end", "repeatCount", "repeatDur", "fill", "id", "title"]
         let media = timing.union(["src", "type", "region", "fit", "soundLevel", "transIn", "transOut", "mediaAlign", "alt"])
+            .union(SMILTextStyle.names)
         return ["smil": ["version", "baseProfile", "id", "title"], "head": ["id"], "layout": ["type", "id"],
                 "root-layout": ["width", "height", "backgroundColor", "id", "title"],
                 "region": ["regionName", "id", "left", "top", "width", "height", "right", "bottom", "z-index",
@@ -52,6 +53,7 @@ public struct SMILReader {
                 "body": timing, "seq": timing, "par": timing.union(["endsync"]), "excl": timing.union(["endsync"]),
                 "img": media, "video": media, "audio": media, "ref": media, "animation": media,
                 "brush": timing.union(["color", "region", "transIn", "transOut", "alt"]),
+                "smilText": timing.union(["region", "transIn", "transOut", "alt"]).union(SMILTextStyle.names), "text": media,
                 "priorityClass": ["id", "peers", "higher", "lower", "pauseDisplay", "title"],
                 "param": ["name", "value", "id"], "meta": ["name", "content", "id"], "metadata": ["id"]]
     }()

@@ -46,7 +46,8 @@ public struct SMILFile: Sendable {
         var paths: [Int: String] = [:], lengths: [Int: SMILTimeline.MediaLength] = [:], problems: [String] = []
         var sounding: Set<Int> = [], overrides: [Int: ProjectionOverride] = [:]
         for m in document.mediaInDocumentOrder {
-            if m.kind == .brush {  // a colour, no file: it lasts its dur (or --duration), as a still does
+            if m.kind == .brush || (m.kind == .text && m.src.isEmpty) {
+                // a colour or a smilText's own text, no file: it lasts its dur (or --duration), as a still does
                 lengths[m.index] = .still
                 continue
             }
@@ -69,6 +70,17 @@ public struct SMILFile: Sendable {
             if confined, let root = MediaConfinement.rootPath, !Self.lies(file, beneath: root) {
                 problems.append("\(at): outside --media-root \(root) (the layout was loaded by a remote)")
                 lengths[m.index] = .unplayable
+                continue
+            }
+            if m.kind == .text {  // a text file: read by the player when it shows (a ticker's at each pass)
+                do {
+                    _ = try TextMediaFile.read(file)
+                    paths[m.index] = file
+                    lengths[m.index] = .still
+                } catch {
+                    problems.append("\(at): \(error)")
+                    lengths[m.index] = .unplayable
+                }
                 continue
             }
             do {

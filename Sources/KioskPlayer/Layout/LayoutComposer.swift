@@ -93,6 +93,9 @@ final class LayoutComposer {
     /// The region named `name`, as laid out.
     func frame(ofRegion name: String) -> LayoutRect? { drawers.first { $0.region.name == name }?.frame }
 
+    /// Region `name`'s opacity, 0...1.
+    func opacity(ofRegion name: String) -> Double { drawers.first { $0.region.name == name }?.opacity ?? 1 }
+
     /// The regions whose rectangle holds screen point (`x`, `y`), the one drawn on top first.
     func regions(atX x: Double, y: Double) -> [String] {
         drawers.reversed().filter { d in
@@ -126,6 +129,10 @@ final class LayoutComposer {
                 frame.overlays.append(RenderOverlay(.solid(Self.premultiplied(colour)), rect: d.frame.pixels, opacity: d.opacity, z: d.z + 1))
                 key.regions.append(nil)
                 key.brushes.append(current.media.index)
+                continue
+            }
+            if showings[d.region.name]?.current?.media.kind == .text {  // drawn by RegionText, over the backdrop
+                key.regions.append(nil)
                 continue
             }
             guard let showing = showings[d.region.name], let current = showing.current,

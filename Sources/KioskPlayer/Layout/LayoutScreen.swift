@@ -38,6 +38,13 @@ public final class LayoutScreen {
         composer.waitForFrames = waitsForDecodes
         cache = DecodeCache(playlist: media.playlist, timeout: config.decodeTimeout, log: log,
                             decode: Self.regionDecoder(file: file, composer: composer, config: config, log: log))
+        if file.document.mediaInDocumentOrder.contains(where: { $0.kind == .text }) {
+            do {
+                texts = try RegionText(context: context, config: config, log: log)
+            } catch {
+                log.warn("layout: text media are not drawn: \(error)")
+            }
+        }
     }
 
     /// Decodes each medium to the size its region takes on the screen (not the screen's): a photo in a 640x720 side
@@ -75,6 +82,11 @@ public final class LayoutScreen {
     }
 
     deinit { composer.releaseAll() }
+
+    /// The text media (by index): drawn by `texts`, never decoded.
+    private lazy var textMedia: Set<Int> = Set(file.document.mediaInDocumentOrder.filter { $0.kind == .text }.map(\.index))
+    /// Draws them; nil for a layout without text (or without a font).
+    private var texts: RegionText?
 
     private let hasWallclocks: Bool
 
@@ -176,9 +188,11 @@ public final class LayoutScreen {
     }
 
     /// The frame showing `showings` (by region name), with the media `ahead` (by index) decoding for what comes
-    /// next; media in neither are let go.
+    /// next; media in neither are let go. Text media are drawn by `texts`, not decoded.
     public func frame(showings: [String: RegionShowing], ahead: Set<Int> = []) throws -> (frame: RenderFrame, key: LayoutFrameKey) {
-        let now = Set(showings.values.flatMap { [$0.current, $0.outgoing].compactMap { $0?.media.index } })
+        let shown = Set(showings.values.flatMap { [$0.current, $0.outgoing].compactMap { $0?.media.index } })
+        let now = shown.subtracting(textMedia)
+        let ahead = ahead.subtracting(textMedia)
         if waitsForDecodes {
             // one at a time, in media order: the same frames, and a peak of one photo's decode buffers, not all at once
             for i in now.sorted() where file.paths[i] != nil {
@@ -196,7 +210,20 @@ public final class LayoutScreen {
                                                     z: composer.pictureZ(ofRegion:))
         }
         isComplete = now.allSatisfy { i in file.paths[i] == nil || cache.item(ItemID(i)) != nil || cache.failure(ItemID(i)) != nil }
-        return (frame, LayoutFrameKey(key: key))
+        var motion: [Double] = []
+        if let texts {
+            for (name, showing) in showings.sorted(by: { $0.key < $1.key }) {
+                guard let entry = showing.current, entry.media.kind == .text, let rect = composer.frame(ofRegion: name)?.pixels,
+                      let z = composer.pictureZ(ofRegion: name) else { continue }
+                let drawn = try texts.draw(entry, path: file.paths[entry.media.index], in: rect, z: z - 1,
+                                           opacity: composer.opacity(ofRegion: name), scale: composer.placement.scale)
+                frame.layers += drawn.layers
+                frame.overlays += drawn.overlays
+                motion.append(drawn.motion)
+            }
+            texts.forget(keeping: shown.intersection(textMedia))
+        }
+        return (frame, LayoutFrameKey(key: key, text: motion))
     }
 
     /// Whether the last frame had every medium it shows decoded (or failed, its region showing its background);
@@ -211,6 +238,10 @@ public final class LayoutScreen {
         for showing in clocks.showings(at: t).values {
             if showing.outgoing != nil { return nil }
             guard let entry = showing.current, !entry.frozen else { continue }
+            if textMedia.contains(entry.media.index) {
+                if entry.media.textStyle?.mode ?? .still != .still { return nil }  // a ticker moves every frame
+                continue
+            }
             let id = ItemID(entry.media.index)
             if entry.media.kenBurns { return nil }  // a still moving slowly: every frame
             switch cache.item(id)?.picture {
@@ -240,6 +271,8 @@ public final class LayoutScreen {
 /// What a layout frame looked like: equal for frames that draw the same (the redraw test).
 public struct LayoutFrameKey: Equatable {
     let key: LayoutComposer.VisualKey
+    /// How far each text medium shown has moved.
+    var text: [Double] = []
 }
 
 /// The region heard at one time, and where in its medium.
