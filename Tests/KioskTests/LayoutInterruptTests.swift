@@ -67,4 +67,22 @@ final class LayoutInterruptTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("wall-clock begins in the next 24 h (Europe/Berlin):\n  red.png (\(smil):3): "
                                         + "2026-12-24 09:00:00, 2026-12-24 10:00:00"), r.stdout)
     }
+
+    /// Every example layout checks clean (no problem, no warning), the interrupt examples listing their begins.
+    func testTheExampleLayoutsCheckClean() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Kiosk/examples").path
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".smil") }.sorted()
+        XCTAssertEqual(files, ["hourly-promo.smil", "shop-window.smil", "touch-menu.smil"])
+        for f in files {
+            let r = try CLITests.run(["check-config", folder + "/" + f, "--start-time", "2026-12-24T08:59:50", "--timezone", "Europe/Berlin"],
+                                     timeout: 60)
+            XCTAssertEqual(r.status, 0, "\(f): \(r.stderr)")
+            XCTAssertEqual(r.stderr, "", f)
+        }
+        let promo = try CLITests.run(["check-config", folder + "/hourly-promo.smil", "--start-time", "2026-12-24T08:59:50",
+                                      "--timezone", "Europe/Berlin"], timeout: 60)
+        XCTAssertTrue(promo.stdout.contains("2026-12-24 09:00:00, 2026-12-24 10:00:00"), promo.stdout)
+        XCTAssertTrue(promo.stdout.contains("main    0:10.0-"), "the promotion at 09:00, 10 s in: \(promo.stdout)")
+    }
 }
