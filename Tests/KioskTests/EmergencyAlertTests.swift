@@ -120,6 +120,32 @@ final class EmergencyAlertTests: XCTestCase {
         XCTAssertEqual(seen[7.5], "green.png")
     }
 
+    /// An alert with a picture: the picture at the top (green, contained in the upper two fifths), the red
+    /// below it with the message.
+    func testAnAlertsPictureShowsAboveItsMessage() throws {
+        let dir = try TempDir()
+        let picture = try ColourPictures.make(dir, "exit.png", "green")
+        let other = try ColourPictures.make(dir, "b.png", "blue")
+        let clock = VirtualClock()
+        let size = PixelSize(width: 640, height: 360)
+        var config = PlayerConfig()
+        config.size = size
+        var last: RGBAImage?
+        let output = try VirtualTimeOutput(size: size, fps: 10, clock: clock, sink: { last = $0 })
+        let p = try Player(items: [PlaylistItem(path: other)], config: config, output: output, clock: clock, log: Log(level: .error),
+                           waitForDecodes: true)
+        p.wallClock = ({ Date(timeIntervalSince1970: 1_800_000_000 + $0) }, TimeZone(identifier: "UTC") ?? .current)
+        p.onLoopTurn = {
+            if clock.now < 0.05 { p.inbox.queueFromLoop(.alert(AlertRequest(text: "Use the exit", image: picture))) }
+        }
+        _ = try p.run(length: 1)
+        let shot = try XCTUnwrap(last)
+        func px(_ x: Int, _ y: Int) -> [UInt8] { let i = (y * size.width + x) * 4; return Array(shot.pixels[i..<i + 3]) }
+        func near(_ got: [UInt8], _ want: [Int]) -> Bool { zip(got, want).allSatisfy { abs(Int($0) - $1) <= 8 } }
+        XCTAssertTrue(near(px(320, 90), [0, 128, 0]), "the picture, top centre: \(px(320, 90))")
+        XCTAssertTrue(near(px(20, 340), [161, 0, 0]), "the alert's red below: \(px(20, 340))")
+    }
+
     /// The smallest rectangle of near-white pixels in `area` of `image`.
     private func whiteBox(_ image: RGBAImage, in area: PixelRect) -> PixelRect? {
         var box: PixelRect?
