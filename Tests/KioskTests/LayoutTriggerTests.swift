@@ -134,4 +134,47 @@ final class LayoutTriggerTests: XCTestCase {
         XCTAssertEqual(seen[3.6], "green.png", "the offer's 2 s are over; the loop is back")
         XCTAssertEqual(seen[4.6], "green.png", "a tap on main, where nothing waits on one, begins nothing")
     }
+
+    /// A notify on the simulated clock, through the player's command inbox (where IPC's and MQTT's land), in
+    /// recorded frames: green (5 s) then blue (5 s) loop; `notify(fire)` at 3 s shows red for 2 s, and green
+    /// comes back with its 2 s left (5-7 s), then blue.
+    func testANotifyInRecordedFramesOnTheSimulatedClock() throws {
+        let dir = try TempDir()
+        for c in ["green", "blue", "red"] {
+            try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=c=\(c):s=64x36", "-frames:v", "1", dir.file("\(c).png")])
+        }
+        let smil = dir.file("fire.smil")
+        try """
+            <smil><head><layout><root-layout width="160" height="90"/><region regionName="main" fit="fill"/></layout></head>
+            <body><excl><priorityClass><img src="red.png" begin="notify(fire)" dur="2s"/></priorityClass>
+            <priorityClass><seq begin="0s" repeatCount="indefinite"><img src="green.png" dur="5s"/><img src="blue.png" dur="5s"/></seq>
+            </priorityClass></excl></body></smil>
+            """.write(toFile: smil, atomically: true, encoding: .utf8)
+        let clock = VirtualClock()
+        let size = PixelSize(width: 160, height: 90)
+        var config = PlayerConfig()
+        config.size = size
+        var frames: [(Double, RGBAImage)] = []
+        let output = try VirtualTimeOutput(size: size, fps: 10, clock: clock, sink: { frames.append((clock.now, $0)) })
+        let p = try Player(items: [], config: config, output: output, clock: clock, log: Log(level: .error), waitForDecodes: true)
+        try p.play(layout: try SMILFile.load(smil))
+        var sent = false
+        p.onLoopTurn = {
+            if !sent, clock.now >= 3 {
+                sent = true
+                p.inbox.queueFromLoop(.trigger(.notify("fire")))
+            }
+        }
+        _ = try p.run(length: 8)
+        func colour(at t: Double) -> String {
+            guard let f = frames.last(where: { $0.0 <= t + 1e-9 })?.1 else { return "none" }
+            let i = (45 * 160 + 80) * 4
+            let (r, g, b) = (f.pixels[i], f.pixels[i + 1], f.pixels[i + 2])
+            if r > 200 && g < 60 && b < 60 { return "red" }
+            if g > 100 && r < 60 && b < 60 { return "green" }
+            if b > 200 && r < 60 && g < 60 { return "blue" }
+            return "\([r, g, b])"
+        }
+        XCTAssertEqual([2.5, 3.5, 4.9, 5.5, 6.8, 7.5].map(colour(at:)), ["green", "red", "red", "green", "green", "blue"])
+    }
 }
