@@ -54,7 +54,7 @@ final class EmergencyAlertTests: XCTestCase {
                            log: Log(level: .error), waitForDecodes: true)
         p.wallClock = ({ Date(timeIntervalSince1970: 1_800_000_000 + $0) }, TimeZone(identifier: "UTC") ?? .current)  // record's
         var sent = false
-        p.onLoopTurn = {
+        p.onLoopTurn = { [unowned p] in
             if !sent, clock.now >= 2 {
                 sent = true
                 p.inbox.queueFromLoop(.alert(AlertRequest(text: "EVACUATE NOW", seconds: 3)))
@@ -103,7 +103,7 @@ final class EmergencyAlertTests: XCTestCase {
         try p.play(layout: try SMILFile.load(smil))
         var sent = false
         var seen: [Double: String] = [:]
-        p.onLoopTurn = {
+        p.onLoopTurn = { [unowned p] in
             if !sent, clock.now >= 2 {
                 sent = true
                 p.inbox.queueFromLoop(.alert(AlertRequest(text: "Lockdown", seconds: 3)))
@@ -135,7 +135,7 @@ final class EmergencyAlertTests: XCTestCase {
         let p = try Player(items: [PlaylistItem(path: other)], config: config, output: output, clock: clock, log: Log(level: .error),
                            waitForDecodes: true)
         p.wallClock = ({ Date(timeIntervalSince1970: 1_800_000_000 + $0) }, TimeZone(identifier: "UTC") ?? .current)
-        p.onLoopTurn = {
+        p.onLoopTurn = { [unowned p] in
             if clock.now < 0.05 { p.inbox.queueFromLoop(.alert(AlertRequest(text: "Use the exit", image: picture))) }
         }
         _ = try p.run(length: 1)

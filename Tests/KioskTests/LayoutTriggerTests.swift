@@ -159,7 +159,7 @@ final class LayoutTriggerTests: XCTestCase {
         let p = try Player(items: [], config: config, output: output, clock: clock, log: Log(level: .error), waitForDecodes: true)
         try p.play(layout: try SMILFile.load(smil))
         var sent = false
-        p.onLoopTurn = {
+        p.onLoopTurn = { [unowned p] in
             if !sent, clock.now >= 3 {
                 sent = true
                 p.inbox.queueFromLoop(.trigger(.notify("fire")))
