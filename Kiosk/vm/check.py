@@ -138,6 +138,12 @@ def check_input(c, g, a, shot, ref):
         c.check(f'{g} input-grid', min(scores) >= 30,
                 'tiles vs kiosk snapshot --grid: ' + ', '.join(f'{v:.1f}' for v in scores) + ' dB (>= 30)')
     compare('input-grid-opened', 'b', ['a', 'pano'])
+    # A layout: a tap on its logo region began the offer (its activateEvent) in the other region.
+    tap = read(os.path.join(a.results, 'tap.log'))
+    c.check(f'{g} input-layout-tap', 'layout: a tap at' in tap and 'interrupt begins in region main: b.png' in tap,
+            next((x for x in tap.splitlines() if 'layout: a tap' in x or 'interrupt' in x), 'no tap in the log: ' + tap[-300:]))
+    compare('tap-before', 'tap-before', ['tap-offer'])
+    compare('tap-offer', 'tap-offer', ['tap-before'])
     rc = read(os.path.join(a.results, 'input.exit'), 'none').strip()
     c.check(f'{g} input-exit', rc == '0', f'exit {rc} after SIGTERM')
 
