@@ -51,8 +51,8 @@ enum LayoutCheck {
         return 0
     }
 
-    /// Each element with `wallclock()` begins and its next ones (at most 6) in the day after `anchor`, in the
-    /// anchor's zone; nothing for a layout without them.
+    /// Each element with `wallclock()` begins (or ends) and its next ones (at most 6) in the day after `anchor`,
+    /// in the anchor's zone; nothing for a layout without them.
     static func wallclockBegins(_ document: SMILDocument, anchor: SMILTimeline.WallAnchor) -> String {
         var lines: [String] = []
         func walk(_ node: SMILNode) {
@@ -60,12 +60,12 @@ enum LayoutCheck {
             case .media(let m): (m.timing, m.src, m.source)
             case .container(let c): (c.timing, "<\(c.kind.rawValue)>", c.source)
             }
-            if !timing.wallclockBegins.isEmpty {
+            for (what, values) in [("", timing.wallclockBegins), (" ends", timing.wallclockEnds)] where !values.isEmpty {
                 let day = anchor.start.addingTimeInterval(86_400)
-                let times = timing.wallclockBegins.flatMap { $0.instants(from: anchor.start, until: day, in: anchor.zone) }
+                let times = values.flatMap { $0.instants(from: anchor.start, until: day, in: anchor.zone) }
                     .filter { $0 >= anchor.start }.sorted().prefix(6)
                 let text = times.map { local($0, in: anchor.zone) }
-                lines.append("  \(name) (\(source)): " + (text.isEmpty ? "none in the next 24 h" : text.joined(separator: ", ")))
+                lines.append("  \(name) (\(source))\(what): " + (text.isEmpty ? "none in the next 24 h" : text.joined(separator: ", ")))
             }
             if case .container(let c) = node { c.children.forEach(walk) }
         }

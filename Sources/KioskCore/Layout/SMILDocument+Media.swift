@@ -10,10 +10,10 @@ extension SMILDocument {
         return body.children.flatMap(walk)
     }
 
-    /// The triggers from outside (taps, keys, notifies) that begin elements: the layout listens for these.
+    /// The triggers from outside (taps, keys, notifies) that begin or end elements: the layout listens for these.
     public var outsideTriggers: [SMILEventBegin.Trigger] {
         func walk(_ node: SMILNode) -> [SMILEventBegin.Trigger] {
-            let own = node.timing.eventBegins.filter(\.isOutside).map(\.trigger)
+            let own = (node.timing.eventBegins + node.timing.eventEnds).filter(\.isOutside).map(\.trigger)
             if case .container(let c) = node { return own + c.children.flatMap(walk) }
             return own
         }
@@ -36,23 +36,24 @@ extension SMILDocument {
         return out
     }
 
-    /// Whether any element begins when another begins or ends (`intro.end+2s`).
+    /// Whether any element begins or ends when another begins or ends (`intro.end+2s`).
     public var usesSyncbase: Bool {
         func walk(_ node: SMILNode) -> Bool {
-            if node.timing.eventBegins.contains(where: { !$0.isOutside }) { return true }
+            if (node.timing.eventBegins + node.timing.eventEnds).contains(where: { !$0.isOutside }) { return true }
             if case .container(let c) = node { return c.children.contains(where: walk) }
             return false
         }
         return body.children.contains(where: walk)
     }
 
-    /// Whether any element begins at a `wallclock()` time (its timeline then depends on when the layout starts).
+    /// Whether any element begins or ends at a `wallclock()` time (its timeline then depends on when the layout
+    /// starts).
     public var hasWallclockBegins: Bool {
         func walk(_ node: SMILNode) -> Bool {
-            switch node {
-            case .media(let m): return !m.timing.wallclockBegins.isEmpty
-            case .container(let c): return !c.timing.wallclockBegins.isEmpty || c.children.contains(where: walk)
-            }
+            let t = node.timing
+            if !t.wallclockBegins.isEmpty || !t.wallclockEnds.isEmpty { return true }
+            if case .container(let c) = node { return c.children.contains(where: walk) }
+            return false
         }
         return body.children.contains(where: walk)
     }

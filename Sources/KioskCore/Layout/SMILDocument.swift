@@ -159,15 +159,39 @@ public enum SMILEndSync: Sendable, Hashable {
     case id(String)
 }
 
-/// The timing attributes every element of the body may carry. Begins are offsets for now (event, syncbase and
-/// wall-clock begins come with interrupts).
+/// The timing attributes every element of the body may carry. `begin` and `end` are lists of offsets,
+/// `wallclock()` times and syncbase or event values; the timeline turns the last two kinds into offsets.
 public struct SMILTiming: Sendable, Hashable {
     /// `begin`: seconds after the parent's begin (in a `seq`, after the previous sibling's end). Default 0.
     public var begin: Double
     /// `dur`; nil: not given (a medium's implicit duration, a container's from its children).
     public var duration: SMILDuration?
-    /// `end`: an offset from the parent's begin; nil: not given.
-    public var end: Double?
+    /// The `end` list's offsets from the parent's begin, sorted (once the timeline has placed them, its
+    /// wallclock, syncbase and event values too). Each begin ends at the first of them not before it.
+    public var ends: [Double] = []
+    /// Whether `end` was written (an element with an `end` and no `dur` lasts until its end, and fills `remove`).
+    public var hasEnd = false
+    /// `wallclock()` times of the `end` list, placed by the timeline as `wallclockBegins` are.
+    public var wallclockEnds: [SMILWallclock] = []
+    /// Syncbase and event values of the `end` list (`notify(stop)`, `intro.end`), placed by the timeline.
+    public var eventEnds: [SMILEventBegin] = []
+    /// Whether the `end` list holds `indefinite`: when no other end is left, none comes.
+    public var endIndefinite = false
+
+    /// The first `end` offset; setting it makes it the only one.
+    public var end: Double? {
+        get { ends.first }
+        set { ends = newValue.map { [$0] } ?? []; hasEnd = newValue != nil }
+    }
+
+    /// Where an activation begun at `begin` ends by the `end` list: its first time not before `begin`; nil when
+    /// none cuts it (no `end`, or only syncbase and event values that have not happened yet: SMIL's unresolved
+    /// end); `begin` itself when every end came before it and nothing more can come (it does not play).
+    public func endCut(after begin: Double) -> Double? {
+        guard hasEnd else { return nil }
+        if let e = ends.first(where: { $0 >= begin }) { return e }
+        return eventEnds.isEmpty && wallclockEnds.isEmpty && !endIndefinite ? begin : nil
+    }
     public var repeatCount: SMILRepeatCount?
     public var repeatDuration: SMILDuration?
     public var fill: SMILFill
@@ -186,7 +210,7 @@ public struct SMILTiming: Sendable, Hashable {
     public init(begin: Double? = nil, duration: SMILDuration? = nil, end: Double? = nil, repeatCount: SMILRepeatCount? = nil,
                 repeatDuration: SMILDuration? = nil, fill: SMILFill = .auto) {
         self.begin = begin ?? 0; self.hasBegin = begin != nil; self.begins = begin.map { [$0] } ?? []
-        self.duration = duration; self.end = end
+        self.duration = duration; ends = end.map { [$0] } ?? []; hasEnd = end != nil
         self.repeatCount = repeatCount; self.repeatDuration = repeatDuration; self.fill = fill
     }
 }

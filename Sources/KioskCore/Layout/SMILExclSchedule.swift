@@ -11,12 +11,16 @@ struct SMILExclSchedule {
     struct Member {
         /// Its active duration (`.infinity` for none).
         var active: Double
-        /// Its `end` on the excl's clock, if it has one: it ends there, paused or not.
-        var end: Double?
+        /// Its `end` list on the excl's clock: an activation ends at the first of its times not before the
+        /// activation's begin, paused or not.
+        var ending: SMILTiming
         /// When it tries to begin, on the excl's clock.
         var begins: [Double]
         /// Its class's rank (0: the highest; every child 0 in an excl without classes).
         var rank: Int
+
+        /// Where its activation begun at `began` ends by its `end` list (`.infinity`: nothing ends it).
+        func end(began: Double) -> Double { ending.endCut(after: began) ?? .infinity }
     }
 
     /// A stretch of one child playing.
@@ -38,6 +42,8 @@ struct SMILExclSchedule {
     private struct Waiting {
         var member: Int
         var local: Double
+        /// When its activation began (a paused one); a deferred one begins when it leaves the queue.
+        var began: Double
         /// Whether it was paused (it has begun) rather than deferred (it has not).
         var paused: Bool
         /// Its paused piece, whose `shownUntil` is set when it leaves the queue.
@@ -51,14 +57,15 @@ struct SMILExclSchedule {
             .sorted { ($0.time, $0.member) < ($1.time, $1.member) }
         var pieces: [Piece] = []
         var queue: [Waiting] = []
-        var playing: (member: Int, from: Double, local: Double)?
+        typealias Playing = (member: Int, from: Double, local: Double, began: Double)
+        var playing: Playing?
         var next = 0
         /// When the child playing reaches its end: its remaining active time, or its `end`.
-        func endOf(_ p: (member: Int, from: Double, local: Double)) -> Double {
+        func endOf(_ p: Playing) -> Double {
             let m = members[p.member]
-            return max(p.from, min(p.from + (m.active - p.local), m.end ?? .infinity))
+            return max(p.from, min(p.from + (m.active - p.local), m.end(began: p.began)))
         }
-        func close(_ p: (member: Int, from: Double, local: Double), at t: Double, paused: Bool) -> Int {
+        func close(_ p: Playing, at t: Double, paused: Bool) -> Int {
             pieces.append(Piece(member: p.member, from: p.from, to: t, local: p.local, paused: paused, shownUntil: t))
             return pieces.count - 1
         }
@@ -77,10 +84,12 @@ struct SMILExclSchedule {
             while !queue.isEmpty {
                 let w = queue.removeFirst()
                 let m = members[w.member]
-                let stillOn = (m.end ?? .infinity) > t && m.active > w.local
-                if let i = w.piece, shows(w.member) { pieces[i].shownUntil = stillOn ? t : max(pieces[i].to, min(t, m.end ?? t)) }
+                let began = w.paused ? w.began : t
+                let end = m.end(began: began)
+                let stillOn = end > t && m.active > w.local
+                if let i = w.piece, shows(w.member) { pieces[i].shownUntil = stillOn ? t : max(pieces[i].to, min(t, end)) }
                 guard stillOn else { continue }
-                playing = (w.member, t, w.local)
+                playing = (w.member, t, w.local, began)
                 return
             }
         }
@@ -105,24 +114,24 @@ struct SMILExclSchedule {
             }
             queue.removeAll { $0.member == b }
             guard let p = playing else {
-                playing = (b, t, 0)
+                playing = (b, t, 0, t)
                 continue
             }
             if p.member == b {  // it begins again: it restarts
                 _ = close(p, at: t, paused: false)
-                playing = (b, t, 0)
+                playing = (b, t, 0, t)
                 continue
             }
             switch SMILPriorityClass.interruption(playing: members[p.member].rank, incoming: members[b].rank, classes: classes) {
             case .stop:
                 _ = close(p, at: t, paused: false)
-                playing = (b, t, 0)
+                playing = (b, t, 0, t)
             case .pause:
                 let i = close(p, at: t, paused: true)
-                enqueue(Waiting(member: p.member, local: p.local + (t - p.from), paused: true, piece: i))
-                playing = (b, t, 0)
+                enqueue(Waiting(member: p.member, local: p.local + (t - p.from), began: p.began, paused: true, piece: i))
+                playing = (b, t, 0, t)
             case .defer:
-                enqueue(Waiting(member: b, local: 0, paused: false, piece: nil))
+                enqueue(Waiting(member: b, local: 0, began: t, paused: false, piece: nil))
             case .never:
                 break
             }
@@ -138,9 +147,9 @@ extension SMILTimeline {
     /// whose `pauseDisplay` is `hide`).
     static func exclPieces(_ kids: [Timed], in c: SMILContainer) -> [Child] {
         let classed = !c.priorityClasses.isEmpty && c.childClasses.count == kids.count
-        // `end` is an offset from the excl's begin: the schedule cuts a child there, paused or not
+        // `end` values are offsets from the excl's begin: the schedule cuts a child there, paused or not
         let members = kids.enumerated().map { i, k in
-            SMILExclSchedule.Member(active: k.durations.active, end: k.timing.end, begins: k.timing.hasBegin ? k.timing.begins : [],
+            SMILExclSchedule.Member(active: k.durations.active, ending: k.timing, begins: k.timing.hasBegin ? k.timing.begins : [],
                                     rank: classed ? c.childClasses[i] : 0)
         }
         let schedule = SMILExclSchedule.pieces(members, classes: classed ? c.priorityClasses : [])

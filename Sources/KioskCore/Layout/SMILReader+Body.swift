@@ -158,24 +158,28 @@ extension SMILReader {
             }
             return negative ? -v : v
         }
-        func clock(_ name: String) throws(SMILError) -> Double? {
+        /// A `begin` or `end` list (`0s; 20min`, `notify(stop); 30s`): its offsets, wallclock values and syncbase
+        /// and event values. Every begin of a child of an `excl` is one; each begin ends at the first end after it.
+        func list(_ name: String) throws(SMILError) -> (offsets: [Double], wallclocks: [SMILWallclock], events: [SMILEventBegin])? {
             guard let text = e.attribute(name) else { return nil }
-            return try offset(name, text)
-        }
-        // `begin` may be a list (`0s; 20min`): every time is a begin of a child of an `excl`
-        var begins: [Double] = [], wallclocks: [SMILWallclock] = [], events: [SMILEventBegin] = []
-        for part in (e.attribute("begin") ?? "").split(separator: ";", omittingEmptySubsequences: false) where e.attribute("begin") != nil {
-            switch SMILWallclock.parse(String(part)) {
-            case .success(let w)?: wallclocks.append(w)
-            case .failure(let why)?: throw fail(e, "begin=\"\(ErrorQuote.cut(String(part)))\": \(why)")
-            case nil:
-                switch SMILEventBegin.parse(String(part)) {
-                case .success(let event)?: events.append(event)
-                case .failure(let why)?: throw fail(e, "begin=\"\(ErrorQuote.cut(String(part)))\": \(why)")
-                case nil: begins.append(try offset("begin", String(part)))
+            var out: (offsets: [Double], wallclocks: [SMILWallclock], events: [SMILEventBegin]) = ([], [], [])
+            // `indefinite`: only what the other values say (an end of nothing but indefinite never comes)
+            for part in text.split(separator: ";", omittingEmptySubsequences: false)
+            where part.trimmingCharacters(in: .whitespaces) != "indefinite" {
+                switch SMILWallclock.parse(String(part)) {
+                case .success(let w)?: out.wallclocks.append(w)
+                case .failure(let why)?: throw fail(e, "\(name)=\"\(ErrorQuote.cut(String(part)))\": \(why)")
+                case nil:
+                    switch SMILEventBegin.parse(String(part)) {
+                    case .success(let event)?: out.events.append(event)
+                    case .failure(let why)?: throw fail(e, "\(name)=\"\(ErrorQuote.cut(String(part)))\": \(why)")
+                    case nil: out.offsets.append(try offset(name, String(part)))
+                    }
                 }
             }
+            return out
         }
+        let begin = try list("begin"), end = try list("end")
         func duration(_ name: String) throws(SMILError) -> SMILDuration? {
             guard let text = e.attribute(name) else { return nil }
             switch text.trimmingCharacters(in: .whitespaces) {
@@ -207,12 +211,21 @@ extension SMILReader {
         }
         let repeatFor = try duration("repeatDur")
         if repeatFor == .media { throw fail(e, "repeatDur=\"media\" is not a duration") }
-        var timing = SMILTiming(begin: begins.first, duration: try duration("dur"), end: try clock("end"), repeatCount: count,
+        var timing = SMILTiming(begin: begin.map { $0.offsets.first ?? .infinity }, duration: try duration("dur"), repeatCount: count,
                                 repeatDuration: repeatFor, fill: fill)
-        timing.begins = begins
-        timing.wallclockBegins = wallclocks
-        timing.eventBegins = events
-        timing.hasBegin = !begins.isEmpty || !wallclocks.isEmpty || !events.isEmpty
+        if let begin {
+            timing.begins = begin.offsets
+            timing.wallclockBegins = begin.wallclocks
+            timing.eventBegins = begin.events
+            timing.hasBegin = true
+        }
+        if let end {
+            timing.ends = end.offsets.sorted()
+            timing.wallclockEnds = end.wallclocks
+            timing.eventEnds = end.events
+            timing.hasEnd = true
+            timing.endIndefinite = e.attribute("end")?.split(separator: ";").contains { $0.trimmingCharacters(in: .whitespaces) == "indefinite" } ?? false
+        }
         return timing
     }
 
@@ -233,9 +246,11 @@ extension SMILReader {
     func checkReferences(_ c: SMILContainer, regions: Set<String>, transitions: [String: SMILTransition],
                          ids: Set<String>) throws(SMILError) {
         for child in c.children {
-            for event in child.timing.eventBegins {
-                if let id = event.elementID, !ids.contains(id) {
-                    throw SMILError(source: child.source, reason: "begin names \(ErrorQuote.cut(id)), which is no element's id")
+            for (name, events) in [("begin", child.timing.eventBegins), ("end", child.timing.eventEnds)] {
+                for event in events {
+                    if let id = event.elementID, !ids.contains(id) {
+                        throw SMILError(source: child.source, reason: "\(name) names \(ErrorQuote.cut(id)), which is no element's id")
+                    }
                 }
             }
         }

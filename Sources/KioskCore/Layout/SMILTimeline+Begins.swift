@@ -25,8 +25,8 @@ extension SMILTimeline {
         var ends: [String: [Double]] = [:]
     }
 
-    /// `body` with each `wallclock()`, syncbase and event begin turned into begin offsets on its container's clock,
-    /// and a line for each one that cannot be placed. Such a begin is placed where its container begins at a known
+    /// `body` with each `wallclock()`, syncbase and event begin and end turned into offsets on its container's
+    /// clock, and a line for each one that cannot be placed. Such a begin is placed where its container begins at a known
     /// time on the layout's clock: the body, the first child of a `seq`, a `par` or `excl` child with one offset
     /// begin, and so on down. In a container that repeats, only its first repeat is placed.
     static func placingBegins(_ body: SMILContainer, anchor: WallAnchor, instants: Instants,
@@ -42,13 +42,14 @@ extension SMILTimeline {
         let instants: Instants
         let fired: [SMILFiredEvent]
 
-        /// The layout-clock times of `timing`'s wallclock, syncbase and event begins.
-        func times(_ timing: SMILTiming, docBegin: Double) -> [Double] {
+        /// The layout-clock times of wallclock values and syncbase and event values, from `docBegin` on for
+        /// the wallclock ones.
+        func times(_ wallclocks: [SMILWallclock], _ events: [SMILEventBegin], docBegin: Double) -> [Double] {
             let from = anchor.start.addingTimeInterval(docBegin)
             let until = anchor.start.addingTimeInterval(anchor.horizon)
-            var out = timing.wallclockBegins.flatMap { $0.instants(from: from, until: until, in: anchor.zone) }
+            var out = wallclocks.flatMap { $0.instants(from: from, until: until, in: anchor.zone) }
                 .map { $0.timeIntervalSince(anchor.start) }
-            for e in timing.eventBegins {
+            for e in events {
                 let base: [Double]
                 switch e.trigger {
                 case .begin(let id): base = instants.begins[id] ?? []
@@ -93,7 +94,8 @@ extension SMILTimeline {
                 if c.kind == .seq {
                     lines.append("\(c.children[i].source): wallclock, syncbase and event begins are read in <par> and <excl> children; this one does not begin by them")
                 } else if let docBegin {
-                    timing.begins = (timing.begins + placing.times(timing, docBegin: docBegin).map { $0 - docBegin }).sorted()
+                    timing.begins = (timing.begins + placing.times(timing.wallclockBegins, timing.eventBegins, docBegin: docBegin)
+                        .map { $0 - docBegin }).sorted()
                     if repeating {
                         lines.append("\(c.children[i].source): wallclock, syncbase and event begins inside a repeating container are placed in its first repeat")
                     }
@@ -102,6 +104,19 @@ extension SMILTimeline {
                 }
                 timing.begin = timing.begins.first ?? .infinity  // a begin never placed never comes
                 timing.hasBegin = !timing.begins.isEmpty
+                c.children[i].timing = timing
+            }
+            if !timing.wallclockEnds.isEmpty || !timing.eventEnds.isEmpty {
+                // ends are on the container's clock in a seq too: they need only the container's begin
+                if let docBegin {
+                    timing.ends = (timing.ends + placing.times(timing.wallclockEnds, timing.eventEnds, docBegin: docBegin)
+                        .map { $0 - docBegin }).sorted()
+                    if repeating {
+                        lines.append("\(c.children[i].source): wallclock, syncbase and event ends inside a repeating container are placed in its first repeat")
+                    }
+                } else {
+                    lines.append("\(c.children[i].source): its container has no fixed begin, so its wallclock, syncbase and event ends are not placed")
+                }
                 c.children[i].timing = timing
             }
             guard case .container(let inner) = c.children[i] else { continue }

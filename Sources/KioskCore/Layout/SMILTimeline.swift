@@ -12,7 +12,9 @@ import Foundation
 ///   the latest end, `first` the earliest, an id that child's end);
 /// - the active duration: the simple one, repeated `repeatCount` times (a fraction plays part of the last time)
 ///   and cut at `repeatDur`; with only `end` given, the element lasts until its end (a medium that is done sooner
-///   holds its last frame); `end` (an offset from the parent's begin) cuts it in any case;
+///   holds its last frame); `end` (offsets from the parent's begin; wallclock, syncbase and event values placed on
+///   that clock) cuts it in any case, at its first time not before the begin; an event that has not happened yet
+///   cuts nothing;
 /// - children of a `seq` begin at the previous one's active end plus their `begin`; of a `par`, at their `begin`;
 ///   of an `excl`, at their `begin` if they have one (SMIL's default there is `indefinite`), and a child that begins
 ///   stops the one playing;
@@ -149,10 +151,10 @@ public struct SMILTimeline: Sendable {
         case let (n?, r?): active = min(simple == 0 ? 0 : n * simple, r)
         case let (n?, nil): active = simple == 0 ? 0 : n * simple
         case let (nil, r?): active = r
-        case (nil, nil): active = t.end != nil && t.duration == nil ? .infinity : simple
+        case (nil, nil): active = t.hasEnd && t.duration == nil ? .infinity : simple
         }
         if active.isNaN { active = 0 }
-        let freezes = t.duration == nil && t.end == nil && t.repeatCount == nil && t.repeatDuration == nil
+        let freezes = t.duration == nil && !t.hasEnd && t.repeatCount == nil && t.repeatDuration == nil
         let fill: SMILFill = t.fill == .auto ? (freezes ? .freeze : .remove) : t.fill
         return Durations(simple: simple, active: active, fill: fill, content: content,
                          repeats: t.repeatCount != nil || t.repeatDuration != nil)
@@ -163,7 +165,7 @@ public struct SMILTimeline: Sendable {
         func end(_ k: Timed, begin: Double) -> Double {
             let t = k.timing
             var e = begin + k.durations.active
-            if let cut = t.end { e = min(e, max(begin, cut)) }
+            if let cut = t.endCut(after: begin) { e = min(e, cut) }
             return e
         }
         var out: [Child] = []
