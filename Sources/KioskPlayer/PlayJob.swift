@@ -44,7 +44,7 @@ public enum PlayJob {
     /// A recording with no frame leaves no file. With `layout` it records that SMIL layout instead of `items`
     /// (one pass of its body without `length`).
     public static func record(items: [PlaylistItem], layout: SMILFile? = nil, config: PlayerConfig, output path: String, fps: Int,
-                              length: Double?, log: Log, shouldStop: @escaping () -> Bool = { false },
+                              length: Double?, realTime: Bool = false, log: Log, shouldStop: @escaping () -> Bool = { false },
                               onStart: ((Player) -> Void)? = nil) throws -> PlayReport {
         var config = config
         if length == nil { config.slideshow.loop = false }
@@ -58,7 +58,8 @@ public enum PlayJob {
         } || !(layout?.sounding.isEmpty ?? true)
         let encoder = try VideoEncoder(path: path, size: config.size, fps: fps, withSound: withSound)
         return try RecordingFinisher(encoder: encoder, path: path, fps: fps, log: log).run {
-            let output = try VirtualTimeOutput(size: config.size, fps: Double(fps), clock: clock, sink: { try encoder.append($0) })
+            let output = try VirtualTimeOutput(size: config.size, fps: Double(fps), clock: clock, realTime: realTime,
+                                               sink: { try encoder.append($0) })
             log.info("recording \(config.size) at \(fps) fps with \(encoder.codecName)\(encoder.hasSound ? " and AAC sound" : "") to \(path)")
             let player = try Player(items: items, config: config, output: output, clock: clock, log: log, waitForDecodes: true)
             player.playsSound = false

@@ -55,12 +55,9 @@ struct Commands {
         }
         let input = try CommandSpecs.inputOptions(from: o)
         let layout = try LayoutCheck.layout(in: o.positional, command: "play", scheduled: o.string("schedule") != nil, config: config)
-        // One board for every reader: IPC, MQTT and the state file.
-        let board = PlayerBoard()
-        let remote = try RemoteControl.bind(o, board: board, log: log)
-        defer { remote?.stop() }
-        let fleet = try FleetControl.client(o, board: board, log: log)
-        defer { fleet?.stop() }
+        let links = try RemoteLinks(o, log: log)
+        defer { links.stop() }
+        let fleet = links.fleet
         let state = try StateChoice.keeper(o, untimed: config.untimed, log: log)
         defer { state?.finish() }  // the last save, after the run
         config.restored = state?.restored
@@ -74,7 +71,7 @@ struct Commands {
                                      log: log)
         defer { folders.stop() }
         var items = (scheduled && o.positional.isEmpty) || layout != nil ? []
-            : try playlist(o.positional, allowEmpty: config.idleImage != nil || remote != nil || fleet != nil || scheduled
+            : try playlist(o.positional, allowEmpty: config.idleImage != nil || links.any || scheduled
                                || !folders.isEmpty,
                            loaded: o.positional.isEmpty ? nil : folders.items)
         // With a schedule, the folders of whatever plays are watched (its windows' and the fallback's).
@@ -100,13 +97,7 @@ struct Commands {
                                           stall?.arm()
                                       },
                                       onStart: { player in
-                                          player.board = board
-                                          if let remote { player.keepsRunningWhenEmpty = true; remote.serve(player) }
-                                          if let fleet {
-                                              player.keepsRunningWhenEmpty = true
-                                              player.postStatusNow()
-                                              do { try fleet.start(sending: player.inbox) } catch { log.error("mqtt: \(error)") }
-                                          }
+                                          links.attach(player, log: log)
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
                                           if let clock { player.wallClock = clock }
                                           state?.keep(player)  // after the servers took the board
@@ -141,6 +132,12 @@ struct Commands {
         stop.guardStops(with: watchdog)
         let stall = FrameStall.fromEnvironment(log: log)
         let scheduled = o.string("schedule") != nil
+        let realTime = o.has("realtime")
+        if !realTime, ["input-ipc-server", "mqtt"].contains(where: { o.string($0) != nil }) {
+            throw UsageError("record: --input-ipc-server and --mqtt need --realtime (commands land when they are sent)")
+        }
+        let links = try RemoteLinks(o, log: log)
+        defer { links.stop() }
         let layout = try LayoutCheck.layout(in: o.positional, command: "record", scheduled: scheduled, config: config)
         var items = (scheduled && o.positional.isEmpty) || layout != nil ? [] : try playlist(o.positional, allowEmpty: scheduled)
         let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: false, log: log)
@@ -148,8 +145,9 @@ struct Commands {
         let clock = try? ScheduleSetup.wallClock(o, realClock: false)
         let fps = o.integer("fps") ?? 30
         let report = try watchdog.guarding { try PlayJob.record(items: items, layout: layout, config: config, output: out, fps: fps,
-                                                                length: o.number("length"), log: log,
+                                                                length: o.number("length"), realTime: realTime, log: log,
                                         shouldStop: { stop.requested }, onStart: { player in
+                                            links.attach(player, waitsForItems: false, log: log)
                                             player.onFirstFrame = { stall?.arm() }
                                             stall?.attach(to: player)
                                             if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }

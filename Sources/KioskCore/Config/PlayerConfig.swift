@@ -151,7 +151,9 @@ public enum CommandSpecs {
         OptionSpec("size", .size, metavar: "WxH", "frame size (default 1920x1080)"),
         OptionSpec("fps", .integer(1...240), metavar: "N", "frames per second (default 30)"),
         OptionSpec("length", .number(0...1e6), metavar: "S", "stop after S seconds (default: the playlist once with --no-loop, else 60)"),
-    ] + view + captions + overlays + scheduling
+        OptionSpec("realtime", .flag,
+                   "keep pace with the wall clock (no frame before its time), so commands sent over IPC or MQTT land when they are sent"),
+    ] + view + captions + overlays + scheduling + remote + fleet
 
     /// `kiosk snapshot` options.
     public static let snapshot: [OptionSpec] = [
