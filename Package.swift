@@ -43,6 +43,8 @@ let cModules: [Target] = [
     .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                    providers: [.apt(["libxml2-dev"])]),
     // MQTT for fleets: libmosquitto's client (its own network thread, reconnects, last will, TLS).
+    // the kernel's HDMI-CEC API: headers only (linux/cec.h), no library
+    .systemLibrary(name: "CCEC", path: "Sources/CCEC", providers: [.apt(["linux-libc-dev"])]),
     .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
                    providers: [.apt(["libmosquitto-dev"])]),
 ]
@@ -102,14 +104,16 @@ let package = Package(
         // (state, availability, events, Home Assistant discovery, camera). Speaks to the player only through
         // commands and the board, like KioskRemote. The only place libmosquitto is imported.
         .target(name: "KioskFleet", dependencies: ["KioskCore", "CMosquitto"]),
+        .target(name: "KioskCEC", dependencies: ["KioskCore", "CCEC"]),
         .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer", "KioskRemote", "KioskFleet",
-                                                        "KioskSeat"]),
+                                                        "KioskSeat", "KioskCEC"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput",
                                                              "KioskPlayer"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
-                                   "KioskAudio", "KioskInput", "KioskSeat", "KioskRemote", "KioskText", "KioskFleet"],
+                                   "KioskAudio", "KioskInput", "KioskSeat", "KioskRemote", "KioskText", "KioskFleet",
+                                   "KioskCEC", "CCEC"],
                     exclude: ["Fixtures"]),
     ]
 )

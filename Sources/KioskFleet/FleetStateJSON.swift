@@ -42,6 +42,7 @@ enum FleetStateJSON {
             // a SMIL layout playing: its file, and what each region shows (not how far in: that changes every frame)
             ("layout", s.layout.map { .string($0) } ?? .null),
             ("alert", s.alert.map { .string($0.text) } ?? .null),
+            ("cec_power", s.tvPower.map { .string($0.rawValue) } ?? .null),
             ("regions", .array(s.regions.map { r in
                 .object([("name", .string(r.name)), ("src", r.src.map { .string($0) } ?? .null),
                          ("path", r.path.map { .string($0) } ?? .null)])

@@ -68,6 +68,11 @@ enum HomeAssistantDiscovery {
                 ("json_attributes_topic", state), ("icon", .string("mdi:image")),
             ]),
             entity("camera", "screen_camera", "Screen", [("topic", .string(topics.camera))]),
+            // the TV's power as HDMI-CEC reports it (on, standby, to-on, to-standby, unknown; empty without CEC)
+            entity("sensor", "tv_power", "TV power", [
+                ("state_topic", state), ("value_template", .string("{{ value_json.cec_power or '' }}")),
+                ("icon", .string("mdi:television")),
+            ]),
             // the emergency alert: the text shown over everything (empty: none), and a button that clears it
             entity("text", "alert", "Alert", [
                 ("command_topic", command("alert")), ("state_topic", state),

@@ -31,13 +31,20 @@ extension Player {
     /// `.screen(on:)`: powers the display and sets whether the loop sleeps.
     func setScreen(on: Bool) -> CommandReply {
         guard screenOff == on else { return .done() }
+        powerDisplay(on: on)
+        screenOff = !on
+        log.info(on ? "screen on" : "screen off: sleeping until the next window")
+        return .done()
+    }
+
+    /// Turns the display on or off (DPMS on a DRM display), and tells the observers (`.screenPower`): HDMI-CEC
+    /// turns the TV on or sends it to standby by it.
+    func powerDisplay(on: Bool) {
         do {
             try presenter?.output.setScreenPower(on: on)
         } catch {
             log.warn("screen power \(on ? "on" : "off"): \(error)")
         }
-        screenOff = !on
-        log.info(on ? "screen on" : "screen off: sleeping until the next window")
-        return .done()
+        publish([.screenPower(on: on)])
     }
 }

@@ -67,6 +67,18 @@ public final class Player {
     var quitRequested = false
     /// The display is off (a schedule's `off`): the loop sleeps.
     var screenOff = false
+    /// The TV's power status over HDMI-CEC (nil: no CEC).
+    var tvPower: TVPower?
+
+    /// Whether the display is on (not in a schedule's off window, nor turned off by a remote).
+    public var isScreenOn: Bool { !screenOff }
+
+    /// The DRM card number and connector id of the display in use (nil: no DRM display): the HDMI-CEC adapter
+    /// tied to that connector is the one `--cec auto` takes.
+    public var drmConnector: (card: UInt32, connector: UInt32)? {
+        guard let drm = presenter?.output as? DRMOutput, let card = UInt32(drm.selection.path.drop { !$0.isNumber }) else { return nil }
+        return (card, drm.selection.connector.id)
+    }
     /// Asked once a turn for commands, and for when they next need a turn (schedules).
     public var producers: [LoopProducer] = []
     /// The local wall clock item windows are judged by: the instant at a player time, and the time zone.

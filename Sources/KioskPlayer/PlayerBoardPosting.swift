@@ -36,6 +36,7 @@ extension Player {
         s.output = output.name
         s.rotation = output.rotation.rawValue
         s.screenOn = !screenOff
+        s.tvPower = tvPower
         s.alert = alertMode?.alert
         s.screenView = grid.isOpen ? .grid : .slideshow
         s.gridFilter = grid.filter

@@ -67,6 +67,10 @@ extension Player {
             return press(code, at: t)
         case .alert(let request):
             return runAlert(request, at: t)
+        case .tvPower(let power):
+            if tvPower != power { log.info("cec: the TV is \(power.rawValue)") }
+            tvPower = power
+            return .done()
         case .grid(let command):
             return runGrid(command, at: t)
         case .screen(let on):
@@ -142,8 +146,8 @@ enum PlayerLog {
             log.info("idle: nothing to play; waiting for items")
         case .interrupt(let started, let region, let src):
             log.info("layout: interrupt \(started ? "begins" : "ends") in region \(region): \(src) at \(time) s")
-        case .itemFailed, .seeked, .shutdown, .triggered:
-            break  // the decoder logged the failure; seeks, triggers and the end are logged where they happen
+        case .itemFailed, .seeked, .shutdown, .triggered, .screenPower:
+            break  // the decoder logged the failure; seeks, triggers, the screen and the end are logged where they happen
         }
     }
 }

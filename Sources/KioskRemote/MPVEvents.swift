@@ -21,8 +21,8 @@ enum MPVEvents {
             return [.object([("event", .string("seek"))]), .object([("event", .string("playback-restart"))])]
         case .shutdown:
             return [.object([("event", .string("shutdown"))])]
-        case .playlistChanged, .pauseChanged:
-            return []  // seen through property-change (playlist, playlist-count, pause)
+        case .playlistChanged, .pauseChanged, .screenPower:
+            return []  // seen through property-change (playlist, playlist-count, pause, kiosk-screen)
         case .triggered(let what):
             return [.object([("event", .string("kiosk-trigger")), ("trigger", .string(what))])]
         case .interrupt(let started, let region, let src):

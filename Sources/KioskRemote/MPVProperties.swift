@@ -246,6 +246,8 @@ enum MPVPropertyTable {
             return [.grid(.filter(f))]
         }),
         MPVProperty("kiosk-grid-focus", .text, get: { s in s.gridFocus.map { .string($0) } }),
+        // The TV's power over HDMI-CEC: on, standby, to-on, to-standby or unknown (unavailable without CEC).
+        MPVProperty("cec-power", .text, get: { s in s.tvPower.map { .string($0.rawValue) } }),
         // The emergency alert on screen: its text (unavailable while none is), and its end on the wall clock.
         MPVProperty("kiosk-alert", .text, get: { s in s.alert.map { .string($0.text) } }),
         MPVProperty("kiosk-alert-until", .number, get: { s in MPVValue.double(s.alert?.until) }),

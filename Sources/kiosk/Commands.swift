@@ -58,6 +58,8 @@ struct Commands {
         let links = try RemoteLinks(o, log: log)
         defer { links.stop() }
         let fleet = links.fleet
+        let cec = try CECLink(o, headless: request.kind == .headless, log: log)
+        defer { cec?.stop() }
         let state = try StateChoice.keeper(o, untimed: config.untimed, log: log)
         defer { state?.finish() }  // the last save, after the run
         config.restored = state?.restored
@@ -98,6 +100,7 @@ struct Commands {
                                       },
                                       onStart: { player in
                                           links.attach(player, log: log)
+                                          cec?.start(player)
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
                                           if let clock { player.wallClock = clock }
                                           state?.keep(player)  // after the servers took the board

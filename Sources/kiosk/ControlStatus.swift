@@ -5,11 +5,16 @@ import KioskCore
 /// (or cannot give now) shows as `?`; nothing about the answer can make it fail.
 enum ControlStatus {
     /// The properties the line is made of, read in this order.
-    static let properties = ["playlist-pos", "playlist-count", "path", "pause", "time-pos", "duration", "idle-active"]
+    static let properties = ["playlist-pos", "playlist-count", "path", "pause", "time-pos", "duration", "idle-active", "cec-power"]
 
     /// `playing 2/5 /srv/a.jpg 3.2/10.0 s`, `paused 2/5 …`, or `idle` (with how many items wait when some do),
-    /// from the values that could be read (by property name).
+    /// from the values that could be read (by property name); `, TV standby` after it with HDMI-CEC.
     static func line(_ values: [String: Any]) -> String {
+        let tv = (values["cec-power"] as? String).map { ", TV \(Log.escaped($0))" } ?? ""
+        return playback(values) + tv
+    }
+
+    private static func playback(_ values: [String: Any]) -> String {
         let count = integer(values["playlist-count"])
         if bool(values["idle-active"]) == true {
             guard let count, count > 0 else { return "idle" }

@@ -18,6 +18,8 @@ public enum PauseReason: String, Sendable, CaseIterable, Comparable {
     case grid
     /// An emergency alert has the screen.
     case alert
+    /// The TV went to standby (an HDMI-CEC `<Standby>` from it, with `--cec-follow-standby pause`).
+    case tv
 
     /// Declaration order, for stable logs.
     public static func < (a: PauseReason, b: PauseReason) -> Bool {
@@ -166,6 +168,8 @@ public enum PlayerCommand: Sendable, Equatable {
     case trigger(LayoutTrigger)
     /// Shows an emergency message over everything, or clears it.
     case alert(AlertRequest)
+    /// The TV's power status changed, as HDMI-CEC reported it (for the status: IPC `cec-power`, MQTT, `ctl status`).
+    case tvPower(TVPower)
     /// Ends the run.
     case quit
 }
@@ -185,6 +189,8 @@ public enum CommandReply: Sendable, Equatable {
 public enum PlayerEvent: Sendable, Equatable {
     /// An item came on screen.
     case itemStarted(ItemID, path: String, sequence: Int)
+    /// The display was turned on or off (a schedule's window, a remote's `screen`, an alert over the screen off).
+    case screenPower(on: Bool)
     /// An item left the screen, and why.
     case itemEnded(ItemID, path: String, reason: EndReason)
     /// Items were added, removed or moved; the new count.

@@ -89,6 +89,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var rotation = 0
     /// Whether the display is on (a schedule's `off` window or a remote's `screen off` turns it off).
     public var screenOn = true
+    /// The TV's power status over HDMI-CEC; nil without CEC (`--cec off`, or no adapter).
+    public var tvPower: TVPower?
     /// What is full screen: the slideshow or the grid.
     public var screenView = ScreenView.slideshow
     /// The emergency alert on screen, if one is.

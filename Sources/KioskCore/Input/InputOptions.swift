@@ -21,7 +21,7 @@ extension CommandSpecs {
                    "read this evdev device (/dev/input/eventN) instead of the seat; repeatable", repeatable: true),
         OptionSpec("no-input", .flag, "read no input devices"),
         OptionSpec("key", .text, metavar: "CODE=ACTION",
-                   "bind an evdev key (KEY_F5, 63, 0x3f) to next|previous|pause|zoom-in|zoom-out|volume-up|volume-down|mute|overlay|back|quit|none; repeatable",
+                   "bind an evdev key (KEY_F5, 63, 0x3f) or a TV remote key over HDMI-CEC (cec:red, cec:right) to next|previous|pause|zoom-in|zoom-out|volume-up|volume-down|mute|overlay|back|quit|none; repeatable",
                    repeatable: true),
         OptionSpec("allow-quit", .flag, "let KEY_Q and KEY_ESC (and keys bound to quit) quit"),
         OptionSpec("allow-vt-switch", .flag, "let Ctrl+Alt+F1..F12 switch the virtual terminal"),

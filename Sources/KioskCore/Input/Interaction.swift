@@ -110,8 +110,8 @@ public final class Interaction {
             }
             // A second finger (a pinch) or the last one lifting ends the grab.
             if (phase == .down && !first) || !recognizer.isTouching { splitDrag.release() }
-        case .key(let code, let pressed, _) where !gridOpen && KeyCode.characters[code].map(layoutKeys.contains) == true:
-            if pressed, let c = KeyCode.characters[code] {
+        case .key(let code, let pressed, _) where !gridOpen && KeyCode.character(code).map(layoutKeys.contains) == true:
+            if pressed, let c = KeyCode.character(code) {
                 lastInput = t
                 out.append(.command(.trigger(.key(c))))
             }

@@ -69,6 +69,11 @@ public enum KeyCode {
         return map
     }()
 
+    /// The letter or digit key `code` types (a TV remote's number keys over CEC too).
+    public static func character(_ code: Int) -> Character? {
+        characters[code] ?? CECKeys.evdev(of: code).flatMap { characters[$0] }
+    }
+
     /// The code of `KEY_NAME`, `NAME` or a number (decimal or 0x hex).
     public static func parse(_ s: String) -> Int? {
         let t = s.trimmingCharacters(in: .whitespaces)
@@ -136,11 +141,16 @@ public struct KeyMap: Sendable {
         (["KEY_MENU", "KEY_CONTEXT_MENU", "KEY_G"], .grid),
     ]
 
-    /// Binds `CODE=ACTION` (`KEY_F5=next`, `0x160=overlay`, `28=none`). Throws a `UsageError` naming `--key`.
+    /// Binds `CODE=ACTION` (`KEY_F5=next`, `0x160=overlay`, `28=none`, `cec:red=next` for the TV remote's
+    /// red key over HDMI-CEC). Throws a `UsageError` naming `--key`.
     public mutating func bind(_ spec: String) throws {
         let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { throw UsageError("--key: '\(spec)' is not CODE=ACTION") }
-        guard let code = KeyCode.parse(parts[0]) else {
+        let isCEC = parts[0].lowercased().hasPrefix("cec:")
+        guard let code = isCEC ? CECKeys.parse(parts[0]) : KeyCode.parse(parts[0]) else {
+            if isCEC {
+                throw UsageError("--key: '\(parts[0])' is not a CEC key (\(CECKeys.table.map { "cec:" + $0.name }.joined(separator: ", ")))")
+            }
             throw UsageError("--key: '\(parts[0])' is not a key code (a number or a name like KEY_F5)")
         }
         guard let action = KeyAction(rawValue: parts[1].trimmingCharacters(in: .whitespaces).lowercased()) else {
@@ -162,7 +172,8 @@ public struct KeyMap: Sendable {
         if ctrl && alt, let vt = KeyCode.functionKeys[code] {
             return allowVTSwitch && !repeated ? .switchVT(vt) : .ignored
         }
-        guard let action = actions[code], action != .none else { return .ignored }
+        // a TV remote's key over CEC: its own binding, else what its evdev key does
+        guard let action = actions[code] ?? CECKeys.evdev(of: code).flatMap({ actions[$0] }), action != .none else { return .ignored }
         if action == .quit && !allowQuit { return .ignored }
         return .action(action)
     }

@@ -31,7 +31,7 @@ final class AlertMode: PlayerMode {
     /// The screen comes on if it was off (the alert is seen whatever the schedule says); no sound.
     func takesScreen() {
         player.sound.pause(true)
-        if player.screenOff { try? player.presenter?.output.setScreenPower(on: true) }
+        if player.screenOff { player.powerDisplay(on: true) }
     }
 
     func turn(at t: Double) throws -> ModeTurn {
@@ -112,7 +112,7 @@ extension Player {
         guard alertMode != nil else { return }
         alertMode = nil
         log.warn("alert: ends: \(why)")
-        if screenOff { try? presenter?.output.setScreenPower(on: false) }
+        if screenOff { powerDisplay(on: false) }
         show.resume(.alert, at: t)
         layoutMode?.release(at: t)
         sound.pause(false)
