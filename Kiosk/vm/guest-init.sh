@@ -1,7 +1,7 @@
 #!/bin/sh
 # PID 1 of the test VM. Mounts the host's / (read-only, 9p tag "hostroot") at /host and the harness's
 # exchange folder (writable, 9p tag "kioskio") at /host/run/kiosk, loads the GPU driver named by
-# kiosk.gpu=bochs|virtio on the kernel command line, runs /run/kiosk/job.sh chrooted into the host root,
+# kiosk.gpu=bochs|virtio on the kernel command line (and the modules of kiosk.modules=a,b, when given), runs /run/kiosk/job.sh chrooted into the host root,
 # writes its exit status to /run/kiosk/job.rc and powers off. Lines starting "@@ <uptime>" are milestones
 # the harness (vm.py) timestamps.
 PATH=/bin; export PATH
@@ -9,7 +9,8 @@ PATH=/bin; export PATH
 mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev
 mark() { echo "@@ $(cut -d' ' -f1 /proc/uptime) $*"; }
 GPU=bochs
-for x in $(cat /proc/cmdline); do case $x in kiosk.gpu=*) GPU=${x#kiosk.gpu=} ;; esac; done
+MODULES=""
+for x in $(cat /proc/cmdline); do case $x in kiosk.gpu=*) GPU=${x#kiosk.gpu=} ;; kiosk.modules=*) MODULES=${x#kiosk.modules=} ;; esac; done
 mark "init gpu=$GPU"
 modprobe virtio_pci; modprobe 9pnet_virtio; modprobe 9p
 H=/host
@@ -24,6 +25,7 @@ case $GPU in
 esac
 modprobe uinput; modprobe evdev   # synthetic touchscreen and keyboard for the input step
 modprobe snd-aloop                # an ALSA card that the faults step unbinds under a playing clip
+for m in $(echo "$MODULES" | tr , ' '); do modprobe "$m" || mark "FATAL modprobe $m"; done  # kiosk.modules=vivid,...
 i=0; while [ ! -e /dev/dri/card0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 mark "drm $(ls /dev/dri 2>&1 | tr '\n' ' ')driver=$(basename "$(readlink /sys/class/drm/card0/device/driver)")"
 mark "job start"

@@ -52,7 +52,9 @@ public final class CECAdapter: CECBus {
     /// Opens `path` and reads its capabilities; fails with one line when it is no CEC adapter.
     public init(path: String) throws(CECError) {
         self.path = path
-        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        // blocking: a transmit returns once the message went out (acknowledged or not) and a claim once it is
+        // done; reads only follow a poll() that said there is something to read
+        let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw CECError("\(path): \(String(cString: strerror(errno)))", gone: errno == ENOENT || errno == ENODEV) }
         var caps = cec_caps()
         guard kiosk_cec_g_caps(fd, &caps) == 0 else {
@@ -68,7 +70,12 @@ public final class CECAdapter: CECBus {
         } else {
             connector = nil
         }
+        refresh()
     }
+
+    /// Whether the adapter sits on a display's own input (physical address 0.0.0.0: a TV's, a sink's), where a
+    /// player never is.
+    public var isSink: Bool { physicalAddress == 0 }
 
     deinit { close(fd) }
 

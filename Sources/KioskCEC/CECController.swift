@@ -45,8 +45,13 @@ public final class CECController: @unchecked Sendable {
     private var retry: (at: Double, wait: Double)?
     private var saidUnanswered = false
     private var saidNotWaking = false
-    private var pausedForTV = false
+    /// Why playback is paused for CEC: the TV went to standby (its return resumes), or the TV told kiosk itself
+    /// to go to standby (a key, the TV selecting kiosk's input or the screen coming on resumes).
+    private enum Asleep { case tvOff, toldTo }
+    private var asleep: Asleep?
     private var menuActive = false
+    /// Whether kiosk is the active source (it said so, and no other device or the TV's routing took over since).
+    private var activeSource = false
 
     /// A controller on `bus` sending key, pause and power-status commands to `sink`.
     public init(bus: CECBus, settings: CECSettings, sink: CommandSink, log: Log) {
@@ -92,15 +97,18 @@ public final class CECController: @unchecked Sendable {
                 let (want, stop) = (wanted, stopping)
                 lock.unlock()
                 if stop { return }
-                if let want, want != screenOn { try apply(on: want) }
-                let now = clock.now
-                if now >= nextPoll { try poll() }
-                if let r = retry, now >= r.at, screenOn == true, ![.on, .toOn].contains(tvPower) { try wakeAgain(r.wait) }
+                // nothing is sent before an address is claimed (the link may be down: it comes with a hotplug)
+                if bus.logicalAddress != CECAddress.unregistered {
+                    if let want, want != screenOn { try apply(on: want) }
+                    let now = clock.now
+                    if now >= nextPoll { try poll() }
+                    if let r = retry, now >= r.at, screenOn == true, ![.on, .toOn].contains(tvPower) { try wakeAgain(r.wait) }
+                }
                 if let event = try bus.next(timeout: 0.25) { try handle(event) }
             }
         } catch {
             log.warn("cec: \(error); the screen's power is DPMS alone from now on")
-            if pausedForTV { sink.send(.resume(.tv), reply: nil) }
+            if asleep != nil { sink.send(.resume(.tv), reply: nil) }
             sink.send(.tvPower(.unknown), reply: nil)
         }
     }
@@ -109,7 +117,9 @@ public final class CECController: @unchecked Sendable {
     private func apply(on: Bool) throws(CECError) {
         screenOn = on
         let me = bus.logicalAddress
+        activeSource = on
         if on {
+            wake()
             let heard = try bus.transmit(.imageViewOn(from: me))
             _ = try bus.transmit(.activeSource(from: me, physical: bus.physicalAddress))
             if heard {
@@ -136,9 +146,8 @@ public final class CECController: @unchecked Sendable {
             log.warn("cec: the TV did not wake (it is \(tvPower.rawValue)); asking again, less and less often")
             saidNotWaking = true
         }
-        let me = bus.logicalAddress
-        _ = try bus.transmit(.imageViewOn(from: me))
-        _ = try bus.transmit(.activeSource(from: me, physical: bus.physicalAddress))
+        _ = try bus.transmit(.imageViewOn(from: bus.logicalAddress))
+        try announce()
         let next = min(wait * 2, settings.pollInterval)
         retry = (clock.now + next, next)
         nextPoll = clock.now + settings.settle
@@ -165,10 +174,7 @@ public final class CECController: @unchecked Sendable {
             if saidNotWaking { log.info("cec: the TV woke") }
             saidNotWaking = false
             retry = nil
-            if pausedForTV {
-                pausedForTV = false
-                sink.send(.resume(.tv), reply: nil)
-            }
+            if asleep == .tvOff { wake() }
         }
         guard power != tvPower else { return }
         tvPower = power
@@ -176,12 +182,30 @@ public final class CECController: @unchecked Sendable {
         nextPoll = min(nextPoll, clock.now + settings.settle)  // and again soon after each change
     }
 
+    /// Playback paused for CEC goes on.
+    private func wake() {
+        guard asleep != nil else { return }
+        asleep = nil
+        sink.send(.resume(.tv), reply: nil)
+    }
+
+    /// Playback pauses (with `--cec-follow-standby pause`), for `why`.
+    private func sleep(_ why: Asleep) {
+        guard settings.followsStandby else { return }
+        if asleep == nil { sink.send(.pause(.tv), reply: nil) }
+        asleep = why
+    }
+
+    /// `<Active Source>` from kiosk, when it is the one showing.
+    private func announce() throws(CECError) {
+        activeSource = true
+        _ = try bus.transmit(.activeSource(from: bus.logicalAddress, physical: bus.physicalAddress))
+    }
+
     private func handle(_ event: CECBusEvent) throws(CECError) {
         guard case .received(let m) = event else {
             log.info("cec: addresses now logical \(bus.logicalAddress), physical \(CECAddress.physical(bus.physicalAddress))")
-            if bus.logicalAddress != CECAddress.unregistered, screenOn == true {
-                _ = try bus.transmit(.activeSource(from: bus.logicalAddress, physical: bus.physicalAddress))
-            }
+            if bus.logicalAddress != CECAddress.unregistered, screenOn == true, activeSource { try announce() }
             return
         }
         let me = bus.logicalAddress
@@ -190,19 +214,24 @@ public final class CECController: @unchecked Sendable {
         case .userControlPressed?:
             guard let ui = m.pressedKey else { return }
             log.debug("cec: key \(CECKeys.name(ui: ui)) from \(m.initiator)")
+            if asleep == .toldTo { wake() }  // someone is using the remote: kiosk wakes
             sink.send(.key(code: CECKeys.code(ui: ui)), reply: nil)
         case .reportPowerStatus?:
             if m.initiator == CECAddress.tv, let p = m.reportedPower { report(p) }
         case .standby?:
-            guard m.initiator == CECAddress.tv else { return }
-            log.info("cec: the TV went to standby")
-            report(.standby)
-            if settings.followsStandby, !pausedForTV {
-                pausedForTV = true
-                sink.send(.pause(.tv), reply: nil)
+            if m.isBroadcast {
+                // the system goes to standby: the TV (or whoever sent it) is going off
+                guard m.initiator == CECAddress.tv else { return }
+                log.info("cec: the TV went to standby")
+                report(.standby)
+                sleep(.tvOff)
+            } else {
+                log.info("cec: told to go to standby by \(m.initiator)")
+                sleep(.toldTo)
             }
         case .giveDevicePowerStatus?:
-            _ = try bus.transmit(.reportPowerStatus(from: me, to: m.initiator, screenOn == false ? .standby : .on))
+            let mine: TVPower = screenOn == false || asleep != nil ? .standby : .on
+            _ = try bus.transmit(.reportPowerStatus(from: me, to: m.initiator, mine))
         case .menuRequest?:
             guard let request = m.operands.first, request <= 2 else {
                 _ = try bus.transmit(.featureAbort(from: me, to: m.initiator, opcode: code, reason: .invalidOperand))
@@ -212,12 +241,22 @@ public final class CECController: @unchecked Sendable {
             _ = try bus.transmit(.menuStatus(from: me, to: m.initiator, activated: menuActive))
         case .requestActiveSource?:
             if m.initiator == CECAddress.tv { report(.on) }  // a TV asking who shows is on
-            if screenOn == true { _ = try bus.transmit(.activeSource(from: me, physical: bus.physicalAddress)) }
+            if screenOn == true, activeSource, asleep == nil { try announce() }
         case .setStreamPath?:
-            guard m.physicalOperand == bus.physicalAddress else { return }
+            guard m.physicalOperand == bus.physicalAddress else {
+                activeSource = false  // the TV shows another input now
+                return
+            }
             if m.initiator == CECAddress.tv { report(.on) }
-            if screenOn == true { _ = try bus.transmit(.activeSource(from: me, physical: bus.physicalAddress)) }
-        case .userControlReleased?, .featureAbort?, .activeSource?, .inactiveSource?, .routingChange?, .routingInformation?,
+            if asleep == .toldTo { wake() }
+            if screenOn == true { try announce() }
+        case .activeSource?:
+            if m.physicalOperand != bus.physicalAddress { activeSource = false }  // another device took over
+        case .routingChange?:
+            // <Routing Change> old, new: the TV's input moved away from kiosk's
+            let o = Array(m.operands)
+            if o.count >= 4, UInt16(o[2]) << 8 | UInt16(o[3]) != bus.physicalAddress { activeSource = false }
+        case .userControlReleased?, .featureAbort?, .inactiveSource?, .routingInformation?,
              .reportPhysicalAddress?, .deviceVendorID?, .setOSDName?, .cecVersion?, .menuStatus?, .imageViewOn?, .textViewOn?,
              .givePhysicalAddress?, .giveOSDName?, .giveDeviceVendorID?, .getCECVersion?, .abort?:
             break  // news, or what the kernel answers from the claimed address

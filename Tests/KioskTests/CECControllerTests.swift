@@ -86,6 +86,38 @@ final class CECControllerTests: XCTestCase {
         XCTAssertFalse(quiet.commands.contains(.pause(.tv)))
     }
 
+    /// A `<Standby>` to kiosk itself (not the TV's broadcast): kiosk pauses and says it is in standby, whatever the
+    /// TV's own power, until someone uses the remote.
+    func testStandbyToKioskItselfHoldsUntilTheRemoteIsUsed() throws {
+        let tv = StandInTV(power: .on)
+        let (_, sink, _) = start(tv)
+        XCTAssertTrue(eventually(5) { sink.commands.contains(.tvPower(.on)) })
+        tv.says([0x04, 0x36])
+        XCTAssertTrue(eventually(5) { sink.commands.contains(.pause(.tv)) }, "\(sink.commands)")
+        Thread.sleep(forTimeInterval: 1.5)  // polls say the TV is on: that is no reason to wake
+        XCTAssertFalse(sink.commands.contains(.resume(.tv)), "\(sink.commands)")
+        tv.says([0x04, 0x8F])
+        XCTAssertTrue(eventually(5) { tv.sent.last?.bytes == [0x40, 0x90, 0x01] }, "kiosk reports standby: \(tv.sent)")
+        tv.says([0x04, 0x44, 0x00])  // select on the remote
+        XCTAssertTrue(eventually(5) { sink.commands.contains(.resume(.tv)) }, "\(sink.commands)")
+    }
+
+    /// Once another device said it is the active source, kiosk does not answer `<Request Active Source>`; the TV
+    /// selecting kiosk's input makes it the source again.
+    func testAnotherActiveSourceTakesOver() throws {
+        let tv = StandInTV(power: .on)
+        _ = start(tv)
+        XCTAssertTrue(eventually(5) { tv.sent.contains { $0.opcode == 0x82 } })
+        tv.says([0x8F, 0x82, 0x20, 0x00])  // device 8 at 2.0.0.0 is the source now
+        tv.says([0x0F, 0x85])
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(tv.sent.filter { $0.opcode == 0x82 }.count, 1, "no answer: \(tv.sent)")
+        tv.says([0x0F, 0x86, 0x10, 0x00])  // <Set Stream Path> 1.0.0.0: kiosk's input
+        XCTAssertTrue(eventually(5) { tv.sent.filter { $0.opcode == 0x82 }.count == 2 }, "\(tv.sent)")
+        tv.says([0x0F, 0x85])
+        XCTAssertTrue(eventually(5) { tv.sent.filter { $0.opcode == 0x82 }.count == 3 }, "the source again: \(tv.sent)")
+    }
+
     func testATVThatDoesNotWakeIsAskedAgainLessAndLessOften() throws {
         let tv = StandInTV(power: .standby)
         tv.wakes = false

@@ -1,0 +1,137 @@
+#!/bin/bash
+# kiosk's HDMI-CEC on a real kernel: Debian's kernel under QEMU (bochs-drm) with the vivid module, whose HDMI input
+# (/dev/cec0, physical address 0.0.0.0) and two HDMI outputs (/dev/cec1 1.0.0.0, /dev/cec2 2.0.0.0) carry CEC
+# adapters on one bus. cec-follower (v4l-utils) plays the TV on cec0, `cec-ctl --monitor` records the bus there,
+# and kiosk plays on the DRM display with `--cec auto` (it picks cec1: cec0 is a display's own address). The job
+# checks One Touch Play at start, the TV's remote (cec-ctl --user-control-pressed) moving the slideshow (screendumps
+# against `kiosk snapshot`), the TV's own standby pausing it and its return resuming it, a schedule's off window
+# sending Standby on the simulated clock (--start-time) and the next window waking the TV, cec-compliance against
+# kiosk, and the adapter going away (vivid unbound) while kiosk plays on. cec-check.py judges the results.
+# Usage: Kiosk/vm/cec-test.sh   [RES=640x480] [SCRATCH=.build]
+# Output: out/vm/cec/ (serial.log, screendumps, results/, checks.txt), out/vm/cec-fixtures/. Ends with
+# `N passed, M failed`.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+RES=${RES:-640x480}
+SCRATCH=${SCRATCH:-$ROOT/.build}
+OUT=${OUT:-$ROOT/out/vm}/cec
+PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg v4l-utils"
+missing=""
+for tool in qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio ffmpeg:ffmpeg cec-follower:v4l-utils; do
+  command -v "${tool%%:*}" >/dev/null || missing="$missing ${tool#*:}"
+done
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $PACKAGES
+  else
+    echo "cec-test: missing$missing; as root: apt-get install $PACKAGES" >&2; exit 1
+  fi
+fi
+"$HERE/prepare-kernel.sh"
+"$HERE/build-initramfs.sh" initramfs-cec "$HERE/guest-init.sh" \
+  "bochs virtio-gpu virtio_pci 9p 9pnet_virtio uinput evdev snd-aloop snd-dummy vivid"
+(cd "$ROOT" && swift build --scratch-path "$SCRATCH" 2>&1 | tail -1)
+KIOSK=$(cd "$SCRATCH/debug" && pwd)/kiosk
+[ -x "$KIOSK" ] || { echo "cec-test: no kiosk in $SCRATCH/debug" >&2; exit 1; }
+
+FIX=$OUT-fixtures  # beside OUT: vm.py empties OUT when the VM starts
+rm -rf "$FIX"; mkdir -p "$FIX"
+ff() { ffmpeg -v error -nostdin -y "$@"; }
+ff -f lavfi -i "testsrc2=size=$RES,gblur=sigma=1.5" -frames:v 1 "$FIX/a.png"
+ff -f lavfi -i "smptehdbars=size=$RES,gblur=sigma=1.5" -frames:v 1 "$FIX/b.png"
+export LIBGL_ALWAYS_SOFTWARE=1
+for i in a b; do
+  "$KIOSK" snapshot "$FIX/$i.png" --size "$RES" --output "$FIX/ref-$i.png"
+  ff -i "$FIX/ref-$i.png" -f image2 -vcodec ppm "$FIX/$i.ppm"
+done
+# the player's wall clock starts at 21:58:30; the screen is off 22:00-22:01 (90 s and 150 s after the start)
+printf '*  22:00-22:01  off\n' > "$FIX/night.schedule"
+
+IO=$HERE/.cache/io
+JOB=$(mktemp)
+trap 'rm -f "$JOB"' EXIT
+cat > "$JOB" <<JOB
+export LIBGL_ALWAYS_SOFTWARE=1
+R=\$KIOSK_VM_IO/results; mkdir -p \$R
+F=$FIX
+shot() { echo "KIOSK-VM screendump \$1"; n=0; while [ ! -e "\$KIOSK_VM_IO/ack-\$1" ] && [ \$n -lt 1200 ]; do sleep 0.05; n=\$((n+1)); done; }
+# the waits give up early once kiosk has exited (\$pid), so that a kiosk that failed costs seconds, not the VM's timeout
+gone() { [ -n "\${pid:-}" ] && ! kill -0 \$pid 2>/dev/null; }
+waitlog() { n=0; while ! grep -q "\$2" "\$1" 2>/dev/null; do gone && return 1; sleep 0.05; n=\$((n+1)); [ \$n -gt \$((\$3 * 20)) ] && return 1; done; return 0; }
+waitcount() { end=\$((\$(date +%s) + \$4)); while [ "\$(grep -c "\$2" "\$1" 2>/dev/null)" -lt "\$3" ]; do
+  gone && return 1; [ \$(date +%s) -ge \$end ] && return 1; sleep 0.2; done; return 0; }
+mark() { echo "\$(cut -d' ' -f1 /proc/uptime) \$*" >> \$R/cec.steps; }
+cec-ctl -d0 > \$R/cec-adapters.txt 2>&1; cec-ctl -d1 >> \$R/cec-adapters.txt 2>&1
+# the TV: cec0 claims logical address 0; cec-follower answers as a TV does (power status, standby, wake-up)
+cec-ctl -d0 --tv --osd-name TV > \$R/cec-tv.log 2>&1
+cec-follower -d0 -s > \$R/cec-follower.log 2>&1 &
+fpid=\$!
+cec-ctl -d0 --monitor-all > \$R/cec-monitor.log 2>&1 &
+mpid=\$!
+mark start
+"$KIOSK" play --no-state --output drm --drm-device /dev/dri/card0 --duration 600 --transition none --osd-level 0 \
+  --log-level debug --cec auto --cec-name kiosk-vm --schedule \$F/night.schedule --start-time 2026-12-24T21:58:30 \
+  --timezone UTC --input-ipc-server /run/tmp/cec.sock \$F/a.png \$F/b.png > \$R/cec.log 2>&1 &
+pid=\$!
+waitlog \$R/cec.log "first frame presented" 90 && waitlog \$R/cec.log "cec: the TV is on" 30 && sleep 1 && shot cec-a
+LA=\$(grep -o "playback device at logical address [0-9]*" \$R/cec.log | head -1 | grep -o "[0-9]*\$"); LA=\${LA:-4}
+# a second source on cec2 (a set-top box, claimed after kiosk), which the TV's own standby and wake-up are driven from
+cec-ctl -s -d2 --playback --osd-name box > \$R/cec-box.log 2>&1
+mark keys
+# the TV's remote: right, then left (pressed and released, as a TV sends them)
+key() { cec-ctl -s -d0 --to \$LA --user-control-pressed ui-cmd=\$1 >> \$R/cec-keys.log 2>&1; cec-ctl -s -d0 --to \$LA --user-control-released >> \$R/cec-keys.log 2>&1; }
+key right; waitlog \$R/cec.log "showing \$F/b.png" 20 && sleep 1.5 && shot cec-b
+key left; waitcount \$R/cec.log "showing \$F/a.png" 2 20 && sleep 1.5 && shot cec-a-again
+# the TV goes to standby by itself (the box sends it there) and says so to all: kiosk pauses
+mark tv-standby
+cec-ctl -s -d2 --to 0 --standby >> \$R/cec-box.log 2>&1
+cec-ctl -s -d0 --to 15 --standby >> \$R/cec-tv.log 2>&1
+waitlog \$R/cec.log "paused (tv)" 20; before=\$(grep -c "info: playing" \$R/cec.log); sleep 4
+echo "\$before \$(grep -c "info: playing" \$R/cec.log)" > \$R/cec.playing-while-tv-off
+# the TV comes back (its own remote) and asks who the source is: kiosk resumes and answers
+mark tv-back
+cec-ctl -s -d2 --to 0 --image-view-on >> \$R/cec-box.log 2>&1
+cec-ctl -s -d0 --to 15 --request-active-source >> \$R/cec-tv.log 2>&1
+waitcount \$R/cec.log "info: playing" \$((before + 1)) 20
+# the schedule's off window (22:00, 90 s after the start on the simulated clock) and the next (22:01): each wait is
+# for a new line, and the TV's power for a line after the screen's change (since: what was logged after the last
+# line with \$1, counted by \$2)
+n() { grep -c "\$1" \$R/cec.log; }
+since() { tac \$R/cec.log | sed "/\$1/q" | grep -c "\$2"; }
+waitsince() { end=\$((\$(date +%s) + \$3)); while [ "\$(since "\$1" "\$2")" -lt 1 ]; do
+  gone && return 1; [ \$(date +%s) -ge \$end ] && return 1; sleep 0.2; done; return 0; }
+offs=\$(n "cec: screen off"); ons=\$(n "cec: screen on")
+mark wait-off
+waitcount \$R/cec.log "cec: screen off" \$((offs + 1)) 120 && waitsince "cec: screen off" "cec: the TV is \\(standby\\|to-standby\\)" 30
+"$KIOSK" ctl --socket /run/tmp/cec.sock get cec-power > \$R/cec-power-off.txt 2>&1
+"$KIOSK" ctl --socket /run/tmp/cec.sock status > \$R/cec-status-off.txt 2>&1
+mark wait-on
+waitcount \$R/cec.log "cec: screen on" \$((ons + 1)) 90 && waitsince "cec: screen on" "cec: the TV is on" 30
+"$KIOSK" ctl --socket /run/tmp/cec.sock get cec-power > \$R/cec-power-on.txt 2>&1
+sleep 2; shot cec-on-again
+# cec-compliance from the TV's adapter against kiosk, on and the source again, without the follower answering for
+# the TV
+mark compliance
+kill \$fpid; wait \$fpid 2>/dev/null
+timeout 150 cec-compliance -d0 -r \$LA -N > \$R/cec-compliance.log 2>&1; echo "rc \$?" >> \$R/cec-compliance.log
+# the adapter goes away (vivid unbound, as a USB CEC dongle pulled out): one line, and kiosk plays on
+mark unbind
+kill \$mpid; wait \$mpid 2>/dev/null
+echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind 2>> \$R/cec-unbind.log; echo "unbind rc \$?" >> \$R/cec-unbind.log
+waitlog \$R/cec.log "went away" 20
+"$KIOSK" ctl --socket /run/tmp/cec.sock next > \$R/cec-next-after.txt 2>&1
+waitcount \$R/cec.log "showing \$F/b.png" 2 30 && sleep 1.5 && shot cec-after-unbind
+kill -0 \$pid 2>/dev/null && alive=1 || alive=0
+kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/cec.exit
+mark end
+JOB
+
+mkdir -p "$OUT"
+rm -rf "$IO/results"
+python3 "$HERE/vm.py" --gpu bochs --res "$RES" --job "$JOB" --out "$OUT" --timeout 480 \
+  --initrd "$HERE/.cache/initramfs-cec.cpio" --append "kiosk.modules=vivid vivid.num_outputs=2 vivid.output_types=3" \
+  > "$OUT/vm.log" 2>&1 || true
+rm -rf "$OUT/results"; cp -r "$IO/results" "$OUT/results" 2>/dev/null || mkdir -p "$OUT/results"
+python3 "$HERE/cec-check.py" --shots "$OUT" --results "$OUT/results" --fixtures "$FIX" | tee "$OUT/checks.txt"
