@@ -26,6 +26,8 @@ packages=(
   libmosquitto-dev mosquitto mosquitto-clients openssl
   # layouts: SMIL files (and XMP packets) are read with libxml2's parser
   libxml2-dev
+  # HDMI-CEC: the kernel's headers (linux/cec.h) build it; cec-ctl, cec-follower and cec-compliance test it in the VM
+  linux-libc-dev v4l-utils
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -80,6 +80,8 @@ if [ "${KIOSK_SKIP_VM:-0}" != 1 ]; then
   # priorities, reload, stop and the console, the sandbox, the state file. After vm-test.sh: both use the VM's
   # exchange folder.
   counted Kiosk/vm/systemd-test.sh
+  # HDMI-CEC on vivid's CEC adapters, cec-follower as the TV, cec-compliance (its own VM; the same exchange folder)
+  counted Kiosk/vm/cec-test.sh
 fi
 if [ "${KIOSK_SKIP_FUZZ:-0}" != 1 ]; then
   counted Kiosk/fuzz.sh all 30

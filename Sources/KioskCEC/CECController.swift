@@ -170,6 +170,8 @@ public final class CECController: @unchecked Sendable {
     /// The TV's power as it reported it (or as a `<Standby>` from it says).
     private func report(_ power: TVPower) {
         if power != .unknown { saidUnanswered = false }
+        // a TV on its way on or off is asked again soon, until it gets there
+        if [.toOn, .toStandby].contains(power) { nextPoll = min(nextPoll, clock.now + settings.settle) }
         if [.on, .toOn].contains(power) {
             if saidNotWaking { log.info("cec: the TV woke") }
             saidNotWaking = false
