@@ -12,19 +12,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check import read_ppm, psnr  # noqa: E402
-
-
-class Checks:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, name, ok, detail):
-        print(f"{'PASS' if ok else 'FAIL'} {name}: {detail}")
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
+from check import Checks, read_ppm, psnr  # noqa: E402
 
 
 def read(path):

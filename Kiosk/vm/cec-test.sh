@@ -17,18 +17,9 @@ RES=${RES:-640x480}
 SCRATCH=${SCRATCH:-$ROOT/.build}
 OUT=${OUT:-$ROOT/out/vm}/cec
 PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg v4l-utils"
-missing=""
-for tool in qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio ffmpeg:ffmpeg cec-follower:v4l-utils; do
-  command -v "${tool%%:*}" >/dev/null || missing="$missing ${tool#*:}"
-done
-if [ -n "$missing" ]; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $PACKAGES
-  else
-    echo "cec-test: missing$missing; as root: apt-get install $PACKAGES" >&2; exit 1
-  fi
-fi
+. "$HERE/need-tools.sh"
+need_tools cec-test "$PACKAGES" qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio \
+  ffmpeg:ffmpeg cec-follower:v4l-utils
 "$HERE/prepare-kernel.sh"
 "$HERE/build-initramfs.sh" initramfs-cec "$HERE/guest-init.sh" \
   "bochs virtio-gpu virtio_pci 9p 9pnet_virtio uinput evdev snd-aloop snd-dummy vivid"

@@ -21,20 +21,9 @@ PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 
 T0=$(date +%s.%N)
 elapsed() { python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f} s')" "$T0"; }
 
-missing=""
-for tool in qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio ffmpeg:ffmpeg \
-            /lib/systemd/systemd:systemd /lib/systemd/systemd-udevd:udev useradd:passwd; do
-  t=${tool%%:*}
-  if [ "${t#/}" != "$t" ]; then [ -x "$t" ] || missing="$missing ${tool#*:}"; else command -v "$t" >/dev/null || missing="$missing ${tool#*:}"; fi
-done
-if [ -n "$missing" ]; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $PACKAGES
-  else
-    echo "systemd-test: missing$missing; as root: apt-get install $PACKAGES" >&2; exit 1
-  fi
-fi
+. "$HERE/need-tools.sh"
+need_tools systemd-test "$PACKAGES" qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio \
+  ffmpeg:ffmpeg /lib/systemd/systemd:systemd /lib/systemd/systemd-udevd:udev useradd:passwd
 
 "$HERE/prepare-kernel.sh"
 "$HERE/build-initramfs-systemd.sh"
