@@ -43,6 +43,8 @@ let cModules: [Target] = [
     .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                    providers: [.apt(["libxml2-dev"])]),
     // MQTT for fleets: libmosquitto's client (its own network thread, reconnects, last will, TLS).
+    // the proof-of-play log
+    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // the kernel's HDMI-CEC API: headers only (linux/cec.h), no library
     .systemLibrary(name: "CCEC", path: "Sources/CCEC", providers: [.apt(["linux-libc-dev"])]),
     .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
@@ -95,8 +97,9 @@ let package = Package(
         .target(name: "KioskInput", dependencies: ["KioskCore", "KioskSeat", "CLibinput"]),
         // The player: wires clock, slideshow, decoders, renderer, output, input, seat and sound; keeps its state
         // file (the item, position, volume and pause across restarts).
+        .target(name: "KioskPlayLog", dependencies: ["KioskCore", "CSQLite"]),
         .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskInput",
-                                                    "KioskSeat", "KioskAudio", "KioskText"]),
+                                                    "KioskSeat", "KioskAudio", "KioskText", "KioskPlayLog"]),
         // Remote control: a Unix-socket line server (its own thread, many clients, bounded queues) and mpv's JSON
         // IPC over it. Speaks to the player only through commands and the player's board. Foundation and libc only.
         .target(name: "KioskRemote", dependencies: ["KioskCore"]),
@@ -106,14 +109,14 @@ let package = Package(
         .target(name: "KioskFleet", dependencies: ["KioskCore", "CMosquitto"]),
         .target(name: "KioskCEC", dependencies: ["KioskCore", "CCEC"]),
         .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer", "KioskRemote", "KioskFleet",
-                                                        "KioskSeat", "KioskCEC"]),
+                                                        "KioskSeat", "KioskCEC", "KioskPlayLog"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput",
                                                              "KioskPlayer"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
                                    "KioskAudio", "KioskInput", "KioskSeat", "KioskRemote", "KioskText", "KioskFleet",
-                                   "KioskCEC", "CCEC"],
+                                   "KioskCEC", "CCEC", "KioskPlayLog"],
                     exclude: ["Fixtures"]),
     ]
 )

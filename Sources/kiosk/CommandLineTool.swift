@@ -21,6 +21,7 @@ struct CommandLineTool {
       outputs                  list DRM/KMS cards, connectors, status and modes
       check-config FILE        check a config, its schedule and playlists; print the next 7 days
       ctl COMMAND [ARG ...]    control a running player over its IPC socket (next, pause, get, observe, status…)
+      report                   count what the play log says was shown, per item, hour, day or region
 
     Run 'kiosk COMMAND --help' for a command's options. '--config FILE' anywhere after the command reads
     'name = value' lines (the same names as the options; 'path = …' adds what to play).
@@ -49,8 +50,9 @@ struct CommandLineTool {
             case "outputs": return try Commands(log: log).outputs(rest)
             case "check-config": return try Commands(log: log).checkConfig(rest)
             case "ctl": return try ControlCommand(log: log).run(rest)
+            case "report": return try ReportCommand(log: log).run(rest)
             default:
-                throw UsageError("unknown command '\(command)' (commands: play, record, snapshot, probe, outputs, ctl, check-config)")
+                throw UsageError("unknown command '\(command)' (commands: play, record, snapshot, probe, outputs, ctl, check-config, report)")
             }
         } catch let e as UsageError {
             let located = ConfigFile.locate(e, args: expanded.args, origins: expanded.origins)

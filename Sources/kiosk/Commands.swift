@@ -63,6 +63,7 @@ struct Commands {
         let state = try StateChoice.keeper(o, untimed: config.untimed, log: log)
         defer { state?.finish() }  // the last save, after the run
         config.restored = state?.restored
+        let playLog = try PlayLogChoice.open(o, stateFolder: .some(state?.store.directory), log: log)
         let stop = StopSignal.install(log: log)
         let watchdog = StopWatchdog(log: log, beforeExit: { state?.finish(timeout: 0.3); return "state as last saved" })
         stop.guardStops(with: watchdog)  // a stuck frame loop still stops within StopWatchdog.grace
@@ -103,6 +104,7 @@ struct Commands {
                                           cec?.start(player)
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
                                           if let clock { player.wallClock = clock }
+                                          if let (store, days) = playLog { _ = PlayerPlayLog(store: store, player: player, keepDays: days) }
                                           state?.keep(player)  // after the servers took the board
                                           service.follow(player)
                                           stall?.attach(to: player)
@@ -141,6 +143,7 @@ struct Commands {
         }
         let links = try RemoteLinks(o, log: log)
         defer { links.stop() }
+        let playLog = try PlayLogChoice.open(o, stateFolder: nil, log: log)
         let layout = try LayoutCheck.layout(in: o.positional, command: "record", scheduled: scheduled, config: config)
         var items = (scheduled && o.positional.isEmpty) || layout != nil ? [] : try playlist(o.positional, allowEmpty: scheduled)
         let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: false, log: log)
@@ -151,6 +154,7 @@ struct Commands {
                                                                 length: o.number("length"), realTime: realTime, log: log,
                                         shouldStop: { stop.requested }, onStart: { player in
                                             links.attach(player, waitsForItems: false, log: log)
+                                            if let (store, days) = playLog { _ = PlayerPlayLog(store: store, player: player, keepDays: days) }
                                             player.onFirstFrame = { stall?.arm() }
                                             stall?.attach(to: player)
                                             if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }

@@ -105,7 +105,7 @@ public enum CommandSpecs {
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
-    ] + audio + view + captions + overlays + input + cec + remote + fleet + scheduling + state + watch + grid + sync
+    ] + audio + view + captions + overlays + input + cec + remote + fleet + scheduling + state + playLog + watch + grid + sync
 
     /// Schedule options of `kiosk play` and `kiosk record`.
     public static let scheduling: [OptionSpec] = [
@@ -153,7 +153,7 @@ public enum CommandSpecs {
         OptionSpec("length", .number(0...1e6), metavar: "S", "stop after S seconds (default: the playlist once with --no-loop, else 60)"),
         OptionSpec("realtime", .flag,
                    "keep pace with the wall clock (no frame before its time), so commands sent over IPC or MQTT land when they are sent"),
-    ] + view + captions + overlays + scheduling + remote + fleet
+    ] + view + captions + overlays + scheduling + remote + fleet + playLog
 
     /// `kiosk snapshot` options.
     public static let snapshot: [OptionSpec] = [

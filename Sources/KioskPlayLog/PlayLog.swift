@@ -1,0 +1,188 @@
+import Foundation
+import KioskCore
+
+/// What a showing is of: the item, where it showed, and the file as it was then.
+public struct ShowingItem: Sendable, Equatable {
+    public var path: String
+    /// The file's size in bytes and modification time (a replaced file tells itself apart); nil when unreadable.
+    public var size: Int64?
+    public var mtime: Date?
+    /// `image`, `animation`, `video`, `audio`, `text`, `layout`.
+    public var kind: String
+    /// The region (`main` for the slideshow).
+    public var region: String
+    /// The SMIL file, for a layout's region; nil for the slideshow.
+    public var layout: String?
+    /// The SMIL element's id, if it has one.
+    public var element: String?
+
+    /// An item shown in `region`; its size and modification time are read from the file.
+    public init(path: String, kind: String, region: String = "main", layout: String? = nil, element: String? = nil) {
+        self.path = path.hasPrefix("/") ? path : URL(fileURLWithPath: path).standardized.path  // proof names the file whole
+        self.kind = kind; self.region = region; self.layout = layout; self.element = element
+        if let a = try? FileManager.default.attributesOfItem(atPath: path) {
+            size = (a[.size] as? NSNumber)?.int64Value
+            mtime = a[.modificationDate] as? Date
+        }
+    }
+}
+
+/// The proof-of-play log: one row per showing of an item in a region, in SQLite (WAL, `synchronous=NORMAL`, the
+/// schema's version in `user_version`). A row is written when a showing starts and completed when it ends; a
+/// heartbeat keeps open rows' last-known time, so after a kill or a power cut the next start closes them as
+/// `crash` at their last heartbeat. A disk that is full or read-only is one warn line: playback goes on, the
+/// showings missed are counted and said when writing works again. A damaged file is moved aside and a new one begun.
+public final class PlayLog {
+    /// The schema this build writes (`PRAGMA user_version`).
+    public static let schemaVersion: Int64 = 1
+    public let path: String
+    private var db: SQLiteDatabase?
+    private let log: Log
+    private var failing = false
+    private var missed = 0
+
+    /// Opens or creates the log at `path`, migrating an older schema and closing what a crash left open.
+    public init(path: String, log: Log) throws(SQLiteError) {
+        self.path = path
+        self.log = log
+        do {
+            try open()
+        } catch let e where e.isCorrupt {
+            let aside = path + ".corrupt-" + PlayLog.timestamp(Date()).replacingOccurrences(of: ":", with: "")
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
+            log.warn("play log: \(path) is damaged (\(e.description)); moved aside to \(aside), starting a new one")
+            try open()
+        }
+    }
+
+    private func open() throws(SQLiteError) {
+        let db = try SQLiteDatabase(path: path)
+        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        // a file that is no database, or a damaged one, fails here rather than at the first showing
+        guard try db.query("PRAGMA quick_check").first?.first?.text == "ok" else {
+            throw SQLiteError(description: "\(path): quick_check failed", code: 11)
+        }
+        var version = try db.query("PRAGMA user_version").first?.first?.int ?? 0
+        if version > Self.schemaVersion {
+            throw SQLiteError(description: "\(path): schema version \(version) is newer than this kiosk's \(Self.schemaVersion)", code: 1)
+        }
+        while version < Self.schemaVersion {
+            try db.execute("BEGIN; \(Self.migrations[Int(version)]) PRAGMA user_version = \(version + 1); COMMIT;")
+            version += 1
+        }
+        let open = try db.query("SELECT count(*) FROM showings WHERE end_utc IS NULL").first?.first?.int ?? 0
+        if open > 0 {
+            try db.execute("""
+                UPDATE showings SET end_utc = COALESCE(heartbeat_utc, start_utc), reason = 'crash',
+                  duration = round(max(0, (julianday(COALESCE(heartbeat_utc, start_utc)) - julianday(start_utc)) * 86400.0
+                                          - screen_off_ms / 1000.0), 3)
+                WHERE end_utc IS NULL;
+                """)
+            log.info("play log: closed \(open) showing\(open == 1 ? "" : "s") a crash or a power cut left open, at their last heartbeat")
+        }
+        self.db = db
+    }
+
+    /// Each schema version's migration from the one before (index 0: from an empty file to version 1).
+    static let migrations = [
+        """
+        CREATE TABLE showings (
+          id INTEGER PRIMARY KEY,
+          start_utc TEXT NOT NULL,
+          end_utc TEXT,
+          heartbeat_utc TEXT,
+          duration REAL,
+          path TEXT NOT NULL,
+          size INTEGER,
+          mtime_utc TEXT,
+          kind TEXT NOT NULL,
+          region TEXT NOT NULL DEFAULT 'main',
+          layout TEXT,
+          element TEXT,
+          reason TEXT,
+          screen_on INTEGER NOT NULL DEFAULT 1,
+          screen_off_ms INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX showings_by_start ON showings(start_utc);
+        CREATE INDEX showings_open ON showings(end_utc) WHERE end_utc IS NULL;
+        """,
+    ]
+
+    /// `2026-12-24T21:59:00.250Z`: UTC with milliseconds.
+    public static func timestamp(_ date: Date) -> String {
+        var ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let msPart = Int(((ms % 1000) + 1000) % 1000)
+        ms -= Int64(msPart)
+        var t = time_t(ms / 1000)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), msPart)
+    }
+
+    /// Runs a write; a full or read-only disk is one warn line and `nil` (the caller counts what was missed).
+    private func write<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) -> T? {
+        guard let db else { return nil }
+        do {
+            let r = try body(db)
+            if failing {
+                failing = false
+                log.info("play log: writing to \(path) again; \(missed) showing\(missed == 1 ? "" : "s") missed meanwhile")
+                missed = 0
+            }
+            return r
+        } catch {
+            if !failing {
+                failing = true
+                log.warn("play log: cannot write \(path) (\(error.description)); playback goes on, logging resumes when it can")
+            }
+            return nil
+        }
+    }
+
+    /// A showing of `item` starts at `start`; its row id (nil when it could not be written, and counted missed).
+    public func begin(_ item: ShowingItem, at start: Date, screenOn: Bool = true) -> Int64? {
+        let id = write { db throws(SQLiteError) -> Int64 in
+            try db.query("""
+                INSERT INTO showings (start_utc, heartbeat_utc, path, size, mtime_utc, kind, region, layout, element, screen_on)
+                VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                """, [.text(Self.timestamp(start)), .text(item.path), item.size.map { .int($0) } ?? .null,
+                      item.mtime.map { .text(Self.timestamp($0)) } ?? .null, .text(item.kind), .text(item.region),
+                      item.layout.map { .text($0) } ?? .null, item.element.map { .text($0) } ?? .null, .int(screenOn ? 1 : 0)])
+            return db.lastInsertID
+        }
+        if id == nil { missed += 1 }
+        return id
+    }
+
+    /// Showing `id` ended at `end` for `reason` after `length` seconds, its screen off for `screenOff` of them
+    /// (`duration` is the time on screen: the rest, to the millisecond).
+    public func end(_ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) {
+        let offMs = Int64((screenOff * 1000).rounded())
+        let onScreen = max(0, ((length - screenOff) * 1000).rounded() / 1000)
+        _ = write { db throws(SQLiteError) in
+            try db.query("""
+                UPDATE showings SET end_utc = ?2, heartbeat_utc = ?2, reason = ?3, screen_off_ms = ?4,
+                  screen_on = CASE WHEN ?4 > 0 THEN 0 ELSE screen_on END, duration = ?5
+                WHERE id = ?1
+                """, [.int(id), .text(Self.timestamp(end)), .text(reason), .int(offMs), .real(onScreen)])
+        }
+    }
+
+    /// The open showings are still on at `now` (after a crash they are closed here).
+    public func heartbeat(at now: Date) {
+        _ = write { db throws(SQLiteError) in
+            try db.query("UPDATE showings SET heartbeat_utc = ?1 WHERE end_utc IS NULL", [.text(Self.timestamp(now))])
+        }
+    }
+
+    /// Removes showings that ended before `date` (retention); how many went.
+    @discardableResult
+    public func prune(before date: Date) -> Int {
+        write { db throws(SQLiteError) -> Int in
+            let n = try db.query("SELECT count(*) FROM showings WHERE end_utc < ?1", [.text(Self.timestamp(date))]).first?.first?.int ?? 0
+            try db.query("DELETE FROM showings WHERE end_utc < ?1", [.text(Self.timestamp(date))])
+            return Int(n)
+        } ?? 0
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import KioskCore
+import KioskPlayLog
+
+/// Writes the player's showings to a `PlayLog` on the player's thread and clock (a recording's virtual clock
+/// too, so a recording's rows are the same each time): a row when an item comes on screen and its end when it
+/// leaves, with the time the screen was off during it; a heartbeat every 10 s; old rows pruned once a day.
+/// The slideshow's showings are region `main`.
+public final class PlayerPlayLog: LoopProducer {
+    private let store: PlayLog
+    private unowned let player: Player
+    private let keepDays: Double
+    /// The showing open now: its row, and the screen's off time within it.
+    private var open: (row: Int64, path: String, start: Double, offSince: Double?, off: Double)?
+    private var screenOff = false
+    private var nextBeat = 0.0
+    private var nextPrune = 0.0
+    /// Seconds between heartbeats.
+    static let beat = 10.0
+
+    /// Logs `player`'s showings into `store`, keeping `keepDays` days.
+    public init(store: PlayLog, player: Player, keepDays: Double) {
+        self.store = store
+        self.player = player
+        self.keepDays = keepDays
+        player.observe { [unowned self] event in handle(event) }
+        player.producers.append(self)
+    }
+
+    private var now: Double { player.clock.now }
+    private func wall(_ t: Double) -> Date { player.wallClock.at(t) }
+
+    private func handle(_ event: PlayerEvent) {
+        let t = now
+        switch event {
+        case .itemStarted(let id, let path, _):
+            close(reason: "skipped", at: t)  // an end always comes first; this is a guard
+            let kind = player.cache.item(id)?.info.kind.rawValue ?? (Player.isPictureName(path) ? "image" : "video")
+            if let row = store.begin(ShowingItem(path: path, kind: kind), at: wall(t), screenOn: !screenOff) {
+                open = (row, path, t, screenOff ? t : nil, 0)
+            }
+        case .itemEnded(_, let path, let reason):
+            guard open?.path == path else { return }
+            close(reason: player.alertMode != nil && reason == .skipped ? "interrupted" : reason.rawValue, at: t)
+        case .screenPower(let on):
+            screenOff = !on
+            guard var o = open else { return }
+            if on, let since = o.offSince { o.off += t - since; o.offSince = nil } else if !on, o.offSince == nil { o.offSince = t }
+            open = o
+        case .shutdown:
+            close(reason: "quit", at: t)
+        default:
+            break
+        }
+    }
+
+    private func close(reason: String, at t: Double) {
+        guard let o = open else { return }
+        open = nil
+        let off = o.off + (o.offSince.map { t - $0 } ?? 0)
+        store.end(o.row, at: wall(t), reason: reason, length: t - o.start, screenOff: off)
+    }
+
+    public func turn(at t: Double) -> [PlayerCommand] {
+        if t >= nextBeat {
+            nextBeat = t + Self.beat
+            if open != nil { store.heartbeat(at: wall(t)) }
+        }
+        if t >= nextPrune {
+            nextPrune = t + 86_400
+            let gone = store.prune(before: wall(t).addingTimeInterval(-keepDays * 86_400))
+            if gone > 0 { player.log.info("play log: \(gone) showings older than \(Int(keepDays)) days removed") }
+        }
+        return []
+    }
+
+    public var deadline: Double? { open != nil ? nextBeat : nextPrune }
+}

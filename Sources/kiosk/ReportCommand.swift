@@ -1,0 +1,57 @@
+import Foundation
+import KioskCore
+import KioskPlayLog
+
+/// `kiosk report`: what the play log says was shown, counted and summed (see `PlayLogReport`).
+struct ReportCommand {
+    let log: Log
+
+    static let specs: [OptionSpec] = [
+        OptionSpec("play-log", .text, metavar: "FILE", "the play log (default: plays.sqlite in the state folder)"),
+        OptionSpec("since", .text, metavar: "YYYY-MM-DD[THH:MM[:SS]]", "showings that started at or after this local time"),
+        OptionSpec("until", .text, metavar: "YYYY-MM-DD[THH:MM[:SS]]", "showings that started before this local time"),
+        OptionSpec("timezone", .text, metavar: "AREA/CITY", "the zone of --since and --until (default: the system's)"),
+        OptionSpec("by", .choice(PlayLogReport.Grouping.allCases.map(\.rawValue)), "group by item (default), hour, day or region (hours and days in UTC)"),
+        OptionSpec("format", .choice(PlayLogReport.Format.allCases.map(\.rawValue)), "table (default), csv, json or xibo (Xibo's stats XML)"),
+        OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
+    ]
+
+    func run(_ args: [String]) throws -> Int32 {
+        if args.contains("--help") || args.contains("-h") {
+            print(OptionParser.help(usage: "kiosk report [--play-log FILE] [--since T] [--until T] [--by item|hour|day|region] [--format table|csv|json|xibo]",
+                                    summary: "Counts the showings in the play log and sums their seconds on screen.", specs: Self.specs),
+                  terminator: "")
+            return 0
+        }
+        let o = try ParsedOptions.parse(args, specs: Self.specs, command: "report")
+        guard o.positional.isEmpty else { throw UsageError("report: unexpected '\(o.positional[0])' (the log is --play-log FILE)") }
+        let zone = try o.string("timezone").map { value throws(UsageError) in try ClockOptions.timeZone(value) } ?? .current
+        func time(_ name: String) throws -> Date? {
+            guard let text = o.string(name) else { return nil }
+            let full = text.contains("T") ? text : text + "T00:00"
+            do { return try ClockOptions.startTime(full, timeZone: zone) } catch {
+                throw UsageError("--\(name): '\(text)' is not YYYY-MM-DD[THH:MM[:SS]]")
+            }
+        }
+        let since = try time("since"), until = try time("until")
+        let path: String
+        if let named = o.string("play-log") {
+            path = named
+        } else if let folder = StateDirectory.standard(environment: ProcessInfo.processInfo.environment,
+                                                       canWrite: { access($0, W_OK) == 0 }) {
+            path = StateDirectory.joined(folder, "plays.sqlite")
+        } else {
+            throw UsageError("report: no state folder; name the log with --play-log FILE")
+        }
+        let by = PlayLogReport.Grouping(rawValue: o.string("by") ?? "item") ?? .item
+        let format = PlayLogReport.Format(rawValue: o.string("format") ?? "table") ?? .table
+        do {
+            let rows = try PlayLogReport.rows(path: path, since: since, until: until, by: by, perItem: format == .xibo)
+            print(PlayLogReport.render(rows, by: by, format: format), terminator: "")
+            return 0
+        } catch {
+            log.error("report: \(error.description)")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import KioskCore
+import KioskOutput
+@testable import KioskPlayer
+@testable import KioskPlayLog
+import XCTest
+
+/// The proof-of-play log: a slideshow on the simulated clock gives exactly the hand-computed rows (a screen-off
+/// span and a removed item among them); a damaged file is moved aside; `kiosk report`'s figures equal `sqlite3`'s
+/// own queries over the same file; and (PlayLogKillTests) kill -9 never loses a closed row.
+final class PlayLogTests: XCTestCase {
+    override func setUp() { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
+
+    /// sqlite3 (the reference client) on `db`: its output lines.
+    static func sqlite3(_ db: String, _ sql: String) throws -> [String] {
+        let r = try BoundedProcess.run("/usr/bin/sqlite3", [db, sql], timeout: 30)
+        XCTAssertEqual(r.status, 0, String(decoding: r.stderr, as: UTF8.self))
+        return String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// a, b, c stills of 4 s, no transition, from 2026-12-24 09:00:00 UTC on the virtual clock. The screen goes off
+    /// at 5 s and on at 7 s (during b: 2 s off); at 9.5 s c (on screen since 8 s) is removed; at 14 s the run ends.
+    /// Hand-computed: a 0-4 eof; b 4-8 eof, 2000 ms off, 2 s on screen; c 8-9.5 removed; a 9.5-13.5 eof;
+    /// b 13.5-14 quit.
+    func testASlideshowOnTheSimulatedClockGivesTheHandComputedRows() throws {
+        let dir = try TempDir()
+        let paths = try ["a", "b", "c"].map { try ColourPictures.make(dir, "\($0).png", $0 == "a" ? "red" : $0 == "b" ? "green" : "blue") }
+        let db = dir.file("plays.sqlite")
+        let store = try PlayLog(path: db, log: Log(level: .error))
+        let clock = VirtualClock()
+        var config = PlayerConfig()
+        config.size = PixelSize(width: 160, height: 90)
+        config.slideshow.duration = 4
+        config.slideshow.transition = .none
+        let output = try VirtualTimeOutput(size: config.size, fps: 10, clock: clock, sink: nil)
+        let p = try Player(items: paths.map { PlaylistItem(path: $0) }, config: config, output: output, clock: clock,
+                           log: Log(level: .error), waitForDecodes: true)
+        p.wallClock = ({ Date(timeIntervalSince1970: 1_798_102_800 + $0) }, TimeZone(identifier: "UTC") ?? .current)
+        _ = PlayerPlayLog(store: store, player: p, keepDays: 400)
+        var done: Set<Double> = []
+        p.onLoopTurn = { [unowned p] in
+            for (t, c) in [(5.0, PlayerCommand.screen(on: false)), (7.0, .screen(on: true)), (9.5, .remove(.path(paths[2])))]
+            where clock.now >= t && !done.contains(t) {
+                done.insert(t)
+                p.inbox.queueFromLoop(c)
+            }
+        }
+        _ = try p.run(length: 14)
+        let rows = try Self.sqlite3(db, "SELECT substr(path, -5), start_utc, end_utc, duration, reason, screen_on, screen_off_ms, region FROM showings ORDER BY id")
+        XCTAssertEqual(rows, [
+            "a.png|2026-12-24T09:00:00.000Z|2026-12-24T09:00:04.000Z|4.0|eof|1|0|main",
+            "b.png|2026-12-24T09:00:04.000Z|2026-12-24T09:00:08.000Z|2.0|eof|0|2000|main",
+            "c.png|2026-12-24T09:00:08.000Z|2026-12-24T09:00:09.500Z|1.5|removed|1|0|main",
+            "a.png|2026-12-24T09:00:09.500Z|2026-12-24T09:00:13.500Z|4.0|eof|1|0|main",
+            "b.png|2026-12-24T09:00:13.500Z|2026-12-24T09:00:14.000Z|0.5|quit|1|0|main",
+        ])
+        XCTAssertEqual(try Self.sqlite3(db, "PRAGMA journal_mode; PRAGMA user_version; PRAGMA integrity_check"), ["wal", "1", "ok"])
+        let sizes = try Self.sqlite3(db, "SELECT DISTINCT size FROM showings WHERE path LIKE '%a.png'")
+        XCTAssertEqual(sizes, [String((try FileManager.default.attributesOfItem(atPath: paths[0])[.size] as? NSNumber)?.intValue ?? -1)])
+    }
+
+    func testADamagedFileIsMovedAsideAndANewOneBegun() throws {
+        let dir = try TempDir()
+        let db = dir.file("plays.sqlite")
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: db))
+        let lines = LogLines()
+        let store = try PlayLog(path: db, log: lines.log)
+        XCTAssertNotNil(store.begin(ShowingItem(path: "/m/a.png", kind: "image"), at: Date(timeIntervalSince1970: 0)))
+        let warned = lines.matching("play log: ")
+        XCTAssertEqual(warned.count, 1, "\(warned)")
+        XCTAssertTrue(warned.first?.contains("is damaged") ?? false, "\(warned)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("plays.sqlite.corrupt-") }
+        XCTAssertEqual(aside.count, 1, "the damaged file is kept beside it")
+        XCTAssertEqual(try Self.sqlite3(db, "SELECT count(*) FROM showings; PRAGMA integrity_check"), ["1", "ok"])
+    }
+
+    /// 2,000 showings of 7 items in 3 regions over 3 days (seeded), then `kiosk report` by item, hour, day and region
+    /// against the same sums from sqlite3 run by hand.
+    func testTheReportsFiguresAreSQLite3s() throws {
+        let dir = try TempDir()
+        let db = dir.file("plays.sqlite")
+        let store = try PlayLog(path: db, log: Log(level: .error))
+        var rng = SeededGenerator(seed: 27)
+        var t = Date(timeIntervalSince1970: 1_798_070_400)  // 2026-12-24T00:00:00Z
+        for _ in 0..<2000 {
+            let item = ShowingItem(path: "/srv/ads/ad-\(Int.random(in: 1...7, using: &rng)).mp4", kind: "video",
+                                   region: ["main", "side", "ticker"][Int.random(in: 0...2, using: &rng)])
+            let length = Double(Int.random(in: 1_000...60_000, using: &rng)) / 1000
+            let off = Bool.random(using: &rng) ? 0 : Double(Int.random(in: 0...500, using: &rng)) / 1000
+            let row = try XCTUnwrap(store.begin(item, at: t))
+            store.end(row, at: t.addingTimeInterval(length), reason: "eof", length: length, screenOff: off)
+            t = t.addingTimeInterval(length + Double(Int.random(in: 0...120, using: &rng)))
+        }
+        let cases: [(String, String)] = [
+            ("item", "path"), ("hour", "substr(start_utc, 1, 13) || ':00Z'"), ("day", "substr(start_utc, 1, 10)"), ("region", "region"),
+        ]
+        for (by, key) in cases {
+            let r = try CLITests.run(["report", "--play-log", db, "--by", by, "--format", "csv"], timeout: 30)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let mine = r.stdout.split(separator: "\n").dropFirst().map { line -> String in
+                let f = line.split(separator: ",")
+                return "\(f[0])|\(f[1])|\(f[2])"
+            }
+            let theirs = try Self.sqlite3(db, "SELECT \(key) AS g, count(*), printf('%.3f', total(duration)) FROM showings GROUP BY g ORDER BY g")
+            XCTAssertEqual(mine, theirs, "by \(by)")
+            XCTAssertGreaterThan(theirs.count, by == "day" ? 1 : 2)
+        }
+        // --since and --until are local times in --timezone: Berlin's 2026-12-25 is 23:00Z the day before to 23:00Z
+        let r = try CLITests.run(["report", "--play-log", db, "--since", "2026-12-25", "--until", "2026-12-26", "--timezone",
+                                  "Europe/Berlin", "--format", "csv", "--by", "day"], timeout: 30)
+        let total = r.stdout.split(separator: "\n").dropFirst().compactMap { Int($0.split(separator: ",")[1]) }.reduce(0, +)
+        let expected = try Self.sqlite3(db, "SELECT count(*) FROM showings WHERE start_utc >= '2026-12-24T23:00:00.000Z' AND start_utc < '2026-12-25T23:00:00.000Z'")
+        XCTAssertEqual([String(total)], expected)
+        // a missing log is one line, exit 1; a bad time is a usage error
+        let missing = try CLITests.run(["report", "--play-log", dir.file("none.sqlite")], timeout: 30)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "kiosk: error: report: \(dir.file("none.sqlite")): no such file\n")
+        let bad = try CLITests.run(["report", "--play-log", db, "--since", "yesterday"], timeout: 30)
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertEqual(bad.stderr, "kiosk: --since: 'yesterday' is not YYYY-MM-DD[THH:MM[:SS]]\n")
+    }
+}
