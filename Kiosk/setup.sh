@@ -28,6 +28,8 @@ packages=(
   libxml2-dev
   # HDMI-CEC: the kernel's headers (linux/cec.h) build it; cec-ctl, cec-follower and cec-compliance test it in the VM
   linux-libc-dev v4l-utils
+  # proof of play: SQLite is the log; sqlite3 reads it back in the tests, xmllint checks the Xibo XML against its schema
+  libsqlite3-dev sqlite3 libxml2-utils
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -111,6 +111,41 @@ final class PlayLogTests: XCTestCase {
         let total = r.stdout.split(separator: "\n").dropFirst().compactMap { Int($0.split(separator: ",")[1]) }.reduce(0, +)
         let expected = try Self.sqlite3(db, "SELECT count(*) FROM showings WHERE start_utc >= '2026-12-24T23:00:00.000Z' AND start_utc < '2026-12-25T23:00:00.000Z'")
         XCTAssertEqual([String(total)], expected)
+        // Xibo's stats XML against a schema written from Xibo's XMDS SubmitStats documentation: <stats> of <stat>
+        // with type, fromdt and todt ("Y-m-d H:i:s"), scheduleid, layoutid, mediaid, tag, count and duration
+        let xsd = dir.file("xibo-stats.xsd")
+        try """
+            <?xml version="1.0"?>
+            <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+              <xs:simpleType name="when"><xs:restriction base="xs:string">
+                <xs:pattern value="[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}"/></xs:restriction></xs:simpleType>
+              <xs:element name="stats"><xs:complexType><xs:sequence>
+                <xs:element name="stat" minOccurs="0" maxOccurs="unbounded"><xs:complexType>
+                  <xs:attribute name="type" use="required"><xs:simpleType><xs:restriction base="xs:string">
+                    <xs:enumeration value="layout"/><xs:enumeration value="media"/><xs:enumeration value="widget"/>
+                    <xs:enumeration value="event"/></xs:restriction></xs:simpleType></xs:attribute>
+                  <xs:attribute name="fromdt" type="when" use="required"/>
+                  <xs:attribute name="todt" type="when" use="required"/>
+                  <xs:attribute name="scheduleid" type="xs:integer" use="required"/>
+                  <xs:attribute name="layoutid" type="xs:integer" use="required"/>
+                  <xs:attribute name="mediaid" type="xs:string"/>
+                  <xs:attribute name="tag" type="xs:string"/>
+                  <xs:attribute name="count" type="xs:positiveInteger" use="required"/>
+                  <xs:attribute name="duration" type="xs:nonNegativeInteger" use="required"/>
+                </xs:complexType></xs:element>
+              </xs:sequence></xs:complexType></xs:element>
+            </xs:schema>
+            """.write(toFile: xsd, atomically: true, encoding: .utf8)
+        let xibo = try CLITests.run(["report", "--play-log", db, "--by", "day", "--format", "xibo"], timeout: 30)
+        XCTAssertEqual(xibo.status, 0, xibo.stderr)
+        let xml = dir.file("stats.xml")
+        try xibo.stdout.write(toFile: xml, atomically: true, encoding: .utf8)
+        let lint = try BoundedProcess.run("/usr/bin/xmllint", ["--noout", "--schema", xsd, xml], timeout: 30)
+        XCTAssertEqual(lint.status, 0, String(decoding: lint.stderr, as: UTF8.self))
+        // one <stat> per item and day, whose counts add up to every showing
+        let counts = xibo.stdout.components(separatedBy: "count=\"").dropFirst().compactMap { Int($0.prefix { $0 != "\"" }) }
+        XCTAssertEqual([String(counts.reduce(0, +))], try Self.sqlite3(db, "SELECT count(*) FROM showings"))
+        XCTAssertEqual([String(counts.count)], try Self.sqlite3(db, "SELECT count(DISTINCT path || substr(start_utc, 1, 10)) FROM showings"))
         // a missing log is one line, exit 1; a bad time is a usage error
         let missing = try CLITests.run(["report", "--play-log", dir.file("none.sqlite")], timeout: 30)
         XCTAssertEqual(missing.status, 1)
