@@ -43,6 +43,7 @@ enum FleetStateJSON {
             ("layout", s.layout.map { .string($0) } ?? .null),
             ("alert", s.alert.map { .string($0.text) } ?? .null),
             ("cec_power", s.tvPower.map { .string($0.rawValue) } ?? .null),
+            ("showings_today", s.playStats.map { .int(Int64($0.showings)) } ?? .null),
             ("regions", .array(s.regions.map { r in
                 .object([("name", .string(r.name)), ("src", r.src.map { .string($0) } ?? .null),
                          ("path", r.path.map { .string($0) } ?? .null)])

@@ -68,6 +68,11 @@ enum HomeAssistantDiscovery {
                 ("json_attributes_topic", state), ("icon", .string("mdi:image")),
             ]),
             entity("camera", "screen_camera", "Screen", [("topic", .string(topics.camera))]),
+            // the play log's showings today (empty without a play log)
+            entity("sensor", "showings_today", "Showings today", [
+                ("state_topic", state), ("value_template", .string("{{ value_json.showings_today }}")),
+                ("icon", .string("mdi:counter")),
+            ]),
             // the TV's power as HDMI-CEC reports it (on, standby, to-on, to-standby, unknown; empty without CEC)
             entity("sensor", "tv_power", "TV power", [
                 ("state_topic", state), ("value_template", .string("{{ value_json.cec_power or '' }}")),

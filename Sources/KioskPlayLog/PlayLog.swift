@@ -176,6 +176,15 @@ public final class PlayLog {
         }
     }
 
+    /// The showings that started at or after `since` (today's, from local midnight): how many, and their seconds
+    /// on screen; nil when the log cannot be read.
+    public func totals(since: Date) -> (showings: Int, seconds: Double)? {
+        guard let db, let row = try? db.query("""
+            SELECT count(*), total(duration) FROM showings WHERE start_utc >= ?1 AND end_utc IS NOT NULL
+            """, [.text(Self.timestamp(since))]).first, row.count == 2 else { return nil }
+        return (Int(row[0].int ?? 0), row[1].real ?? 0)
+    }
+
     /// Removes showings that ended before `date` (retention); how many went.
     @discardableResult
     public func prune(before date: Date) -> Int {

@@ -69,6 +69,8 @@ public final class Player {
     var screenOff = false
     /// The TV's power status over HDMI-CEC (nil: no CEC).
     var tvPower: TVPower?
+    /// Today's figures from the play log (nil: none is kept).
+    var playStats: PlayStats?
 
     /// Whether the display is on (not in a schedule's off window, nor turned off by a remote).
     public var isScreenOn: Bool { !screenOff }

@@ -37,6 +37,7 @@ extension Player {
         s.rotation = output.rotation.rawValue
         s.screenOn = !screenOff
         s.tvPower = tvPower
+        s.playStats = playStats
         s.alert = alertMode?.alert
         s.screenView = grid.isOpen ? .grid : .slideshow
         s.gridFilter = grid.filter

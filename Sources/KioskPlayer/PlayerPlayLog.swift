@@ -25,6 +25,7 @@ public final class PlayerPlayLog: LoopProducer {
         self.keepDays = keepDays
         player.observe { [unowned self] event in handle(event) }
         player.producers.append(self)
+        countToday(at: player.clock.now)
     }
 
     private var now: Double { player.clock.now }
@@ -59,6 +60,18 @@ public final class PlayerPlayLog: LoopProducer {
         open = nil
         let off = o.off + (o.offSince.map { t - $0 } ?? 0)
         store.end(o.row, at: wall(t), reason: reason, length: t - o.start, screenOff: off)
+        countToday(at: t)
+    }
+
+    /// Today's figures (the local day of the player's wall clock) into the player's status.
+    private func countToday(at t: Double) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = player.wallClock.zone
+        let midnight = calendar.startOfDay(for: wall(t))
+        let c = calendar.dateComponents([.year, .month, .day], from: midnight)
+        guard let day = CivilDate(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0),
+              let totals = store.totals(since: midnight) else { return }
+        player.playStats = PlayStats(day: day.description, showings: totals.showings, seconds: totals.seconds)
     }
 
     public func turn(at t: Double) -> [PlayerCommand] {

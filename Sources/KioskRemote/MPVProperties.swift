@@ -246,6 +246,10 @@ enum MPVPropertyTable {
             return [.grid(.filter(f))]
         }),
         MPVProperty("kiosk-grid-focus", .text, get: { s in s.gridFocus.map { .string($0) } }),
+        // Today's showings in the play log (unavailable without one): {"day", "showings", "seconds"}.
+        MPVProperty("play-stats", .list, get: { s in s.playStats.map { p in
+            .object([("day", .string(p.day)), ("showings", .int(Int64(p.showings))), ("seconds", .double(p.seconds))])
+        } }),
         // The TV's power over HDMI-CEC: on, standby, to-on, to-standby or unknown (unavailable without CEC).
         MPVProperty("cec-power", .text, get: { s in s.tvPower.map { .string($0.rawValue) } }),
         // The emergency alert on screen: its text (unavailable while none is), and its end on the wall clock.

@@ -91,6 +91,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var screenOn = true
     /// The TV's power status over HDMI-CEC; nil without CEC (`--cec off`, or no adapter).
     public var tvPower: TVPower?
+    /// Today's showings in the play log (local day), and their seconds on screen; nil without a play log.
+    public var playStats: PlayStats?
     /// What is full screen: the slideshow or the grid.
     public var screenView = ScreenView.slideshow
     /// The emergency alert on screen, if one is.
@@ -114,4 +116,14 @@ public struct PlayerStatus: Sendable, Equatable {
 
     /// The current entry, if any.
     public var current: Entry? { currentPosition.map { playlist[$0] } }
+}
+
+/// The play log's figures for one local day.
+public struct PlayStats: Sendable, Equatable {
+    /// `YYYY-MM-DD`, local.
+    public var day: String
+    public var showings: Int
+    public var seconds: Double
+    /// Figures for `day`.
+    public init(day: String, showings: Int, seconds: Double) { self.day = day; self.showings = showings; self.seconds = seconds }
 }
