@@ -146,7 +146,7 @@ enum PlayerLog {
             log.info("idle: nothing to play; waiting for items")
         case .interrupt(let started, let region, let src):
             log.info("layout: interrupt \(started ? "begins" : "ends") in region \(region): \(src) at \(time) s")
-        case .itemFailed, .seeked, .shutdown, .triggered, .screenPower:
+        case .itemFailed, .seeked, .shutdown, .triggered, .screenPower, .regionShowing:
             break  // the decoder logged the failure; seeks, triggers, the screen and the end are logged where they happen
         }
     }

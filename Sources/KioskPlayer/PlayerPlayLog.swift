@@ -5,13 +5,17 @@ import KioskPlayLog
 /// Writes the player's showings to a `PlayLog` on the player's thread and clock (a recording's virtual clock
 /// too, so a recording's rows are the same each time): a row when an item comes on screen and its end when it
 /// leaves, with the time the screen was off during it; a heartbeat every 10 s; old rows pruned once a day.
-/// The slideshow's showings are region `main`.
+/// The slideshow's showings are region `main`; a layout's are each region's (`.regionShowing`), its SMIL file and
+/// element with them, and what an interrupt replaces ends `interrupted` (it starts again, a new row, on resume).
 public final class PlayerPlayLog: LoopProducer {
     private let store: PlayLog
     private unowned let player: Player
     private let keepDays: Double
     /// The showing open now: its row, and the screen's off time within it.
-    private var open: (row: Int64, path: String, start: Double, offSince: Double?, off: Double)?
+    private typealias Open = (row: Int64, path: String, start: Double, offSince: Double?, off: Double, interrupt: Bool)
+    private var open: Open?
+    /// A layout's open showings, by region.
+    private var regions: [String: Open] = [:]
     private var screenOff = false
     private var nextBeat = 0.0
     private var nextPrune = 0.0
@@ -38,18 +42,30 @@ public final class PlayerPlayLog: LoopProducer {
             close(reason: "skipped", at: t)  // an end always comes first; this is a guard
             let kind = player.cache.item(id)?.info.kind.rawValue ?? (Player.isPictureName(path) ? "image" : "video")
             if let row = store.begin(ShowingItem(path: path, kind: kind), at: wall(t), screenOn: !screenOff) {
-                open = (row, path, t, screenOff ? t : nil, 0)
+                open = (row, path, t, screenOff ? t : nil, 0, false)
             }
         case .itemEnded(_, let path, let reason):
             guard open?.path == path else { return }
             close(reason: player.alertMode != nil && reason == .skipped ? "interrupted" : reason.rawValue, at: t)
+        case .regionShowing(let change):
+            let reason = change.interrupt && regions[change.region]?.interrupt == false ? "interrupted" : "eof"
+            if let o = regions.removeValue(forKey: change.region) { finish(o, reason: reason, at: t) }
+            guard let path = change.path else { return }
+            let item = ShowingItem(path: path, kind: change.kind, region: change.region, layout: change.layout, element: change.element)
+            if let row = store.begin(item, at: wall(t), screenOn: !screenOff) {
+                regions[change.region] = (row, path, t, screenOff ? t : nil, 0, change.interrupt)
+            }
         case .screenPower(let on):
             screenOff = !on
-            guard var o = open else { return }
-            if on, let since = o.offSince { o.off += t - since; o.offSince = nil } else if !on, o.offSince == nil { o.offSince = t }
-            open = o
+            func mark(_ o: inout Open) {
+                if on, let since = o.offSince { o.off += t - since; o.offSince = nil } else if !on, o.offSince == nil { o.offSince = t }
+            }
+            if var o = open { mark(&o); open = o }
+            for (name, var o) in regions { mark(&o); regions[name] = o }
         case .shutdown:
             close(reason: "quit", at: t)
+            for o in regions.values { finish(o, reason: "quit", at: t) }
+            regions = [:]
         default:
             break
         }
@@ -58,6 +74,10 @@ public final class PlayerPlayLog: LoopProducer {
     private func close(reason: String, at t: Double) {
         guard let o = open else { return }
         open = nil
+        finish(o, reason: reason, at: t)
+    }
+
+    private func finish(_ o: Open, reason: String, at t: Double) {
         let off = o.off + (o.offSince.map { t - $0 } ?? 0)
         store.end(o.row, at: wall(t), reason: reason, length: t - o.start, screenOff: off)
         countToday(at: t)
@@ -77,7 +97,7 @@ public final class PlayerPlayLog: LoopProducer {
     public func turn(at t: Double) -> [PlayerCommand] {
         if t >= nextBeat {
             nextBeat = t + Self.beat
-            if open != nil { store.heartbeat(at: wall(t)) }
+            if open != nil || !regions.isEmpty { store.heartbeat(at: wall(t)) }
         }
         if t >= nextPrune {
             nextPrune = t + 86_400
@@ -87,5 +107,5 @@ public final class PlayerPlayLog: LoopProducer {
         return []
     }
 
-    public var deadline: Double? { open != nil ? nextBeat : nextPrune }
+    public var deadline: Double? { open != nil || !regions.isEmpty ? nextBeat : nextPrune }
 }

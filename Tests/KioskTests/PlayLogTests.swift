@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskMedia
 import KioskOutput
 @testable import KioskPlayer
 @testable import KioskPlayLog
@@ -61,6 +62,52 @@ final class PlayLogTests: XCTestCase {
         XCTAssertEqual(p.board.status.playStats, PlayStats(day: "2026-12-24", showings: 4, seconds: 11.5))
         let sizes = try Self.sqlite3(db, "SELECT DISTINCT size FROM showings WHERE path LIKE '%a.png'")
         XCTAssertEqual(sizes, [String((try FileManager.default.attributesOfItem(atPath: paths[0])[.size] as? NSNumber)?.intValue ?? -1)])
+    }
+
+    /// A layout on the simulated clock: green (5 s) and blue (5 s) loop in region main, a logo (id `logo`) stays in
+    /// region side; `notify(fire)` at 3 s shows red for 2 s in a higher class. Hand-computed rows: green 0-3
+    /// interrupted, red 3-5 eof, green again 5-7 (its 2 s left) eof, blue 7-10 quit; the logo 0-10 quit, with its
+    /// element id; each with the SMIL file and its region.
+    func testALayoutsRegionsAndAnInterruptGiveTheHandComputedRows() throws {
+        let dir = try TempDir()
+        for c in ["green", "blue", "red", "white"] { _ = try ColourPictures.make(dir, "\(c).png", c) }
+        let smil = dir.file("fire.smil")
+        try """
+            <smil><head><layout><root-layout width="160" height="90"/>
+            <region regionName="main" left="0" width="120" fit="fill"/><region regionName="side" left="120" width="40" fit="fill"/></layout></head>
+            <body><par><img xml:id="logo" src="white.png" region="side" dur="indefinite"/>
+            <excl><priorityClass><img xml:id="alarm" src="red.png" region="main" begin="notify(fire)" dur="2s"/></priorityClass>
+            <priorityClass><seq begin="0s" repeatCount="indefinite"><img src="green.png" region="main" dur="5s"/>
+            <img src="blue.png" region="main" dur="5s"/></seq></priorityClass></excl></par></body></smil>
+            """.write(toFile: smil, atomically: true, encoding: .utf8)
+        let db = dir.file("plays.sqlite")
+        let clock = VirtualClock()
+        var config = PlayerConfig()
+        config.size = PixelSize(width: 160, height: 90)
+        let output = try VirtualTimeOutput(size: config.size, fps: 10, clock: clock, sink: nil)
+        let p = try Player(items: [], config: config, output: output, clock: clock, log: Log(level: .error), waitForDecodes: true)
+        p.wallClock = ({ Date(timeIntervalSince1970: 1_798_102_800 + $0) }, TimeZone(identifier: "UTC") ?? .current)
+        try p.play(layout: try SMILFile.load(smil))
+        _ = PlayerPlayLog(store: try PlayLog(path: db, log: Log(level: .error)), player: p, keepDays: 400)
+        var sent = false
+        p.onLoopTurn = { [unowned p] in
+            if !sent, clock.now >= 3 {
+                sent = true
+                p.inbox.queueFromLoop(.trigger(.notify("fire")))
+            }
+        }
+        _ = try p.run(length: 10)
+        let rows = try Self.sqlite3(db, """
+            SELECT region, replace(path, '\(dir.path)/', ''), substr(start_utc, 18, 6), substr(end_utc, 18, 6), duration, reason,
+              element, layout = '\(smil)', kind FROM showings ORDER BY region, id
+            """)
+        XCTAssertEqual(rows, [
+            "main|green.png|00.000|03.000|3.0|interrupted||1|image",
+            "main|red.png|03.000|05.000|2.0|eof|alarm|1|image",
+            "main|green.png|05.000|07.000|2.0|eof||1|image",
+            "main|blue.png|07.000|10.000|3.0|quit||1|image",
+            "side|white.png|00.000|10.000|10.0|quit|logo|1|image",
+        ])
     }
 
     func testADamagedFileIsMovedAsideAndANewOneBegun() throws {

@@ -191,6 +191,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case itemStarted(ItemID, path: String, sequence: Int)
     /// The display was turned on or off (a schedule's window, a remote's `screen`, an alert over the screen off).
     case screenPower(on: Bool)
+    /// A layout's region began showing another medium (or nothing): what the play log records per region.
+    case regionShowing(RegionShowingChange)
     /// An item left the screen, and why.
     case itemEnded(ItemID, path: String, reason: EndReason)
     /// Items were added, removed or moved; the new count.
@@ -235,4 +237,26 @@ public enum LayoutTrigger: Sendable, Equatable {
     /// A tap or click at this point, as fractions of the screen (0,0 top left): `id.activateEvent` of what shows
     /// there.
     case tap(x: Double, y: Double)
+}
+
+/// What a layout's region shows from now on, for the play log.
+public struct RegionShowingChange: Sendable, Equatable {
+    /// The SMIL file and the region.
+    public var layout: String
+    public var region: String
+    /// The medium's file; for a brush or a `smilText`, the SMIL file and `#` and the element's id (or kind);
+    /// nil while the region shows nothing.
+    public var path: String?
+    /// `image`, `video`, `audio`, `text`, `brush` (the SMIL element's kind; a `ref` as its file's).
+    public var kind: String
+    /// The SMIL element's id.
+    public var element: String?
+    /// Whether it interrupts (begun by a wallclock, syncbase or event begin): what it replaces ends `interrupted`.
+    public var interrupt: Bool
+
+    /// A change.
+    public init(layout: String, region: String, path: String?, kind: String, element: String?, interrupt: Bool) {
+        self.layout = layout; self.region = region; self.path = path; self.kind = kind; self.element = element
+        self.interrupt = interrupt
+    }
 }

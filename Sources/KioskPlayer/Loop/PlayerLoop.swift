@@ -119,7 +119,7 @@ extension Player {
             publish([.itemEnded(id, path: path, reason: .quit)])
         }
         presenter?.dropScreenshots("the player stopped")
-        board.post([.shutdown])
+        publish([.shutdown])  // observers too: the play log closes what shows
     }
 }
 

@@ -36,6 +36,8 @@ final class LayoutMode: PlayerMode {
 
     /// The interrupts on screen at the last turn, by region.
     private var interrupts: [String: SMILActive] = [:]
+    /// What each region showed at the last turn (medium index and activation), for the play log.
+    private var showings: [String: (media: Int, activation: Int)] = [:]
     /// When the layout's clock began on the wall clock (its wallclock begins are placed from it).
     private var wallStart = Date()
     /// Whether a frame of the layout has reached the screen.
@@ -155,6 +157,7 @@ final class LayoutMode: PlayerMode {
         screen.placeWallclocks(start: wallStart, zone: wall.zone, at: local)  // repeats listed further ahead
         hear(screen.voice(at: local), at: t)
         noteInterrupts(at: local)
+        noteShowings(at: local)
         let (pictures, key) = try screen.frame(at: local)
         p.postStatus(scene: nil)
         if !screen.isComplete && local < Self.firstFrameWait && !shownOnce {
@@ -212,6 +215,26 @@ extension LayoutMode {
         if player.playsSound {
             player.sound.start(path: voice.path, sequence: -1 - voice.activation, at: voice.offset, level: voice.level)
         }
+    }
+
+    /// Publishes each region's change of medium since the last turn (`.regionShowing`), for the play log.
+    private func noteShowings(at local: Double) {
+        let file = screen.file
+        let shown = screen.clocks.byRegion(at: local)
+        var events: [PlayerEvent] = []
+        for region in file.document.regions {
+            let a = shown[region.name]
+            let key = a.map { ($0.media.index, $0.activation) }
+            if key?.0 == showings[region.name]?.media && key?.1 == showings[region.name]?.activation { continue }
+            showings[region.name] = key.map { (media: $0.0, activation: $0.1) }
+            let path = a.flatMap { file.paths[$0.media.index] }
+                ?? a.map { file.document.file + "#" + ($0.media.id ?? $0.media.kind.rawValue) }
+            let kind = a.map { $0.media.kind == .image ? "image" : $0.media.kind == .ref ? "video" : $0.media.kind.rawValue } ?? ""
+            events.append(.regionShowing(RegionShowingChange(layout: file.document.file, region: region.name, path: path, kind: kind,
+                                                             element: a?.media.id,
+                                                             interrupt: a.map { screen.interrupting.contains($0.media.index) } ?? false)))
+        }
+        if !events.isEmpty { player.publish(events) }
     }
 }
 
