@@ -41,10 +41,20 @@ public final class PlayLog {
     private var failing = false
     private var missed = 0
 
-    /// Opens or creates the log at `path`, migrating an older schema and closing what a crash left open.
+    /// Opens or creates the log at `path`, migrating an older schema and closing what a crash left open. A folder
+    /// that cannot be written (read-only, full) is one warn line: the log is opened again at the next showing, until
+    /// it can be. Other failures (a schema newer than this kiosk's) throw.
     public init(path: String, log: Log) throws(SQLiteError) {
         self.path = path
         self.log = log
+        do {
+            try openOrSetAside()
+        } catch let e where e.isUnwritable {
+            failed(e)
+        }
+    }
+
+    private func openOrSetAside() throws(SQLiteError) {
         do {
             try open()
         } catch let e where e.isCorrupt {
@@ -52,6 +62,16 @@ public final class PlayLog {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
             log.warn("play log: \(path) is damaged (\(e.description)); moved aside to \(aside), starting a new one")
             try open()
+        }
+    }
+
+    /// Whether the log is open for writing now (not while its folder cannot be written).
+    public var isOpen: Bool { db != nil }
+
+    private func failed(_ error: SQLiteError) {
+        if !failing {
+            failing = true
+            log.warn("play log: cannot write \(path) (\(error.description)); playback goes on, logging resumes when it can")
         }
     }
 
@@ -122,8 +142,9 @@ public final class PlayLog {
 
     /// Runs a write; a full or read-only disk is one warn line and `nil` (the caller counts what was missed).
     private func write<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) -> T? {
-        guard let db else { return nil }
         do {
+            if db == nil { try openOrSetAside() }  // it could not be opened before: it may be writable now
+            guard let db else { return nil }
             let r = try body(db)
             if failing {
                 failing = false
@@ -132,10 +153,7 @@ public final class PlayLog {
             }
             return r
         } catch {
-            if !failing {
-                failing = true
-                log.warn("play log: cannot write \(path) (\(error.description)); playback goes on, logging resumes when it can")
-            }
+            failed(error)
             return nil
         }
     }

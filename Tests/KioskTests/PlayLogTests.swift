@@ -110,6 +110,27 @@ final class PlayLogTests: XCTestCase {
         ])
     }
 
+    /// A log whose folder cannot be written (here: a file stands where the folder should be, which stops root too)
+    /// is one warn line; the showings meanwhile are counted, and once the folder is there logging resumes and says
+    /// how many were missed.
+    func testAnUnwritableFolderIsOneLineAndLoggingResumes() throws {
+        let dir = try TempDir()
+        let folder = dir.file("logs")
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: folder))
+        let lines = LogLines()
+        let store = try PlayLog(path: folder + "/plays.sqlite", log: lines.log)
+        let item = ShowingItem(path: "/m/a.png", kind: "image")
+        for i in 0..<3 { XCTAssertNil(store.begin(item, at: Date(timeIntervalSince1970: Double(i)))) }
+        XCTAssertEqual(lines.matching("play log: cannot write").count, 1)
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let row = try XCTUnwrap(store.begin(item, at: Date(timeIntervalSince1970: 10)))
+        store.end(row, at: Date(timeIntervalSince1970: 12), reason: "eof", length: 2, screenOff: 0)
+        XCTAssertEqual(lines.matching("writing to \(folder)/plays.sqlite again; 3 showings missed meanwhile").count, 1,
+                       "\(lines.matching("play log"))")
+        XCTAssertEqual(try Self.sqlite3(folder + "/plays.sqlite", "SELECT count(*), sum(duration) FROM showings"), ["1|2.0"])
+    }
+
     func testADamagedFileIsMovedAsideAndANewOneBegun() throws {
         let dir = try TempDir()
         let db = dir.file("plays.sqlite")
