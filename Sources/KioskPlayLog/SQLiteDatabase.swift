@@ -29,8 +29,12 @@ final class SQLiteDatabase {
         case text(String)
     }
 
+    /// SQLite leaves its files' owners alone (see `kiosk_sqlite_keep_owners`); done once, before the first open.
+    private static let ownersKept: Void = { _ = kiosk_sqlite_keep_owners() }()
+
     /// Opens (`readOnly`) or opens and creates `path`, waiting up to `busy` seconds for a lock.
     init(path: String, readOnly: Bool = false, busy: Double = 2) throws(SQLiteError) {
+        Self.ownersKept
         self.path = path
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
