@@ -153,11 +153,12 @@ final class IPCReferenceTests: XCTestCase {
         try ctlOK(["next"], socket: s)
         XCTAssertEqual(try ctlOK(["status"], socket: s), "paused 2/2 \(files[1]) 0.0/0.0 s")
         let json = try ctlOK(["--json", "status"], socket: s).split(separator: "\n")
-        XCTAssertEqual(json.count, 7, "one raw reply per property")
+        XCTAssertEqual(json.count, 8, "one raw reply per property")
         for (i, line) in json.enumerated() {
             let reply = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             XCTAssertEqual(reply?["request_id"] as? Int, i + 1, String(line))
-            XCTAssertEqual(reply?["error"] as? String, "success", String(line))
+            // the last is kiosk's own cec-power, which mpv does not have: the line leaves the TV out
+            XCTAssertEqual(reply?["error"] as? String, i == 7 ? "property not found" : "success", String(line))
         }
         // Out of range: mpv stops and idles; path, time-pos and duration are then unavailable.
         try ctlOK(["goto", "9"], socket: s)
