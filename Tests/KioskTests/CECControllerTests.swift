@@ -118,6 +118,17 @@ final class CECControllerTests: XCTestCase {
         XCTAssertTrue(eventually(5) { tv.sent.filter { $0.opcode == 0x82 }.count == 3 }, "the source again: \(tv.sent)")
     }
 
+    /// A hotplug: the kernel claims the address again and says so (`CEC_EVENT_STATE_CHANGE`); kiosk, the source,
+    /// announces itself again.
+    func testAfterAHotplugKioskAnnouncesItselfAgain() throws {
+        let tv = StandInTV(power: .on)
+        _ = start(tv)
+        XCTAssertTrue(eventually(5) { tv.sent.filter { $0.opcode == 0x82 }.count == 1 })
+        tv.replug()
+        XCTAssertTrue(eventually(5) { tv.sent.filter { $0.opcode == 0x82 }.count == 2 }, "\(tv.sent)")
+        XCTAssertEqual(tv.sent.last?.bytes, [0x4F, 0x82, 0x10, 0x00])
+    }
+
     func testATVThatDoesNotWakeIsAskedAgainLessAndLessOften() throws {
         let tv = StandInTV(power: .standby)
         tv.wakes = false
@@ -181,6 +192,7 @@ final class StandInTV: CECBus, @unchecked Sendable {
     private let lock = NSCondition()
     private var _sent: [(CECMessage, Date)] = []
     private var inbox: [CECMessage] = []
+    private var replugged = false
     private var _power: TVPower
     private var _wakes = true, _present = true, _gone = false
     private let started = Date()
@@ -200,6 +212,9 @@ final class StandInTV: CECBus, @unchecked Sendable {
 
     /// Seconds after the start at which messages with `opcode` were sent.
     func sentTimes(opcode: UInt8) -> [Double] { locked { _sent.filter { $0.0.opcode == opcode }.map { $0.1.timeIntervalSince(started) } } }
+
+    /// The link went down and came back: the addresses were claimed again.
+    func replug() { locked { replugged = true; lock.broadcast() } }
 
     /// The TV sends `bytes` to kiosk.
     func says(_ bytes: [UInt8]) {
@@ -227,8 +242,12 @@ final class StandInTV: CECBus, @unchecked Sendable {
     func next(timeout: Double) throws(CECError) -> CECBusEvent? {
         lock.lock()
         defer { lock.unlock() }
-        if inbox.isEmpty, !_gone { _ = lock.wait(until: Date(timeIntervalSinceNow: timeout)) }
+        if inbox.isEmpty, !_gone, !replugged { _ = lock.wait(until: Date(timeIntervalSinceNow: timeout)) }
         if _gone { throw CECError("stand-in TV: the adapter went away", gone: true) }
+        if replugged {
+            replugged = false
+            return .addressesChanged
+        }
         return inbox.isEmpty ? nil : .received(inbox.removeFirst())
     }
 }
