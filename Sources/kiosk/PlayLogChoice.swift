@@ -27,7 +27,7 @@ enum PlayLogChoice {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         do {
             let store = try PlayLog(path: path, log: log)
-            if store.isOpen { log.info("play log: showings recorded in \(path)") }
+            if store.isOpen { log.info("play log: kept in \(path)") }
             return (store, days)
         } catch {
             log.warn("play log: \(error.description); playing without recording showings")

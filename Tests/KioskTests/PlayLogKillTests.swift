@@ -19,7 +19,7 @@ final class PlayLogKillTests: XCTestCase {
         for round in 0..<50 {
             let p = try LiveProcess(["play", "--output", "headless", "--size", "64x36", "--duration", "0.3", "--transition", "none",
                                      "--no-state", "--play-log", db, "--log-level", "info"] + pictures)
-            XCTAssertTrue(p.waitFor("play log: showings recorded", timeout: 30), "round \(round): \(p.stderr)")
+            XCTAssertTrue(p.waitFor("play log: kept in", timeout: 30), "round \(round): \(p.stderr)")
             XCTAssertTrue(p.waitFor("first frame presented", timeout: 30), "round \(round): \(p.stderr)")
             if !open.isEmpty {
                 XCTAssertTrue(p.stderr.contains("play log: closed \(open.count) showing"), "round \(round): \(p.stderr)")
