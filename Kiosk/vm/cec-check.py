@@ -12,14 +12,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check import Checks, read_ppm, psnr  # noqa: E402
-
-
-def read(path):
-    try:
-        return open(path, errors='replace').read()
-    except OSError:
-        return ''
+from check import Checks, read, read_ppm, psnr  # noqa: E402
 
 
 def main():

@@ -90,35 +90,33 @@ extension SMILTimeline {
         let repeating = repeats || c.timing.repeatCount != nil || c.timing.repeatDuration != nil
         for i in c.children.indices {
             var timing = c.children[i].timing
+            let source = c.children[i].source
+            /// `offsets` with the wallclock, syncbase and event values placed on the container's clock, or a line
+            /// saying why they cannot be (`what`: begins or ends).
+            func placed(_ offsets: [Double], _ wallclocks: [SMILWallclock], _ events: [SMILEventBegin], _ what: String) -> [Double] {
+                guard let docBegin else {
+                    lines.append("\(source): its container has no fixed begin, so its wallclock, syncbase and event \(what) are not placed")
+                    return offsets
+                }
+                if repeating {
+                    lines.append("\(source): wallclock, syncbase and event \(what) inside a repeating container are placed in its first repeat")
+                }
+                return (offsets + placing.times(wallclocks, events, docBegin: docBegin).map { $0 - docBegin }).sorted()
+            }
             if !timing.wallclockBegins.isEmpty || !timing.eventBegins.isEmpty {
                 if c.kind == .seq {
-                    lines.append("\(c.children[i].source): wallclock, syncbase and event begins are read in <par> and <excl> children; this one does not begin by them")
-                } else if let docBegin {
-                    timing.begins = (timing.begins + placing.times(timing.wallclockBegins, timing.eventBegins, docBegin: docBegin)
-                        .map { $0 - docBegin }).sorted()
-                    if repeating {
-                        lines.append("\(c.children[i].source): wallclock, syncbase and event begins inside a repeating container are placed in its first repeat")
-                    }
+                    lines.append("\(source): wallclock, syncbase and event begins are read in <par> and <excl> children; this one does not begin by them")
                 } else {
-                    lines.append("\(c.children[i].source): its container has no fixed begin, so its wallclock, syncbase and event begins are not placed")
+                    timing.begins = placed(timing.begins, timing.wallclockBegins, timing.eventBegins, "begins")
                 }
                 timing.begin = timing.begins.first ?? .infinity  // a begin never placed never comes
                 timing.hasBegin = !timing.begins.isEmpty
-                c.children[i].timing = timing
             }
             if !timing.wallclockEnds.isEmpty || !timing.eventEnds.isEmpty {
                 // ends are on the container's clock in a seq too: they need only the container's begin
-                if let docBegin {
-                    timing.ends = (timing.ends + placing.times(timing.wallclockEnds, timing.eventEnds, docBegin: docBegin)
-                        .map { $0 - docBegin }).sorted()
-                    if repeating {
-                        lines.append("\(c.children[i].source): wallclock, syncbase and event ends inside a repeating container are placed in its first repeat")
-                    }
-                } else {
-                    lines.append("\(c.children[i].source): its container has no fixed begin, so its wallclock, syncbase and event ends are not placed")
-                }
-                c.children[i].timing = timing
+                timing.ends = placed(timing.ends, timing.wallclockEnds, timing.eventEnds, "ends")
             }
+            c.children[i].timing = timing
             guard case .container(let inner) = c.children[i] else { continue }
             // the child's own begin on the layout's clock, where it is fixed
             var begin: Double?

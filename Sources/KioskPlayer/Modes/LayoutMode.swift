@@ -156,8 +156,9 @@ final class LayoutMode: PlayerMode {
         let local = t - start
         screen.placeWallclocks(start: wallStart, zone: wall.zone, at: local)  // repeats listed further ahead
         hear(screen.voice(at: local), at: t)
-        noteInterrupts(at: local)
-        noteShowings(at: local)
+        let shown = screen.clocks.byRegion(at: local)  // once a turn, for both
+        noteInterrupts(shown)
+        noteShowings(shown)
         let (pictures, key) = try screen.frame(at: local)
         p.postStatus(scene: nil)
         if !screen.isComplete && local < Self.firstFrameWait && !shownOnce {
@@ -181,9 +182,9 @@ final class LayoutMode: PlayerMode {
 extension LayoutMode {
     /// Publishes the interrupts that came on screen or left it since the last turn (IPC `kiosk-interrupt-start`
     /// and `-end`, MQTT `interrupt-started` and `-ended`, a log line each).
-    private func noteInterrupts(at local: Double) {
+    private func noteInterrupts(_ shown: [String: SMILActive]) {
         var now: [String: SMILActive] = [:]
-        for (region, a) in screen.clocks.byRegion(at: local) where screen.interrupting.contains(a.media.index) && !a.frozen {
+        for (region, a) in shown where screen.interrupting.contains(a.media.index) && !a.frozen {
             now[region] = a
         }
         var events: [PlayerEvent] = []
@@ -218,9 +219,8 @@ extension LayoutMode {
     }
 
     /// Publishes each region's change of medium since the last turn (`.regionShowing`), for the play log.
-    private func noteShowings(at local: Double) {
+    private func noteShowings(_ shown: [String: SMILActive]) {
         let file = screen.file
-        let shown = screen.clocks.byRegion(at: local)
         var events: [PlayerEvent] = []
         for region in file.document.regions {
             let a = shown[region.name]
