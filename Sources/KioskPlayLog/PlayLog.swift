@@ -25,6 +25,14 @@ public struct ShowingItem: Sendable, Equatable {
             mtime = a[.modificationDate] as? Date
         }
     }
+
+    /// An emergency alert's showing: kind `alert`, region `alert`, and for a path `alert: ` and its text (newlines
+    /// as ` / `, cut at 200 characters), since an alert is a message, not a file.
+    public init(alert text: String) {
+        path = "alert: " + String(text.replacingOccurrences(of: "\n", with: " / ").prefix(200))
+        kind = "alert"
+        region = "alert"
+    }
 }
 
 /// The proof-of-play log: one row per showing of an item in a region, in SQLite (WAL, `synchronous=NORMAL`, the

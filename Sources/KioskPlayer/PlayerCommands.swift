@@ -68,8 +68,11 @@ extension Player {
         case .alert(let request):
             return runAlert(request, at: t)
         case .tvPower(let power):
-            if tvPower != power { log.info("cec: the TV is \(power.rawValue)") }
-            tvPower = power
+            if tvPower != power {
+                log.info("cec: the TV is \(power.rawValue)")
+                tvPower = power
+                publish([.tvPower(power)])
+            }
             return .done()
         case .grid(let command):
             return runGrid(command, at: t)
@@ -146,7 +149,7 @@ enum PlayerLog {
             log.info("idle: nothing to play; waiting for items")
         case .interrupt(let started, let region, let src):
             log.info("layout: interrupt \(started ? "begins" : "ends") in region \(region): \(src) at \(time) s")
-        case .itemFailed, .seeked, .shutdown, .triggered, .screenPower, .regionShowing:
+        case .itemFailed, .seeked, .shutdown, .triggered, .screenPower, .regionShowing, .tvPower, .alert:
             break  // the decoder logged the failure; seeks, triggers, the screen and the end are logged where they happen
         }
     }

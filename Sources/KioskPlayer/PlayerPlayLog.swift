@@ -4,19 +4,36 @@ import KioskPlayLog
 
 /// Writes the player's showings to a `PlayLog` on the player's thread and clock (a recording's virtual clock
 /// too, so a recording's rows are the same each time): a row when an item comes on screen and its end when it
-/// leaves, with the time the screen was off during it; a heartbeat every 10 s; old rows pruned once a day.
+/// leaves, with the time the screen was off during it (the display off, or the TV in standby over HDMI-CEC); a
+/// heartbeat every 10 s; old rows pruned once a day.
+///
 /// The slideshow's showings are region `main`; a layout's are each region's (`.regionShowing`), its SMIL file and
-/// element with them, and what an interrupt replaces ends `interrupted` (it starts again, a new row, on resume).
+/// element with them, and what a layout's interrupt replaces ends `interrupted`. An emergency alert ends every
+/// showing on screen as `interrupted` and is a showing itself (kind `alert`); when it goes, what it covered starts
+/// again, each a new row.
 public final class PlayerPlayLog: LoopProducer {
     private let store: PlayLog
     private unowned let player: Player
     private let keepDays: Double
-    /// The showing open now: its row, and the screen's off time within it.
-    private typealias Open = (row: Int64, path: String, start: Double, offSince: Double?, off: Double, interrupt: Bool)
-    private var open: Open?
-    /// A layout's open showings, by region.
-    private var regions: [String: Open] = [:]
-    private var screenOff = false
+    /// A showing on screen: its row (nil when the log could not write it), and the screen's off time within it.
+    private struct Open {
+        let row: Int64?
+        let item: ShowingItem
+        /// The path as the player named it.
+        let path: String
+        let start: Double
+        var offSince: Double?
+        var off = 0.0
+        /// Begun by a layout's interrupt.
+        let interrupt: Bool
+    }
+    /// What is on screen, by region (`main` for the slideshow, `alert` for an alert).
+    private var open: [String: Open] = [:]
+    /// What an alert covers, by region: shown again (new rows) when it goes.
+    private var covered: [String: (item: ShowingItem, path: String, interrupt: Bool)] = [:]
+    private var alertOn = false
+    private var displayOff = false
+    private var tvOff = false
     private var nextBeat = 0.0
     private var nextPrune = 0.0
     /// Seconds between heartbeats.
@@ -34,53 +51,98 @@ public final class PlayerPlayLog: LoopProducer {
 
     private var now: Double { player.clock.now }
     private func wall(_ t: Double) -> Date { player.wallClock.at(t) }
+    private var screenOff: Bool { displayOff || tvOff }
 
     private func handle(_ event: PlayerEvent) {
         let t = now
         switch event {
         case .itemStarted(let id, let path, _):
-            close(reason: "skipped", at: t)  // an end always comes first; this is a guard
+            close("main", reason: "skipped", at: t)  // an end always comes first; this is a guard
             let kind = player.cache.item(id)?.info.kind.rawValue ?? (Player.isPictureName(path) ? "image" : "video")
-            if let row = store.begin(ShowingItem(path: path, kind: kind), at: wall(t), screenOn: !screenOff) {
-                open = (row, path, t, screenOff ? t : nil, 0, false)
-            }
+            show(ShowingItem(path: path, kind: kind), path: path, interrupt: false, at: t)
         case .itemEnded(_, let path, let reason):
-            guard open?.path == path else { return }
-            close(reason: player.alertMode != nil && reason == .skipped ? "interrupted" : reason.rawValue, at: t)
+            if covered["main"]?.path == path { covered["main"] = nil }  // it ended beneath the alert: not shown again
+            guard open["main"]?.path == path else { return }
+            close("main", reason: reason.rawValue, at: t)
         case .regionShowing(let change):
-            let reason = change.interrupt && regions[change.region]?.interrupt == false ? "interrupted" : "eof"
-            if let o = regions.removeValue(forKey: change.region) { finish(o, reason: reason, at: t) }
+            let reason = change.interrupt && open[change.region]?.interrupt == false ? "interrupted" : "eof"
+            close(change.region, reason: reason, at: t)
+            if alertOn { covered[change.region] = nil }
             guard let path = change.path else { return }
-            let item = ShowingItem(path: path, kind: change.kind, region: change.region, layout: change.layout, element: change.element)
-            if let row = store.begin(item, at: wall(t), screenOn: !screenOff) {
-                regions[change.region] = (row, path, t, screenOff ? t : nil, 0, change.interrupt)
-            }
+            show(ShowingItem(path: path, kind: change.kind, region: change.region, layout: change.layout, element: change.element),
+                 path: path, interrupt: change.interrupt, at: t)
+        case .alert(let alert):
+            if let alert { alertBegins(ShowingItem(alert: alert.text), at: t) } else { alertEnds(at: t) }
         case .screenPower(let on):
-            screenOff = !on
-            func mark(_ o: inout Open) {
-                if on, let since = o.offSince { o.off += t - since; o.offSince = nil } else if !on, o.offSince == nil { o.offSince = t }
-            }
-            if var o = open { mark(&o); open = o }
-            for (name, var o) in regions { mark(&o); regions[name] = o }
+            setScreen(display: !on, tv: tvOff, at: t)
+        case .tvPower(let power):
+            // standby, or going there; an unknown status leaves what was known
+            setScreen(display: displayOff, tv: power == .unknown ? tvOff : power == .standby || power == .toStandby, at: t)
         case .shutdown:
-            close(reason: "quit", at: t)
-            for o in regions.values { finish(o, reason: "quit", at: t) }
-            regions = [:]
+            for region in open.keys.sorted() { close(region, reason: "quit", at: t) }
+            covered = [:]
         default:
             break
         }
     }
 
-    private func close(reason: String, at t: Double) {
-        guard let o = open else { return }
-        open = nil
-        finish(o, reason: reason, at: t)
+    /// `item` comes on screen in its region (beneath an alert it waits for the alert to go).
+    private func show(_ item: ShowingItem, path: String, interrupt: Bool, at t: Double) {
+        if alertOn, item.kind != "alert" {
+            covered[item.region] = (item, path, interrupt)
+            return
+        }
+        let row = store.begin(item, at: wall(t), screenOn: !screenOff)
+        open[item.region] = Open(row: row, item: item, path: path, start: t, offSince: screenOff ? t : nil, interrupt: interrupt)
     }
 
-    private func finish(_ o: Open, reason: String, at t: Double) {
-        let off = o.off + (o.offSince.map { t - $0 } ?? 0)
-        store.end(o.row, at: wall(t), reason: reason, length: t - o.start, screenOff: off)
+    private func close(_ region: String, reason: String, at t: Double) {
+        guard let o = open.removeValue(forKey: region) else { return }
+        if let row = o.row {
+            store.end(row, at: wall(t), reason: reason, length: t - o.start, screenOff: o.off + (o.offSince.map { t - $0 } ?? 0))
+        }
         countToday(at: t)
+    }
+
+    /// An alert over the screen: what showed ends `interrupted` (to show again after); a new alert replaces one on
+    /// screen (which ends `skipped`).
+    private func alertBegins(_ item: ShowingItem, at t: Double) {
+        if alertOn {
+            close("alert", reason: "skipped", at: t)
+        } else {
+            for (region, o) in open.sorted(by: { $0.key < $1.key }) {
+                covered[region] = (o.item, o.path, o.interrupt)
+                close(region, reason: "interrupted", at: t)
+            }
+        }
+        alertOn = true
+        show(item, path: item.path, interrupt: false, at: t)
+    }
+
+    /// The alert goes: it ends `eof`, and what it covered shows again.
+    private func alertEnds(at t: Double) {
+        guard alertOn else { return }
+        close("alert", reason: "eof", at: t)
+        alertOn = false
+        for (_, c) in covered.sorted(by: { $0.key < $1.key }) { show(c.item, path: c.path, interrupt: c.interrupt, at: t) }
+        covered = [:]
+    }
+
+    /// The screen is off while the display is off or the TV is in standby; open showings count the time.
+    private func setScreen(display: Bool, tv: Bool, at t: Double) {
+        let wasOff = screenOff
+        displayOff = display
+        tvOff = tv
+        guard screenOff != wasOff else { return }
+        for (region, var o) in open {
+            if screenOff {
+                o.offSince = t
+            } else if let since = o.offSince {
+                o.off += t - since
+                o.offSince = nil
+            }
+            open[region] = o
+        }
     }
 
     /// Today's figures (the local day of the player's wall clock) into the player's status.
@@ -97,7 +159,7 @@ public final class PlayerPlayLog: LoopProducer {
     public func turn(at t: Double) -> [PlayerCommand] {
         if t >= nextBeat {
             nextBeat = t + Self.beat
-            if open != nil || !regions.isEmpty { store.heartbeat(at: wall(t)) }
+            if !open.isEmpty { store.heartbeat(at: wall(t)) }
         }
         if t >= nextPrune {
             nextPrune = t + 86_400
@@ -107,5 +169,5 @@ public final class PlayerPlayLog: LoopProducer {
         return []
     }
 
-    public var deadline: Double? { open != nil || !regions.isEmpty ? nextBeat : nextPrune }
+    public var deadline: Double? { open.isEmpty ? nextPrune : nextBeat }
 }

@@ -21,7 +21,7 @@ enum MPVEvents {
             return [.object([("event", .string("seek"))]), .object([("event", .string("playback-restart"))])]
         case .shutdown:
             return [.object([("event", .string("shutdown"))])]
-        case .playlistChanged, .pauseChanged, .screenPower, .regionShowing:
+        case .playlistChanged, .pauseChanged, .screenPower, .regionShowing, .tvPower, .alert:
             return []  // seen through property-change (playlist, playlist-count, pause, kiosk-screen)
         case .triggered(let what):
             return [.object([("event", .string("kiosk-trigger")), ("trigger", .string(what))])]

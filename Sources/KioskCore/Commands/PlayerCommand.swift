@@ -191,6 +191,10 @@ public enum PlayerEvent: Sendable, Equatable {
     case itemStarted(ItemID, path: String, sequence: Int)
     /// The display was turned on or off (a schedule's window, a remote's `screen`, an alert over the screen off).
     case screenPower(on: Bool)
+    /// The TV reported another power status over HDMI-CEC (its remote, its own timer, or kiosk's `screen`).
+    case tvPower(TVPower)
+    /// An emergency alert took the screen (over whatever played), or left it (nil).
+    case alert(EmergencyAlert?)
     /// A layout's region began showing another medium (or nothing): what the play log records per region.
     case regionShowing(RegionShowingChange)
     /// An item left the screen, and why.

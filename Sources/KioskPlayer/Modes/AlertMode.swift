@@ -102,6 +102,7 @@ extension Player {
             layoutMode?.hold(at: t)
         }
         alertMode = AlertMode(player: self, alert: alert)
+        publish([.alert(alert)])
         let end = alert.until.map { " until " + Self.wallText($0, zone: wallClock.zone) } ?? " until cleared"
         log.warn("alert: \"\(alert.text.replacingOccurrences(of: "\n", with: " / "))\"\(end)")
     }
@@ -112,6 +113,7 @@ extension Player {
         guard alertMode != nil else { return }
         alertMode = nil
         log.warn("alert: ends: \(why)")
+        publish([.alert(nil)])
         if screenOff { powerDisplay(on: false) }
         show.resume(.alert, at: t)
         layoutMode?.release(at: t)
