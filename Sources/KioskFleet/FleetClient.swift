@@ -8,11 +8,15 @@ public struct FleetServices: Sendable {
     public var load: @Sendable (String) throws(FleetRefusal) -> [PlaylistItem]
     /// The schedule's targets, by the names the `playlist` command and Home Assistant's select use.
     public var playlists: [FleetPlaylist]
+    /// The play log, for the `stats` topic.
+    public var reports: PlayReports
 
     /// Services.
-    public init(load: @escaping @Sendable (String) throws(FleetRefusal) -> [PlaylistItem], playlists: [FleetPlaylist]) {
+    public init(load: @escaping @Sendable (String) throws(FleetRefusal) -> [PlaylistItem], playlists: [FleetPlaylist],
+                reports: PlayReports = PlayReports()) {
         self.load = load
         self.playlists = playlists
+        self.reports = reports
     }
 }
 
@@ -60,6 +64,8 @@ public final class FleetClient: @unchecked Sendable {
     private var status = PlayerStatus()
     private var counters = FleetCounters()
     private var publishedState: String?
+    /// When the stats are next published: the top of the next local hour (monotonic seconds).
+    private var nextStats: Double?
 
     /// Seconds without a connection after which the one warning is written.
     static let unreachableWarning = 5.0
@@ -127,10 +133,11 @@ public final class FleetClient: @unchecked Sendable {
 
     private func run() {
         while true {
-            let (news, boardNews, stop) = mailbox.take(until: unreachableDeadline)
+            let (news, boardNews, stop) = mailbox.take(until: [unreachableDeadline, nextStats].compactMap { $0 }.min())
             for n in news { handle(n) }
             if boardNews { takeBoard() }
             publishState()
+            if let due = nextStats, MonotonicClock.seconds() >= due { publishStats(why: nil) }
             if let due = unreachableDeadline, MonotonicClock.seconds() >= due { warnUnreachable(nil) }
             if stop { break }
         }
@@ -210,6 +217,30 @@ public final class FleetClient: @unchecked Sendable {
         }
         publishedState = nil
         publishState()
+        publishStats(why: nil)
+    }
+
+    /// Today's figures on the stats topic (retained), and the next publication set for the top of the next hour;
+    /// `why` a request (its topic), answered with a log line. Without a play log there is nothing to publish.
+    private func publishStats(why request: String?) {
+        let now = Date()
+        nextStats = services.reports.available ? MonotonicClock.seconds() + Self.secondsToNextHour(after: now, in: .current) : nil
+        guard connected else { return }
+        do throws(PlayReportRefusal) {
+            let json = try services.reports.today(at: now)
+            connection.publish(topics.stats, Array(json.text.utf8), retain: true)
+            if let request { log.info("mqtt: \(request): today's figures on \(topics.stats)") }
+        } catch {
+            if let request { log.warn("mqtt: \(request): refused: \(error)") } else { log.debug("mqtt: stats: \(error)") }
+        }
+    }
+
+    /// Seconds from `now` to the next whole hour on the local clock of `zone` (a zone half an hour off UTC too).
+    static func secondsToNextHour(after now: Date, in zone: TimeZone) -> Double {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let next = calendar.nextDate(after: now, matching: DateComponents(minute: 0, second: 0), matchingPolicy: .nextTime)
+        return max(1, next.map { $0.timeIntervalSince(now) } ?? 3600)
     }
 
     /// A message on our subscription: checked, then run.
@@ -242,6 +273,9 @@ public final class FleetClient: @unchecked Sendable {
                     request.image = item.path
                 }
                 send([.alert(request)], for: topic)
+            case .stats:
+                guard services.reports.available else { throw FleetRefusal("there is no play log (--no-play-log, or no state folder)") }
+                publishStats(why: topic)
             case .snapshot:
                 let path = try camera.take(now: MonotonicClock.seconds())
                 let mailbox = self.mailbox

@@ -12,6 +12,8 @@ enum FleetRequest: Equatable, Sendable {
     case playlist(String)
     /// A JPEG of the screen on the camera topic.
     case snapshot
+    /// Today's figures from the play log on the stats topic.
+    case stats
     /// An emergency alert (its picture, if any, still to go through the media gate), or its clearing.
     case alert(AlertRequest)
 
@@ -22,7 +24,7 @@ enum FleetRequest: Equatable, Sendable {
 
     /// The commands, as the README lists them.
     static let names = ["next", "previous", "pause", "resume", "volume", "mute", "screen", "view", "load", "playlist",
-                        "snapshot", "notify", "alert"]
+                        "snapshot", "stats", "notify", "alert"]
 
     /// The request `command` with `payload` makes, or why it is refused (one line).
     static func parse(_ command: String, payload bytes: [UInt8]) throws(FleetRefusal) -> FleetRequest {
@@ -49,6 +51,7 @@ enum FleetRequest: Equatable, Sendable {
             guard !payload.isEmpty else { throw FleetRefusal("needs a playlist name") }
             return .playlist(payload)
         case "snapshot": return .snapshot
+        case "stats": return .stats
         case "alert": return .alert(try alert(payload))
         case "notify":
             // the layout's notify(NAME) begins: the payload is NAME

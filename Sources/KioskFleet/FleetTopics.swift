@@ -23,6 +23,8 @@ struct FleetTopics: Sendable {
     var event: String { base + "/event" }
     /// JPEG pictures of the screen, on request (retained: the last one is there for a controller that starts later).
     var camera: String { base + "/camera" }
+    /// Today's figures from the play log (JSON, retained): on connecting, at each hour, and on request.
+    var stats: String { base + "/stats" }
 
     /// The command a topic names, or nil when the topic is not one of this kiosk's commands.
     func command(in topic: String) -> String? {

@@ -34,6 +34,10 @@ struct MPVCommandContext {
     let status: PlayerStatus
     let media: MediaGate
     let keys: @Sendable (String) -> Int?
+    /// The play log, for `play-report`.
+    let reports: PlayReports
+    /// Where a refused report says why (the reply carries mpv's fixed error text only).
+    let log: Log
 }
 
 /// An mpv command: its name and arguments (for `command-list`), and what it does.
@@ -197,6 +201,12 @@ enum MPVCommandTable {
             }
             return .player([.alert(AlertRequest(text: text, seconds: seconds, image: image))], failure: .command, data: .null)
         },
+        // kiosk's: the play log's report (`kiosk report`'s), read on the server's thread, never the player's
+        MPVCommand(name: "play-report", args: [arg("by", "String", optional: true), arg("format", "String", optional: true),
+                                                arg("since", "String", optional: true), arg("until", "String", optional: true)],
+                   vararg: false) { a, c throws(MPVError) in
+            return .reply(try playReport(a, c))
+        },
         MPVCommand(name: "script-message", args: [arg("args", "String", optional: true)], vararg: true) { a, _ throws(MPVError) in
             .broadcast(try (0..<a.count).map { i throws(MPVError) in try a.required(i) })
         },
@@ -207,6 +217,26 @@ enum MPVCommandTable {
     ] + MPVPropertyCommands.all + MPVOverlayCommands.all
 
     /// loadfile's and loadlist's flags.
+    /// `play-report [BY [FORMAT [SINCE [UNTIL]]]]`: the report's text. An unknown grouping or format, or a time not
+    /// ISO 8601 with a zone, is "invalid parameter"; a log that is absent or unreadable is "error running command",
+    /// with its reason in the server's log.
+    static func playReport(_ a: MPVArgs, _ c: MPVCommandContext) throws(MPVError) -> MPVResult {
+        func given(_ i: Int) throws(MPVError) -> String? { try a.text(i).flatMap { $0.isEmpty ? nil : $0 } }
+        func instant(_ i: Int) throws(MPVError) -> Date? {
+            guard let text = try given(i) else { return nil }
+            guard let d = PlayReportQuery.instant(text) else { throw .invalidParameter }
+            return d
+        }
+        let query = PlayReportQuery(by: try given(0) ?? "item", format: try given(1) ?? "table", since: try instant(2), until: try instant(3))
+        guard PlayReportQuery.groupings.contains(query.by), PlayReportQuery.formats.contains(query.format) else { throw .invalidParameter }
+        do {
+            return .success(.string(try c.reports.report(query)))
+        } catch {
+            c.log.warn("ipc: play-report: \(error)")
+            throw .command
+        }
+    }
+
     static func loadCommands(_ items: [PlaylistItem], mode: String) throws(MPVError) -> [PlayerCommand] {
         switch mode {
         case "replace": return [.load(items, .replace)]

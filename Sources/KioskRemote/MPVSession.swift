@@ -35,6 +35,8 @@ public final class MPVSession: LineSessionHandler {
     let gate: MediaGate
     let keys: @Sendable (String) -> Int?
     let log: Log
+    /// The play log's reports (`play-report`).
+    let reports: PlayReports
     let mailbox = MPVMailbox()
     private var subscription: BoardSubscription?
     var clients: [ClientID: Client] = [:]
@@ -45,8 +47,9 @@ public final class MPVSession: LineSessionHandler {
     static let clientAPIVersion: Int64 = 0x2_0000
 
     /// A session sending commands to `sink` and reading `board`; `keys` maps mpv key names to evdev codes.
-    public init(board: PlayerBoard, sink: CommandSink, gate: MediaGate, log: Log,
+    public init(board: PlayerBoard, sink: CommandSink, gate: MediaGate, log: Log, reports: PlayReports = PlayReports(),
                 keys: @escaping @Sendable (String) -> Int?) {
+        self.reports = reports
         self.board = board
         self.sink = sink
         self.gate = gate
@@ -188,7 +191,7 @@ public final class MPVSession: LineSessionHandler {
                 guard let command = MPVCommandTable.byName[name] else { throw .invalidParameter }
                 guard command.vararg || args.count <= command.args.count,
                       args.count >= command.args.filter({ !$0.optional }).count else { throw .invalidParameter }
-                action = try command.run(args, MPVCommandContext(status: board.status, media: gate, keys: keys))
+                action = try command.run(args, MPVCommandContext(status: board.status, media: gate, keys: keys, reports: reports, log: log))
             }
             switch action {
             case .reply(let r):

@@ -100,11 +100,11 @@ struct Commands {
                                           stall?.arm()
                                       },
                                       onStart: { player in
+                                          if let clock { player.wallClock = clock }
+                                          PlayLogChoice.attach(playLog, to: player, reports: links.reports)  // before the remotes read it
                                           links.attach(player, log: log)
                                           cec?.start(player)
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
-                                          if let clock { player.wallClock = clock }
-                                          if let (store, days) = playLog { _ = PlayerPlayLog(store: store, player: player, keepDays: days) }
                                           state?.keep(player)  // after the servers took the board
                                           service.follow(player)
                                           stall?.attach(to: player)
@@ -153,12 +153,12 @@ struct Commands {
         let report = try watchdog.guarding { try PlayJob.record(items: items, layout: layout, config: config, output: out, fps: fps,
                                                                 length: o.number("length"), realTime: realTime, log: log,
                                         shouldStop: { stop.requested }, onStart: { player in
+                                            if let clock { player.wallClock = clock }
+                                            PlayLogChoice.attach(playLog, to: player, reports: links.reports)  // before the remotes read it
                                             links.attach(player, waitsForItems: false, log: log)
-                                            if let (store, days) = playLog { _ = PlayerPlayLog(store: store, player: player, keepDays: days) }
                                             player.onFirstFrame = { stall?.arm() }
                                             stall?.attach(to: player)
                                             if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
-                                            if let clock { player.wallClock = clock }
                                             let inbox = player.inbox
                                             stop.onStop { inbox.send(.quit) }
                                         }) }

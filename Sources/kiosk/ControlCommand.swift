@@ -14,6 +14,9 @@ struct ControlCommand {
         OptionSpec("timeout", .number(0.01...3600), metavar: "S", "seconds to wait for a reply (default 5)"),
         OptionSpec("until", .text, metavar: "T", "with alert: when it ends (90s, 10min, HH:MM, YYYY-MM-DDTHH:MM[:SS])"),
         OptionSpec("clear", .flag, "with alert: end the alert on screen"),
+        OptionSpec("by", .text, metavar: "G", "with report: group by item (default), hour, day or region"),
+        OptionSpec("format", .text, metavar: "F", "with report: table (default), csv, json or xibo"),
+        OptionSpec("since", .text, metavar: "T", "with report: showings that started at or after T (YYYY-MM-DD[THH:MM[:SS]])"),
     ]
 
     static let usage = "kiosk ctl [--socket PATH] [--json] [--timeout S] COMMAND [ARG ...]"
@@ -29,11 +32,9 @@ struct ControlCommand {
         }
         let (optionArgs, words) = Self.split(args)
         let options = try ParsedOptions.parse(optionArgs, specs: Self.specs, command: "ctl")
-        if words.first != "alert", options.has("until") || options.has("clear") {
-            throw UsageError("ctl: --until and --clear go with alert")
-        }
+        let report = ControlRequest.ReportOptions(by: options.string("by"), format: options.string("format"), since: options.string("since"))
         let request = try ControlRequest(words, directory: FileManager.default.currentDirectoryPath,
-                                         until: options.string("until"), clear: options.has("clear"))
+                                         until: options.string("until"), clear: options.has("clear"), report: report)
         let socket = options.string("socket") ?? IPCSocketPath.standard(environment: ProcessInfo.processInfo.environment)
         let json = options.has("json")
         let client = try IPCClient(socket: socket, timeout: options.number("timeout") ?? 5)
@@ -41,6 +42,14 @@ struct ControlCommand {
         switch request {
         case .command(let command):
             try check(client.request(command), command, json: json)
+        case .text(let command):
+            let reply = try client.request(command)
+            if !reply.succeeded, !json, reply.error == "error running command" {
+                throw IPCClientError.failed(request: IPCClient.name(command),
+                                            error: reply.error + " (is the player writing a play log? its log says why)")
+            }
+            try check(reply, command, json: json)
+            if !json { Self.write(Self.display(reply.data)) }
         case .get(let property):
             let command: [Any] = ["get_property", property]
             let reply = try client.request(command)

@@ -11,6 +11,17 @@ enum ControlRequest {
     case observe(String)
     /// Print one line about what plays.
     case status
+    /// Run one command and print the text it answers (`play-report`).
+    case text([Any])
+
+    /// What `report` asks for beyond its word: `--by`, `--format`, `--since`, `--until`.
+    struct ReportOptions {
+        var by: String?
+        var format: String?
+        var since: String?
+        var until: String?
+        var any: Bool { by != nil || format != nil || since != nil }
+    }
 
     /// The subcommands, for help and usage errors.
     static let help = """
@@ -29,18 +40,23 @@ enum ControlRequest {
                                  YYYY-MM-DDTHH:MM[:SS]) or until cleared (alert)
       alert --clear              end the alert on screen
       status                     one line: playing|paused N/COUNT PATH TIME/DURATION s, or idle
+      report [--by item|hour|day|region] [--format table|csv|json|xibo] [--since T] [--until T]
+                                 the play log's report, as 'kiosk report' writes it (T: YYYY-MM-DD[THH:MM[:SS]], local)
     """
 
     /// The names of the subcommands.
     static let names = ["next", "prev", "pause", "resume", "toggle", "goto", "load", "remove", "get", "set",
-                        "observe", "screenshot", "notify", "alert", "status"]
+                        "observe", "screenshot", "notify", "alert", "status", "report"]
 
     /// Parses `words` (the subcommand and its arguments). Relative file names are made absolute against
     /// `directory`, since the server's working folder is not ours.
-    init(_ words: [String], directory: String, until: String? = nil, clear: Bool = false) throws(UsageError) {
+    init(_ words: [String], directory: String, until: String? = nil, clear: Bool = false,
+         report: ReportOptions = ReportOptions()) throws(UsageError) {
         guard let verb = words.first else {
             throw UsageError("ctl: give a command (\(Self.names.joined(separator: ", ")))")
         }
+        if verb != "report", report.any { throw UsageError("ctl: --by, --format and --since go with report") }
+        if verb != "alert", verb != "report", until != nil || clear { throw UsageError("ctl: --until goes with alert and report, --clear with alert") }
         let args = Array(words.dropFirst())
         func arity(_ range: ClosedRange<Int>, _ form: String) throws(UsageError) {
             guard range.contains(args.count) else {
@@ -73,6 +89,11 @@ enum ControlRequest {
             try arity(1...1, "screenshot OUT.png")
             self = .command(["screenshot-to-file", Self.absolute(args[0], in: directory, urls: false)])
         case "status": try arity(0...0, "status"); self = .status
+        case "report":
+            try arity(0...0, "report [--by G] [--format F] [--since T] [--until T]")
+            var r = report
+            r.until = until
+            self = .text(try Self.reportCommand(r, zone: .current))
         case "notify": try arity(1...1, "notify NAME"); self = .command(["notify", args[0]])
         case "alert":
             if clear {
@@ -110,6 +131,23 @@ enum ControlRequest {
             throw UsageError("ctl alert: --until '\(text)' is not a time (90s, 10min, HH:MM, YYYY-MM-DDTHH:MM)")
         }
         return s
+    }
+
+    /// The `play-report` command for `r`: the grouping and format checked here, the local times `--since` and
+    /// `--until` sent as UTC instants (the server may keep another zone).
+    static func reportCommand(_ r: ReportOptions, zone: TimeZone) throws(UsageError) -> [Any] {
+        let by = r.by ?? "item", format = r.format ?? "table"
+        guard PlayReportQuery.groupings.contains(by) else { throw UsageError("ctl report: --by '\(by)' is not item, hour, day or region") }
+        guard PlayReportQuery.formats.contains(format) else { throw UsageError("ctl report: --format '\(format)' is not table, csv, json or xibo") }
+        func instant(_ text: String?, _ name: String) throws(UsageError) -> String {
+            guard let text else { return "" }
+            do {
+                return PlayReportQuery.text(try ClockOptions.startTime(text.contains("T") ? text : text + "T00:00", timeZone: zone))
+            } catch {
+                throw UsageError("ctl report: --\(name) '\(text)' is not YYYY-MM-DD[THH:MM[:SS]]")
+            }
+        }
+        return ["play-report", by, format, try instant(r.since, "since"), try instant(r.until, "until")]
     }
 
     /// A 0-based playlist index.

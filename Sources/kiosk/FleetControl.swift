@@ -11,7 +11,7 @@ import KioskRemote
 /// the `playlist` command and Home Assistant's select offer the schedule's targets.
 enum FleetControl {
     /// The client the options ask for, reading `board`; nil without `--mqtt`.
-    static func client(_ o: ParsedOptions, board: PlayerBoard, log: Log) throws -> FleetClient? {
+    static func client(_ o: ParsedOptions, board: PlayerBoard, reports: PlayReports, log: Log) throws -> FleetClient? {
         let read: (String) -> String? = { path in FileAccess.contents(path).flatMap { String(data: $0, encoding: .utf8) } }
         guard let settings = try FleetSettings.parse(o, hostName: hostName(), readFile: read) else { return nil }
         let gate = try RemoteControl.mediaGate(o, log: log)
@@ -23,7 +23,7 @@ enum FleetControl {
                 guard gate.root != nil else { throw FleetRefusal("load needs --media-root DIR (the folder MQTT may play from)") }
                 do throws(MediaRefusal) { return try gate.localItems(path) } catch { throw FleetRefusal(error.description) }
             },
-            playlists: targets)
+            playlists: targets, reports: reports)
         return try FleetClient(settings: settings, board: board, services: services, log: log)
     }
 

@@ -34,4 +34,12 @@ enum PlayLogChoice {
             return nil
         }
     }
+
+    /// Logs `player`'s showings into the log `open` gave (on its wall clock, which must be set first), and lets the
+    /// remotes read it (IPC's `play-report`, MQTT's `stats`; today is the wall clock's local day).
+    static func attach(_ opened: (PlayLog, Double)?, to player: Player, reports: PlayReports) {
+        guard let (store, days) = opened else { return }
+        _ = PlayerPlayLog(store: store, player: player, keepDays: days)
+        PlayLogRemote.connect(reports, path: store.path, zone: player.wallClock.zone)
+    }
 }

@@ -15,7 +15,7 @@ final class RemoteControl {
     let board: PlayerBoard
 
     /// Binds the socket the options name, serving from `board`; nil without `--input-ipc-server`.
-    static func bind(_ o: ParsedOptions, board: PlayerBoard, log: Log) throws -> RemoteControl? {
+    static func bind(_ o: ParsedOptions, board: PlayerBoard, reports: PlayReports, log: Log) throws -> RemoteControl? {
         guard let given = o.string("input-ipc-server") else {
             if o.string("ipc-mode") != nil { throw UsageError("--ipc-mode needs --input-ipc-server") }
             if o.string("media-root") != nil, o.string("mqtt") == nil {
@@ -25,7 +25,7 @@ final class RemoteControl {
         }
         let path = given == "auto" ? IPCSocketPath.standard(environment: ProcessInfo.processInfo.environment) : given
         let mode: UInt32 = o.string("ipc-mode") == "0660" ? 0o660 : 0o600
-        return try RemoteControl(path: path, mode: mode, gate: try mediaGate(o, log: log), board: board, log: log)
+        return try RemoteControl(path: path, mode: mode, gate: try mediaGate(o, log: log), board: board, reports: reports, log: log)
     }
 
     /// The media gate of `--media-root` (anywhere without it), for every remote: IPC and MQTT.
@@ -45,9 +45,9 @@ final class RemoteControl {
         }
     }
 
-    private init(path: String, mode: UInt32, gate: MediaGate, board: PlayerBoard, log: Log) throws {
+    private init(path: String, mode: UInt32, gate: MediaGate, board: PlayerBoard, reports: PlayReports, log: Log) throws {
         self.board = board
-        session = MPVSession(board: board, sink: relay, gate: gate, log: log, keys: { MPVKeyNames.code($0) })
+        session = MPVSession(board: board, sink: relay, gate: gate, log: log, reports: reports, keys: { MPVKeyNames.code($0) })
         server = try IPCSocketServer(path: path, mode: mode, handler: session, log: log)
     }
 

@@ -9,13 +9,15 @@ import KioskPlayer
 struct RemoteLinks {
     /// The board every reader reads: IPC, MQTT and the state file.
     let board = PlayerBoard()
+    /// The play log as IPC's `play-report` and MQTT's `stats` read it, once it is open (`PlayLogRemote.connect`).
+    let reports = PlayReports()
     let ipc: RemoteControl?
     let fleet: FleetClient?
 
     /// Binds what the options ask for; neither without `--input-ipc-server` and `--mqtt`.
     init(_ o: ParsedOptions, log: Log) throws {
-        ipc = try RemoteControl.bind(o, board: board, log: log)
-        fleet = try FleetControl.client(o, board: board, log: log)
+        ipc = try RemoteControl.bind(o, board: board, reports: reports, log: log)
+        fleet = try FleetControl.client(o, board: board, reports: reports, log: log)
     }
 
     /// Whether a remote may send the player items (it then waits for them rather than exiting when empty).

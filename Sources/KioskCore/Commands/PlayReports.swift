@@ -1,0 +1,94 @@
+import Foundation
+
+/// A report of the play log that a remote asks for (IPC's `play-report`, so `kiosk ctl report`).
+public struct PlayReportQuery: Sendable, Equatable {
+    /// How showings are grouped: one of `groupings`.
+    public var by: String
+    /// How the report is written: one of `formats`.
+    public var format: String
+    /// Showings that started at or after `since` and before `until`; nil: no bound.
+    public var since: Date?
+    public var until: Date?
+
+    /// The groupings `kiosk report` knows.
+    public static let groupings = ["item", "hour", "day", "region"]
+    /// The formats `kiosk report` writes.
+    public static let formats = ["table", "csv", "json", "xibo"]
+
+    /// A query; `by` and `format` must be among `groupings` and `formats`.
+    public init(by: String = "item", format: String = "table", since: Date? = nil, until: Date? = nil) {
+        self.by = by
+        self.format = format
+        self.since = since
+        self.until = until
+    }
+}
+
+extension PlayReportQuery {
+    /// An instant as the IPC request carries it: ISO 8601 with a zone (`2026-12-06T08:00:00Z`,
+    /// `2026-12-06T09:00:00.250+01:00`); nil for anything else.
+    public static func instant(_ text: String) -> Date? {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        if let d = f.date(from: text) { return d }
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.date(from: text)
+    }
+
+    /// `date` as a request carries it (UTC, whole seconds).
+    public static func text(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f.string(from: date)
+    }
+}
+
+/// Why a remote's report could not be made, in one line.
+public struct PlayReportRefusal: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The play log as the remotes read it: IPC's `play-report` and MQTT's `stats`. Set once the log is open, and
+/// absent when there is none. A report is read on the asking thread (the IPC server's, the fleet's) through a
+/// read-only connection of its own: a WAL reader, so the player writing the log is never held up.
+public final class PlayReports: @unchecked Sendable {
+    /// Writes a report.
+    public typealias Report = @Sendable (PlayReportQuery) throws(PlayReportRefusal) -> String
+    /// Today's figures (the local day of `now`) as JSON.
+    public typealias Today = @Sendable (Date) throws(PlayReportRefusal) -> JSONValue
+
+    private let lock = NSLock()
+    private var reader: (report: Report, today: Today)?
+
+    /// No log yet.
+    public init() {}
+
+    /// The log is open: reports are read through `report` and `today`.
+    public func connect(report: @escaping Report, today: @escaping Today) {
+        lock.lock()
+        reader = (report, today)
+        lock.unlock()
+    }
+
+    private var current: (report: Report, today: Today)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return reader
+    }
+
+    /// Whether there is a log to read.
+    public var available: Bool { current != nil }
+
+    /// The report `query` asks for.
+    public func report(_ query: PlayReportQuery) throws(PlayReportRefusal) -> String {
+        guard let r = current else { throw PlayReportRefusal("there is no play log (--no-play-log, or no state folder)") }
+        return try r.report(query)
+    }
+
+    /// Today's figures as of `now`.
+    public func today(at now: Date) throws(PlayReportRefusal) -> JSONValue {
+        guard let r = current else { throw PlayReportRefusal("there is no play log (--no-play-log, or no state folder)") }
+        return try r.today(now)
+    }
+}
