@@ -112,7 +112,7 @@ let package = Package(
                                                         "KioskSeat", "KioskCEC", "KioskPlayLog"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput",
-                                                             "KioskPlayer"]),
+                                                             "KioskPlayer", "KioskPlayLog"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
                                    "KioskAudio", "KioskInput", "KioskSeat", "KioskRemote", "KioskText", "KioskFleet",

@@ -42,12 +42,14 @@ public struct ShowingItem: Sendable, Equatable {
 /// showings missed are counted and said when writing works again. A damaged file is moved aside and a new one begun.
 public final class PlayLog {
     /// The schema this build writes (`PRAGMA user_version`).
-    public static let schemaVersion: Int64 = 1
+    public static let schemaVersion: Int64 = 2
     public let path: String
     private var db: SQLiteDatabase?
     private let log: Log
     private var failing = false
     private var missed = 0
+    /// Checkpoints the WAL off the writer's thread (the writer's automatic checkpoint is off).
+    private var checkpointer: PlayLogCheckpointer?
 
     /// Opens or creates the log at `path`, migrating an older schema and closing what a crash left open. A folder
     /// that cannot be written (read-only, full) is one warn line: the log is opened again at the next showing, until
@@ -85,7 +87,7 @@ public final class PlayLog {
 
     private func open() throws(SQLiteError) {
         let db = try SQLiteDatabase(path: path)
-        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0;")
         // a file that is no database, or a damaged one, fails here rather than at the first showing
         guard try db.query("PRAGMA quick_check").first?.first?.text == "ok" else {
             throw SQLiteError(description: "\(path): quick_check failed", code: 11)
@@ -109,7 +111,10 @@ public final class PlayLog {
             log.info("play log: closed \(open) showing\(open == 1 ? "" : "s") a crash or a power cut left open, at their last heartbeat")
         }
         self.db = db
+        if checkpointer == nil { checkpointer = PlayLogCheckpointer(path: path) }
     }
+
+    deinit { checkpointer?.stop() }
 
     /// Each schema version's migration from the one before (index 0: from an empty file to version 1).
     static let migrations = [
@@ -133,6 +138,11 @@ public final class PlayLog {
         );
         CREATE INDEX showings_by_start ON showings(start_utc);
         CREATE INDEX showings_open ON showings(end_utc) WHERE end_utc IS NULL;
+        """,
+        // 2: the report by day walks this index in its order, reading nothing else (1,000,000 showings in about
+        // half a second here, against 1.4 s through showings_by_start and a sort)
+        """
+        CREATE INDEX showings_by_day ON showings(substr(start_utc, 1, 10), start_utc, end_utc, duration);
         """,
     ]
 

@@ -44,17 +44,26 @@ public enum PlayLogReport {
             throw SQLiteError(description: "\(path): no such file", code: 14)
         }
         let db = try SQLiteDatabase(path: path, readOnly: true)
-        let item = perItem && by != .item ? "path" : "''"
-        let rows = try db.query("""
-            SELECT \(by.key) AS g, \(item) AS i, count(*), total(duration), min(start_utc), max(end_utc)
-            FROM showings
-            WHERE end_utc IS NOT NULL AND start_utc >= ?1 AND start_utc < ?2
-            GROUP BY g, i ORDER BY g, i
-            """, [.text(since.map(PlayLog.timestamp) ?? ""), .text(until.map(PlayLog.timestamp) ?? "9999")])
+        let rows = try db.query(query(by: by, perItem: perItem), [.text(since.map(PlayLog.timestamp) ?? ""), .text(until.map(PlayLog.timestamp) ?? "9999")])
         return rows.map { r in
             Row(group: r[0].text ?? "", item: r[1].text ?? "", count: Int(r[2].int ?? 0), seconds: r[3].real ?? 0,
                 first: r[4].text ?? "", last: r[5].text ?? "")
         }
+    }
+
+    /// The SQL of a report (`?1` and `?2` the bounds of the showings' starts): the groups' key, the item with it
+    /// when `perItem`, the count, the seconds, the first start and the last end.
+    static func query(by: Grouping, perItem: Bool) -> String {
+        let perItem = perItem && by != .item
+        // By day the rows are read in showings_by_day's order (its key is the group's): the bounds are then
+        // filters (`+`), so that SQLite does not take showings_by_start for them and sort what it finds.
+        let start = by == .day ? "+start_utc" : "start_utc"
+        return """
+            SELECT \(by.key) AS g, \(perItem ? "path" : "''") AS i, count(*), total(duration), min(start_utc), max(end_utc)
+            FROM showings
+            WHERE end_utc IS NOT NULL AND \(start) >= ?1 AND \(start) < ?2
+            GROUP BY g\(perItem ? ", i" : "") ORDER BY g\(perItem ? ", i" : "")
+            """
     }
 
     /// The report of `rows` grouped `by`, written as `format`.

@@ -255,6 +255,9 @@ struct Bench {
 
         // 7. The grid of 10,000 items opened twice: decoding, then from the disk cache.
         try GridBench.run(kiosk: kioskExe, count: 10_000)
+
+        // 8. The play log's report by day over 1,000,000 showings, against the sqlite3 shell.
+        try PlayLogBench.run(bench: self, kiosk: kioskExe, rows: 1_000_000)
     }
 
     /// The realistic clips (`RealClip.all`, made now from photos), played untimed against ffmpeg's decode-only time.

@@ -54,6 +54,9 @@ do {
     case "grid":  // kiosk-bench grid KIOSK [COUNT]: the grid of COUNT items opened twice, decoding then from the disk cache
         guard args.count >= 2 else { throw BenchError("usage: kiosk-bench grid KIOSK [COUNT]") }
         try GridBench.run(kiosk: args[1], count: args.count >= 3 ? Int(args[2]) ?? 10_000 : 10_000)
+    case "playlog":  // kiosk-bench playlog KIOSK [ROWS]: the play log's report by day over ROWS showings against sqlite3
+        guard args.count >= 2 else { throw BenchError("usage: kiosk-bench playlog KIOSK [ROWS]") }
+        try PlayLogBench.run(bench: bench, kiosk: args[1], rows: max(1, args.count >= 3 ? Int(args[2]) ?? 1_000_000 : 1_000_000))
     case "jpeg":  // only the JPEG step: kiosk-bench jpeg
         try bench.jpeg()
     case "video":  // only the video step: kiosk-bench video KIOSK [DIR] (DIR keeps the clips made, for a rerun)

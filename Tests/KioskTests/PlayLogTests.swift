@@ -55,7 +55,7 @@ final class PlayLogTests: XCTestCase {
             "a.png|2026-12-24T09:00:09.500Z|2026-12-24T09:00:13.500Z|4.0|eof|1|0|main",
             "b.png|2026-12-24T09:00:13.500Z|2026-12-24T09:00:14.000Z|0.5|quit|1|0|main",
         ])
-        XCTAssertEqual(try Self.sqlite3(db, "PRAGMA journal_mode; PRAGMA user_version; PRAGMA integrity_check"), ["wal", "1", "ok"])
+        XCTAssertEqual(try Self.sqlite3(db, "PRAGMA journal_mode; PRAGMA user_version; PRAGMA integrity_check"), ["wal", "2", "ok"])
         // today's figures for the status (IPC play-stats, MQTT showings_today): the five showings, 12 s on screen; the
         // board had them as of its last post, before the run's end closed the fifth
         XCTAssertEqual(p.playStats, PlayStats(day: "2026-12-24", showings: 5, seconds: 12))
@@ -144,6 +144,35 @@ final class PlayLogTests: XCTestCase {
         let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("plays.sqlite.corrupt-") }
         XCTAssertEqual(aside.count, 1, "the damaged file is kept beside it")
         XCTAssertEqual(try Self.sqlite3(db, "SELECT count(*) FROM showings; PRAGMA integrity_check"), ["1", "ok"])
+    }
+
+    /// A log of schema 1 (a file an older kiosk wrote, made here by sqlite3 from that schema) is migrated to 2 in
+    /// place: its rows kept, the day index added, and the report by day reads that index alone (EXPLAIN QUERY PLAN of
+    /// the report's own query). A log from a newer kiosk is refused, one line, and left as it is.
+    func testAnOlderLogIsMigratedAndANewerOneRefused() throws {
+        let dir = try TempDir()
+        let db = dir.file("plays.sqlite")
+        _ = try Self.sqlite3(db, PlayLog.migrations[0] + """
+            PRAGMA user_version = 1;
+            INSERT INTO showings (start_utc, end_utc, duration, path, kind, reason) VALUES
+              ('2026-12-24T09:00:00.000Z', '2026-12-24T09:00:10.000Z', 10, '/m/a.png', 'image', 'eof');
+            """)
+        _ = try PlayLog(path: db, log: Log(level: .error))
+        XCTAssertEqual(try Self.sqlite3(db, "PRAGMA user_version; SELECT count(*) FROM showings; SELECT name FROM sqlite_master WHERE name = 'showings_by_day'"),
+                       ["2", "1", "showings_by_day"])
+        let explained = try BoundedProcess.run("/usr/bin/sqlite3", ["-cmd", ".parameter set ?1 '2026-01-01'", "-cmd", ".parameter set ?2 '2027-01-01'",
+                                                                   db, "EXPLAIN QUERY PLAN " + PlayLogReport.query(by: .day, perItem: false)], timeout: 30)
+        let plan = String(decoding: explained.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        XCTAssertTrue(plan.contains { $0.contains("COVERING INDEX showings_by_day") }, "\(plan)")
+        XCTAssertFalse(plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+        let days = try PlayLogReport.rows(path: db, since: nil, until: nil, by: .day)
+        XCTAssertEqual(days.map { "\($0.group) \($0.count) \($0.seconds)" }, ["2026-12-24 1 10.0"])
+        let newer = dir.file("newer.sqlite")
+        _ = try Self.sqlite3(newer, "CREATE TABLE showings (id INTEGER); PRAGMA user_version = 9")
+        XCTAssertThrowsError(try PlayLog(path: newer, log: Log(level: .error))) { error in
+            XCTAssertTrue("\(error)".contains("schema version 9 is newer than this kiosk's 2"), "\(error)")
+        }
+        XCTAssertEqual(try Self.sqlite3(newer, "PRAGMA user_version"), ["9"])
     }
 
     /// 2,000 showings of 7 items in 3 regions over 3 days (seeded), then `kiosk report` by item, hour, day and region
