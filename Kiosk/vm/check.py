@@ -13,6 +13,7 @@ import math
 import json
 import os
 import re
+import sqlite3
 import subprocess
 
 import screen_timeline as st
@@ -222,6 +223,26 @@ def check_faults(c, g, a, shot, watch, stills):
         state = None
     c.check(f'{g} state-full-recovers', back is not None and isinstance(state, dict) and 'path' in state,
             f"{back or 'no recovery line'}; state.json after: {saved.strip()[:120] or 'none'}")
+
+    # The play log's folder read-only, then writable; its disk full, then freed: one warn line, playback goes on,
+    # logging resumes with the count missed, and the file is whole with the rows written since.
+    for case in ('ro', 'full'):
+        plog = res(f'plays-{case}.log')
+        warns = [x for x in plog.splitlines() if x.startswith('kiosk: warn: play log:')]
+        back = re.search(r'play log: writing to \S+ again; (\d+) showings? missed meanwhile', plog)
+        ex = res(f'plays-{case}.exit').split()
+        rows, integrity = None, None
+        db = os.path.join(a.results, f'plays-{case}.sqlite')
+        if os.path.exists(db):
+            con = sqlite3.connect(f'file:{db}?mode=ro', uri=True)
+            integrity = con.execute('PRAGMA integrity_check').fetchone()[0]
+            rows = con.execute("SELECT count(*), sum(reason = 'quit') FROM showings WHERE end_utc IS NOT NULL").fetchone()
+            con.close()
+        c.check(f'{g} plays-{case}', len(warns) == 1 and back is not None and int(back.group(1)) >= 3
+                and ex == ['0', '1'] and integrity == 'ok' and rows is not None and rows[0] >= 3 and rows[1] == 1,
+                f"{warns[0] if warns else 'no warn line'} ({len(warns)} warn lines, 1); "
+                f"{back.group(0) if back else 'no resume line'}; alive and exit 0: {ex or 'no record'}; "
+                f"file: integrity {integrity}, closed rows and quit rows {rows}")
 
 
 def main():

@@ -242,6 +242,26 @@ if [ "\$KIOSK_VM_GPU" = virtio ]; then
   kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/state-full.exit
   cp \$S/state.json \$R/state-full.json 2>/dev/null
   umount \$S
+  # The play log's folder read-only, then made writable; its disk full, then freed (a 256 KiB tmpfs filled before
+  # kiosk starts, so no write can find room): one warn line each, the slideshow goes on, and logging resumes with
+  # a count of the showings missed. The file, after SIGTERM, is checked on the host (integrity, rows).
+  for case in ro full; do
+    P=/run/tmp/plays-\$case; mkdir -p \$P
+    if [ \$case = ro ]; then mount -t tmpfs -o ro,size=256k tmpfs \$P; else mount -t tmpfs -o size=256k tmpfs \$P
+      dd if=/dev/zero of=\$P/filler bs=4k 2>/dev/null; fi
+    "$KIOSK" play --no-state --play-log \$P/plays.sqlite --output drm --duration 1 --transition none --log-level info \
+      \$F/a.png \$F/b.png > \$R/plays-\$case.log 2>&1 &
+    pid=\$!
+    waitlog \$R/plays-\$case.log "first frame presented" 90 && waitlog \$R/plays-\$case.log "play log: cannot write" 20 \
+      && waitcount \$R/plays-\$case.log "showing " 4 40
+    if [ \$case = ro ]; then mount -o remount,rw \$P; else rm -f \$P/filler; fi
+    waitlog \$R/plays-\$case.log "showings missed meanwhile" 30 && c=\$(grep -c "showing " \$R/plays-\$case.log) \
+      && waitcount \$R/plays-\$case.log "showing " \$((c + 3)) 40
+    kill -0 \$pid 2>/dev/null && alive=1 || alive=0
+    kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/plays-\$case.exit
+    cp \$P/plays.sqlite \$R/plays-\$case.sqlite 2>/dev/null
+    umount \$P
+  done
 fi
 # Last (it changes the preferred mode): virtio-gpu gets a new size from a VNC client, kiosk takes up the mode.
 if [ "\$KIOSK_VM_GPU" = virtio ]; then

@@ -23,7 +23,7 @@ enum PlayLogBench {
             times.append((MonotonicClock.seconds() - t0) * 1000)
         }
         times.sort()
-        print(String(format: "play log writes on the player's thread: a showing begun and ended in %.3f ms (median of %d), %.3f ms at the 99th percentile, %.2f ms at the slowest (a WAL checkpoint)",
+        print(String(format: "play log writes on the player's thread: a showing begun and ended in %.3f ms (median of %d), %.3f ms at the 99th percentile, %.2f ms at the slowest (the WAL checkpointed on its own thread)",
                      times[times.count / 2], count, times[times.count * 99 / 100], times.last ?? -1))
     }
 
