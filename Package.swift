@@ -43,6 +43,9 @@ let cModules: [Target] = [
     .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                    providers: [.apt(["libxml2-dev"])]),
     // MQTT for fleets: libmosquitto's client (its own network thread, reconnects, last will, TLS).
+    // the web page: libmicrohttpd's server (its GnuTLS for HTTPS) and libxcrypt's crypt(3) for the password
+    .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+    .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
     // the proof-of-play log
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // the kernel's HDMI-CEC API: headers only (linux/cec.h), no library
@@ -108,15 +111,18 @@ let package = Package(
         // commands and the board, like KioskRemote. The only place libmosquitto is imported.
         .target(name: "KioskFleet", dependencies: ["KioskCore", "CMosquitto"]),
         .target(name: "KioskCEC", dependencies: ["KioskCore", "CCEC"]),
+        // The web page: libmicrohttpd's server, sessions, the pages and the JSON API. Speaks to the player only through
+        // the backend kiosk passes in (commands, the board). The only place libmicrohttpd and crypt(3) are imported.
+        .target(name: "KioskWeb", dependencies: ["KioskCore", "CMicroHTTPD", "CCrypt"]),
         .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer", "KioskRemote", "KioskFleet",
-                                                        "KioskSeat", "KioskCEC", "KioskPlayLog"]),
+                                                        "KioskSeat", "KioskCEC", "KioskPlayLog", "KioskWeb"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput",
                                                              "KioskPlayer", "KioskPlayLog"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
                                    "KioskAudio", "KioskInput", "KioskSeat", "KioskRemote", "KioskText", "KioskFleet",
-                                   "KioskCEC", "CCEC", "KioskPlayLog"],
+                                   "KioskCEC", "CCEC", "KioskPlayLog", "KioskWeb"],
                     exclude: ["Fixtures"]),
     ]
 )

@@ -30,6 +30,9 @@ packages=(
   linux-libc-dev v4l-utils
   # proof of play: SQLite is the log; sqlite3 reads it back in the tests, xmllint checks the Xibo XML against its schema
   libsqlite3-dev sqlite3 libxml2-utils
+  # the web page: libmicrohttpd serves it (GnuTLS for HTTPS), libxcrypt's crypt(3) hashes its password; a headless
+  # chromium driven by selenium tests it in a real browser, curl and Python's own HTTP client test its guards
+  libmicrohttpd-dev libcrypt-dev curl chromium chromium-driver python3-selenium
 )
 missing=()
 for p in "${packages[@]}"; do

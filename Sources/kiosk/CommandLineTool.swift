@@ -22,6 +22,7 @@ struct CommandLineTool {
       check-config FILE        check a config, its schedule and playlists; print the next 7 days
       ctl COMMAND [ARG ...]    control a running player over its IPC socket (next, pause, get, observe, status…)
       report                   count what the play log says was shown, per item, hour, day or region
+      passwd FILE              read a password on standard input and write its crypt(3) hash for --http-password-file
 
     Run 'kiosk COMMAND --help' for a command's options. '--config FILE' anywhere after the command reads
     'name = value' lines (the same names as the options; 'path = …' adds what to play).
@@ -43,6 +44,10 @@ struct CommandLineTool {
             case "--help", "-h", "help":
                 print(Self.summary)
                 return 0
+            case "--version", "version":
+                print(KioskVersion.text)
+                return 0
+            case "passwd": return try PasswdCommand(log: log).run(rest)
             case "play": return try Commands(log: log, raw: Array(args.dropFirst())).play(rest)
             case "record": return try Commands(log: log).record(rest)
             case "snapshot": return try Commands(log: log).snapshot(rest)
@@ -52,7 +57,7 @@ struct CommandLineTool {
             case "ctl": return try ControlCommand(log: log).run(rest)
             case "report": return try ReportCommand(log: log).run(rest)
             default:
-                throw UsageError("unknown command '\(command)' (commands: play, record, snapshot, probe, outputs, ctl, check-config, report)")
+                throw UsageError("unknown command '\(command)' (commands: play, record, snapshot, probe, outputs, ctl, check-config, report, passwd)")
             }
         } catch let e as UsageError {
             let located = ConfigFile.locate(e, args: expanded.args, origins: expanded.origins)

@@ -57,6 +57,8 @@ struct Commands {
         let layout = try LayoutCheck.layout(in: o.positional, command: "play", scheduled: o.string("schedule") != nil, config: config)
         let links = try RemoteLinks(o, log: log)
         defer { links.stop() }
+        let web = try WebControl.start(o, links: links, log: log)
+        defer { web?.stop() }
         let fleet = links.fleet
         let cec = try CECLink(o, headless: request.kind == .headless, log: log)
         defer { cec?.stop() }
@@ -103,6 +105,7 @@ struct Commands {
                                           if let clock { player.wallClock = clock }
                                           PlayLogChoice.attach(playLog, to: player, reports: links.reports)  // before the remotes read it
                                           links.attach(player, log: log)
+                                          web?.serve(player)
                                           cec?.start(player)
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
                                           state?.keep(player)  // after the servers took the board

@@ -18,8 +18,8 @@ final class RemoteControl {
     static func bind(_ o: ParsedOptions, board: PlayerBoard, reports: PlayReports, log: Log) throws -> RemoteControl? {
         guard let given = o.string("input-ipc-server") else {
             if o.string("ipc-mode") != nil { throw UsageError("--ipc-mode needs --input-ipc-server") }
-            if o.string("media-root") != nil, o.string("mqtt") == nil {
-                throw UsageError("--media-root needs --input-ipc-server or --mqtt")
+            if o.string("media-root") != nil, o.string("mqtt") == nil, o.string("http") == nil {
+                throw UsageError("--media-root needs --input-ipc-server, --mqtt or --http")
             }
             return nil
         }

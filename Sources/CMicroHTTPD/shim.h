@@ -1,0 +1,68 @@
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <microhttpd.h>
+
+/// The limits kiosk's web server runs under (libmicrohttpd's options, which MHD_start_daemon takes as varargs).
+struct kiosk_http_limits {
+    unsigned int connections;        /* MHD_OPTION_CONNECTION_LIMIT */
+    unsigned int per_address;        /* MHD_OPTION_PER_IP_CONNECTION_LIMIT */
+    unsigned int idle_seconds;       /* MHD_OPTION_CONNECTION_TIMEOUT */
+    size_t connection_memory;        /* MHD_OPTION_CONNECTION_MEMORY_LIMIT: the headers must fit in it */
+    unsigned int threads;            /* MHD_OPTION_THREAD_POOL_SIZE */
+};
+
+/// Starts a daemon on `address` (IPv4 or IPv6) with an internal epoll thread pool; TLS (GnuTLS) when `tls_key`
+/// and `tls_cert` (PEM text) are given. NULL when it cannot (the port taken, bad TLS material).
+static inline struct MHD_Daemon *kiosk_http_start(const struct sockaddr *address, uint16_t port,
+                                                  struct kiosk_http_limits limits,
+                                                  MHD_AccessHandlerCallback handler, void *handler_cls,
+                                                  MHD_RequestCompletedCallback completed,
+                                                  MHD_NotifyConnectionCallback notify,
+                                                  const char *tls_key, const char *tls_cert) {
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
+    if (address->sa_family == AF_INET6) flags |= MHD_USE_IPv6;
+    if (tls_key && tls_cert) {
+        return MHD_start_daemon(flags | MHD_USE_TLS, port, NULL, NULL, handler, handler_cls,
+                                MHD_OPTION_SOCK_ADDR, address,
+                                MHD_OPTION_CONNECTION_LIMIT, limits.connections,
+                                MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address,
+                                MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_seconds,
+                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.connection_memory,
+                                MHD_OPTION_THREAD_POOL_SIZE, limits.threads,
+                                MHD_OPTION_NOTIFY_COMPLETED, completed, handler_cls,
+                                MHD_OPTION_NOTIFY_CONNECTION, notify, handler_cls,
+                                MHD_OPTION_HTTPS_MEM_KEY, tls_key,
+                                MHD_OPTION_HTTPS_MEM_CERT, tls_cert,
+                                MHD_OPTION_END);
+    }
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_CONNECTION_LIMIT, limits.connections,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address,
+                            MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_seconds,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.connection_memory,
+                            MHD_OPTION_THREAD_POOL_SIZE, limits.threads,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, handler_cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, handler_cls,
+                            MHD_OPTION_END);
+}
+
+/// The client's address as text ("127.0.0.1", "::1") into `out`; 0 when known.
+static inline int kiosk_http_client(struct MHD_Connection *connection, char *out, socklen_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr) return -1;
+    const struct sockaddr *a = info->client_addr;
+    const void *raw = a->sa_family == AF_INET6 ? (const void *)&((const struct sockaddr_in6 *)a)->sin6_addr
+                                               : (const void *)&((const struct sockaddr_in *)a)->sin_addr;
+    return inet_ntop(a->sa_family, raw, out, size) ? 0 : -1;
+}
+
+/// The connection's socket (to cut off a client that is too slow), or -1.
+static inline int kiosk_http_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? (int)info->connect_fd : -1;
+}

@@ -1,0 +1,69 @@
+import Foundation
+import KioskCore
+
+/// What the web page needs from the rest of kiosk, passed in so this target depends on the core alone: the status
+/// board, the IPC commands, screenshots, the play log's reports, and the media folder with a probe for its files.
+public struct WebBackend: Sendable {
+    /// The player's status as last posted.
+    public var status: @Sendable () -> PlayerStatus
+    /// Runs one IPC command array, as the socket would, and returns its reply (`{"data", "error"}`).
+    public var command: @Sendable (JSONValue) -> JSONValue
+    /// A JPEG of the screen as presented; throws why not.
+    public var screenshot: @Sendable () throws(WebRefusal) -> [UInt8]
+    /// The play log's reports.
+    public var reports: PlayReports
+    /// The media folder uploads go into and the media page lists (`--media-root`, resolved); nil: none.
+    public var mediaRoot: String?
+    /// What a file is, read from its content: nil when kiosk cannot show it.
+    public var probe: @Sendable (String) -> MediaSummary?
+    /// The last lines kiosk logged, for the system page.
+    public var recentLog: @Sendable () -> [String]
+
+    /// A backend.
+    public init(status: @escaping @Sendable () -> PlayerStatus, command: @escaping @Sendable (JSONValue) -> JSONValue,
+                screenshot: @escaping @Sendable () throws(WebRefusal) -> [UInt8], reports: PlayReports, mediaRoot: String?,
+                probe: @escaping @Sendable (String) -> MediaSummary?, recentLog: @escaping @Sendable () -> [String] = { [] }) {
+        self.status = status
+        self.command = command
+        self.screenshot = screenshot
+        self.reports = reports
+        self.mediaRoot = mediaRoot
+        self.probe = probe
+        self.recentLog = recentLog
+    }
+}
+
+/// What a probe says of a media file.
+public struct MediaSummary: Sendable, Equatable {
+    /// `image`, `animation`, `video`, `audio`.
+    public var kind: String
+    public var width: Int?
+    public var height: Int?
+    /// Seconds, for what has a duration.
+    public var duration: Double?
+    public init(kind: String, width: Int? = nil, height: Int? = nil, duration: Double? = nil) {
+        self.kind = kind
+        self.width = width
+        self.height = height
+        self.duration = duration
+    }
+}
+
+/// Why the backend could not do what a request asked, in one line.
+public struct WebRefusal: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// How the page is protected: a crypt(3) password hash (none: loopback only), a bearer token for scripts, the
+/// upload cap, and whether it is served over TLS.
+public struct WebSecurity: Sendable {
+    public var passwordHash: String?
+    public var token: String?
+    public var uploadLimit: Int64
+    public init(passwordHash: String?, token: String?, uploadLimit: Int64) {
+        self.passwordHash = passwordHash
+        self.token = token
+        self.uploadLimit = uploadLimit
+    }
+}

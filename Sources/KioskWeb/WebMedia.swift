@@ -1,0 +1,159 @@
+import Foundation
+import Glibc
+import KioskCore
+
+/// The media folder as the page sees it: its files (kind, size, duration from a probe, cached by size and mtime),
+/// each served for its thumbnail, deleted, renamed into place after an upload, with its caption (the sidecar
+/// `NAME.txt`) and the playlists (`.m3u`) in it. Only names directly in the folder: no `/`, no `..`, no hidden
+/// files, the real path checked to be inside.
+final class WebMedia: @unchecked Sendable {
+    let root: String
+    private let probe: @Sendable (String) -> MediaSummary?
+    private let lock = NSLock()
+    private var probed: [String: (size: Int64, mtime: Double, summary: MediaSummary?)] = [:]
+
+    init(root: String, probe: @escaping @Sendable (String) -> MediaSummary?) {
+        self.root = root
+        self.probe = probe
+    }
+
+    /// `name` as a path in the folder, when it is a plain name there.
+    func path(_ name: String) -> String? {
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), !name.contains("\0"), name.utf8.count <= 255 else { return nil }
+        return root + "/" + name
+    }
+
+    /// One file's size, mtime and regular-ness (lstat: a link is not followed).
+    private func stat(_ path: String) -> (size: Int64, mtime: Double)? {
+        var s = Glibc.stat()
+        guard lstat(path, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return (Int64(s.st_size), Double(s.st_mtim.tv_sec) + Double(s.st_mtim.tv_nsec) / 1e9)
+    }
+
+    /// What a probe says of `path` (cached while its size and mtime stay).
+    func summary(_ path: String) -> MediaSummary? {
+        guard let s = stat(path) else { return nil }
+        lock.lock()
+        if let c = probed[path], c.size == s.size, c.mtime == s.mtime { lock.unlock(); return c.summary }
+        lock.unlock()
+        let summary = probe(path)
+        lock.lock()
+        if probed.count > 20_000 { probed = [:] }
+        probed[path] = (s.size, s.mtime, summary)
+        lock.unlock()
+        return summary
+    }
+
+    /// The folder's media files and playlists, by name.
+    func list() -> JSONValue {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        var files: [JSONValue] = [], playlists: [JSONValue] = []
+        for name in names {
+            let p = root + "/" + name
+            guard let s = stat(p) else { continue }
+            let ext = (name as NSString).pathExtension.lowercased()
+            if ext == "m3u" || ext == "m3u8" {
+                playlists.append(.object([("name", .string(name)), ("items", .array(playlist(name).map { .string($0) }))]))
+                continue
+            }
+            guard ext != "txt", let summary = summary(p) else { continue }
+            var fields: [(String, JSONValue)] = [("name", .string(name)), ("kind", .string(summary.kind)), ("size", .int(s.size)),
+                                                 ("mtime", .double(s.mtime))]
+            if let w = summary.width, let h = summary.height { fields += [("width", .int(Int64(w))), ("height", .int(Int64(h)))] }
+            if let d = summary.duration { fields.append(("duration", .double((d * 1000).rounded() / 1000))) }
+            fields.append(("caption", caption(name).map { .string($0) } ?? .null))
+            files.append(.object(fields))
+        }
+        return .object([("files", .array(files)), ("playlists", .array(playlists))])
+    }
+
+    /// A file for the browser (a thumbnail shows the file itself, scaled by the browser).
+    func file(_ name: String) -> WebResponse {
+        guard let p = path(name.removingPercentEncoding ?? name), inside(p), let s = stat(p) else { return .error(404, "no such file") }
+        guard s.size <= 64 * 1_048_576, let data = FileManager.default.contents(atPath: p) else { return .error(413, "too large to show here") }
+        let types = ["jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif", "webp": "image/webp",
+                     "mp4": "video/mp4", "webm": "video/webm"]
+        return WebResponse(type: types[(name as NSString).pathExtension.lowercased()] ?? "application/octet-stream", body: [UInt8](data))
+    }
+
+    /// Whether `path`'s real path lies in the folder (no link leads out).
+    func inside(_ path: String) -> Bool {
+        guard let real = realpath(path, nil) else { return false }
+        defer { free(real) }
+        let r = String(cString: real)
+        return r.hasPrefix(root + "/") && !r.dropFirst(root.count + 1).contains("/")
+    }
+
+    /// Deletes `name` (and its caption).
+    func delete(_ name: String) -> WebResponse {
+        guard let p = path(name), stat(p) != nil, inside(p) else { return .error(404, "no file '\(name)' in the media folder") }
+        guard unlink(p) == 0 else { return .error(500, "cannot delete \(name): \(String(cString: strerror(errno)))") }
+        unlink(p + ".txt")
+        return .json(200, JSONValue.object([("deleted", .string(name))]).text)
+    }
+
+    /// The caption of `name` (its sidecar `NAME.txt`), if it has one.
+    func caption(_ name: String) -> String? {
+        guard let p = path(name), let data = FileManager.default.contents(atPath: p + ".txt"), data.count <= 4096 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Writes `text` as the caption of `name` (an empty text removes it), through a temporary file and a rename.
+    func setCaption(_ name: String, _ text: String) -> WebResponse {
+        guard let p = path(name), stat(p) != nil, inside(p) else { return .error(404, "no file '\(name)' in the media folder") }
+        guard text.utf8.count <= 4096 else { return .error(413, "a caption is at most 4096 bytes") }
+        if text.isEmpty {
+            unlink(p + ".txt")
+        } else {
+            do { try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: p + ".txt"), options: .atomic) } catch {
+                return .error(500, "cannot write the caption of \(name): \(error.localizedDescription)")
+            }
+        }
+        return .json(200, JSONValue.object([("name", .string(name)), ("caption", .string(text))]).text)
+    }
+
+    /// The names a playlist in the folder lists (its lines that are not comments).
+    func playlist(_ name: String) -> [String] {
+        guard let p = path(name), let data = FileManager.default.contents(atPath: p), data.count <= 1_048_576 else { return [] }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+
+    /// Writes the playlist `name` (`.m3u`) listing `items`, each a file in the folder, in order.
+    func setPlaylist(_ name: String, _ items: [String]) -> WebResponse {
+        let ext = (name as NSString).pathExtension.lowercased()
+        guard ext == "m3u" || ext == "m3u8", let p = path(name) else { return .error(400, "a playlist's name ends in .m3u") }
+        for item in items {
+            guard let ip = path(item), stat(ip) != nil, inside(ip) else { return .error(400, "'\(item)' is not a file in the media folder") }
+        }
+        let text = "#EXTM3U\n" + items.map { $0 + "\n" }.joined()
+        do { try Data(text.utf8).write(to: URL(fileURLWithPath: p), options: .atomic) } catch {
+            return .error(500, "cannot write \(name): \(error.localizedDescription)")
+        }
+        return .json(200, JSONValue.object([("name", .string(name)), ("items", .array(items.map { .string($0) }))]).text)
+    }
+
+    /// An upload's files: each probed, then renamed into place (replacing a file of that name), or removed with
+    /// the reason.
+    func claim(_ files: [UploadedFile]) -> WebResponse {
+        var stored: [JSONValue] = [], refused: [JSONValue] = []
+        for f in files {
+            defer { unlink(f.temporary) }
+            if let why = f.refused {
+                refused.append(.object([("name", .string(f.name)), ("reason", .string(why))]))
+                continue
+            }
+            guard let summary = probe(f.temporary) else {
+                refused.append(.object([("name", .string(f.name)), ("reason", .string("not a picture, animation or video kiosk can show"))]))
+                continue
+            }
+            guard let target = path(f.name), rename(f.temporary, target) == 0 else {
+                refused.append(.object([("name", .string(f.name)), ("reason", .string("cannot put it in place: \(String(cString: strerror(errno)))"))]))
+                continue
+            }
+            stored.append(.object([("name", .string(f.name)), ("kind", .string(summary.kind)), ("size", .int(f.size))]))
+        }
+        let status = stored.isEmpty && !refused.isEmpty ? 415 : 200
+        return .json(status, JSONValue.object([("stored", .array(stored)), ("refused", .array(refused))]).text)
+    }
+}

@@ -1,0 +1,151 @@
+import CMicroHTTPD
+import Foundation
+import Glibc
+
+/// A multipart upload streamed to disk as it comes (libmicrohttpd's post processor splits the parts): each file
+/// of the field `files` into a hidden temporary file in the media folder (`.kiosk-upload-XXXXXX`, which the folder
+/// watcher ignores), so the folder never shows half a file; the handler then probes it and renames it into place.
+/// Over `limit` bytes in all, everything written is removed.
+final class WebUploadReceiver {
+    private var processor: OpaquePointer?
+    private let folder: String
+    private let limit: Int64
+    private var total: Int64 = 0
+    private var current: (fd: Int32, file: UploadedFile)?
+    private var done: [UploadedFile] = []
+    /// The form's other fields (short text), by name.
+    private(set) var fields: [String: String] = [:]
+    /// Whether the body went over `limit`.
+    private(set) var overLimit = false
+    /// Why writing failed (a full disk), if it did.
+    private var failure: String?
+
+    /// A receiver for `connection`'s multipart body; `ready` is false when the body is no multipart form.
+    init(connection: OpaquePointer, folder: String, limit: Int64) {
+        self.folder = folder
+        self.limit = limit
+        processor = MHD_create_post_processor(connection, 64 * 1024, webUploadPart, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    var ready: Bool { processor != nil }
+
+    /// The next bytes of the body; false when the upload cannot go on (over the limit, a write failed).
+    func take(_ bytes: UnsafePointer<CChar>, _ count: Int) -> Bool {
+        guard let p = processor, !overLimit else { return false }
+        total += Int64(count)
+        if total > limit {
+            overLimit = true
+            return false
+        }
+        return MHD_post_process(p, bytes, count) == MHD_Result.YES
+    }
+
+    /// The body is over: the files written (with the refused ones, each with its reason).
+    func finish() -> [UploadedFile] {
+        closeCurrent()
+        if let p = processor { MHD_destroy_post_processor(p) }
+        processor = nil
+        return done
+    }
+
+    /// Removes every temporary file still there (an upload cut short, refused, or not claimed).
+    func discard() {
+        closeCurrent()
+        if let p = processor { MHD_destroy_post_processor(p) }
+        processor = nil
+        for f in done { unlink(f.temporary) }
+    }
+
+    private func closeCurrent() {
+        guard let c = current else { return }
+        close(c.fd)
+        done.append(c.file)
+        current = nil
+    }
+
+    /// One piece of one part.
+    fileprivate func part(key: String, filename: String?, data: UnsafePointer<CChar>?, offset: UInt64, size: Int) -> Bool {
+        guard let filename else {
+            // a plain field: short text only
+            guard fields.count < 32, size <= 4096 else { return true }
+            let text = data.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: size), as: UTF8.self) } ?? ""
+            fields[key] = (offset == 0 ? "" : fields[key] ?? "") + text
+            return true
+        }
+        guard key == "files" else { return true }
+        if offset == 0 {
+            closeCurrent()
+            guard done.count < 256 else { return false }
+            var file = UploadedFile(name: "", temporary: "", size: 0, refused: nil)
+            switch WebUploadName.clean(filename) {
+            case .success(let name): file.name = name
+            case .failure(let why): file.name = filename; file.refused = why.description
+            }
+            // the name's extension kept, so the probe reads it as the file it will be
+            let ext = String((file.name as NSString).pathExtension.unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) }.prefix(8))
+            let suffix = ext.isEmpty ? "" : "." + ext
+            var template = Array((folder + "/.kiosk-upload-XXXXXX" + suffix).utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
+            guard fd >= 0 else {
+                failure = String(cString: strerror(errno))
+                file.refused = "cannot write into the media folder: \(failure ?? "")"
+                done.append(file)
+                return false
+            }
+            fchmod(fd, 0o644)
+            file.temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            current = (fd, file)
+        }
+        guard var c = current, let data, size > 0 else { return true }
+        var left = size, at = data
+        while left > 0 {
+            let n = write(c.fd, at, left)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                c.file.refused = "writing it failed: \(String(cString: strerror(errno)))"
+                current = c
+                return false
+            }
+            left -= n
+            at += n
+        }
+        c.file.size += Int64(size)
+        current = c
+        return true
+    }
+}
+
+/// The post processor's iterator: hands each piece to its receiver.
+private let webUploadPart: MHD_PostDataIterator = { cls, _, key, filename, _, _, data, offset, size in
+    guard let cls, let key else { return MHD_Result.NO }
+    let r = Unmanaged<WebUploadReceiver>.fromOpaque(cls).takeUnretainedValue()
+    return r.part(key: String(cString: key), filename: filename.map { String(cString: $0) }, data: data, offset: offset, size: size)
+        ? MHD_Result.YES : MHD_Result.NO
+}
+
+/// An uploaded file's name made safe to keep: its last component only (no `/` or `\`), NFC, no control
+/// characters, no leading dots, at most 200 bytes (the extension kept).
+public enum WebUploadName {
+    public static func clean(_ given: String) -> Result<String, WebUploadRefusal> {
+        let last = given.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        var name = String(String.UnicodeScalarView(last.precomposedStringWithCanonicalMapping.unicodeScalars.filter {
+            !($0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+              || $0.properties.generalCategory == .lineSeparator || $0.properties.generalCategory == .paragraphSeparator)
+        }))
+        name = String(name.drop(while: { $0 == "." || $0 == " " })).trimmingCharacters(in: .whitespaces)
+        if name.utf8.count > 200 {
+            let ext = (name as NSString).pathExtension
+            var stem = (name as NSString).deletingPathExtension
+            while stem.utf8.count + ext.utf8.count + 1 > 200 { stem.removeLast() }
+            name = ext.isEmpty ? stem : stem + "." + ext
+        }
+        guard !name.isEmpty, name != ".", name != ".." else { return .failure(WebUploadRefusal("'\(given)' leaves no usable file name")) }
+        return .success(name)
+    }
+}
+
+/// Why an uploaded file was refused, in a few words.
+public struct WebUploadRefusal: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskPlayer
+import KioskRemote
+import KioskWeb
+
+/// `kiosk play --http ADDR:PORT`: the web page. Its flags are checked before the player starts (a bad address, a
+/// missing password file off loopback, TLS half given: a usage error, exit 2); it serves once the player runs,
+/// through the same commands, board, media gate and reports as IPC.
+final class WebControl {
+    private let server: WebServer
+    private let relay = WebCommandRelay()
+    private let recent = RecentLog()
+
+    /// The server the options ask for; nil without `--http`.
+    static func start(_ o: ParsedOptions, links: RemoteLinks, log: Log) throws -> WebControl? {
+        guard let given = o.string("http") else {
+            for flag in ["http-password-file", "http-token-file", "http-tls-cert", "http-tls-key", "http-upload-mb"] where o.string(flag) != nil {
+                throw UsageError("--\(flag) needs --http ADDR:PORT")
+            }
+            return nil
+        }
+        let (address, port) = try endpoint(given)
+        let passwordFile = o.string("http-password-file")
+        if !isLoopback(address), passwordFile == nil {
+            throw UsageError("--http \(given): an address other than loopback needs --http-password-file FILE (make it with 'kiosk passwd FILE')")
+        }
+        let cert = o.string("http-tls-cert"), key = o.string("http-tls-key")
+        guard (cert == nil) == (key == nil) else { throw UsageError("--http-tls-cert and --http-tls-key go together") }
+        var tls: (key: String, cert: String)?
+        if let cert, let key {
+            guard let c = FileAccess.contents(cert).flatMap({ String(data: $0, encoding: .utf8) }) else { throw UsageError("--http-tls-cert: cannot read \(cert)") }
+            guard let k = FileAccess.contents(key).flatMap({ String(data: $0, encoding: .utf8) }) else { throw UsageError("--http-tls-key: cannot read \(key)") }
+            tls = (k, c)
+        }
+        do {
+            let security = WebSecurity(passwordHash: try passwordFile.map { p throws(WebSetupError) in try WebPassword.readHash(p) },
+                                       token: try o.string("http-token-file").map { p throws(WebSetupError) in try WebPassword.readToken(p) },
+                                       uploadLimit: Int64(o.integer("http-upload-mb") ?? 2048) * 1_048_576)
+            let gate = try RemoteControl.mediaGate(o, log: log)
+            return try WebControl(address: address, port: port, tls: tls, security: security, gate: gate, links: links, log: log)
+        } catch let e as WebSetupError {
+            throw UsageError(e.description)
+        }
+    }
+
+    private init(address: String, port: UInt16, tls: (key: String, cert: String)?, security: WebSecurity, gate: MediaGate,
+                 links: RemoteLinks, log: Log) throws {
+        let runner = MPVRequestRunner(board: links.board, sink: relay, gate: gate, reports: links.reports, log: log)
+        let camera = WebCamera(sink: relay)
+        let recent = self.recent
+        log.tap { _, line in recent.add(line) }
+        let board = links.board
+        let backend = WebBackend(status: { board.status }, command: { runner.run($0) }, screenshot: { () throws(WebRefusal) in try camera.picture() },
+                                 reports: links.reports, mediaRoot: gate.root,
+                                 probe: { path in
+                                     guard MediaExtensions.isMedia(path), let info = try? MediaFile.probe(path) else { return nil }
+                                     return MediaSummary(kind: info.kind.rawValue, width: info.width, height: info.height, duration: info.duration)
+                                 },
+                                 recentLog: { recent.lines })
+        let app = WebApp(backend: backend, security: security, log: log)
+        server = try WebServer(address: address, port: port, tls: tls, handler: app, log: log)
+        let shown = address.contains(":") ? "[\(address)]" : address
+        log.info("http: serving the web page on \(tls == nil ? "http" : "https")://\(shown):\(port)/"
+                 + (security.passwordHash == nil ? " (no password: loopback only)" : ""))
+    }
+
+    /// Serves `player` from now on.
+    func serve(_ player: Player) { relay.target = player.inbox }
+
+    /// Closes the server.
+    func stop() { server.stop() }
+
+    /// `ADDR:PORT` (`127.0.0.1:8080`, `[::1]:8080`, `0.0.0.0:80`).
+    static func endpoint(_ text: String) throws(UsageError) -> (String, UInt16) {
+        var host = "", portText = ""
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = String(text[text.index(after: text.startIndex)..<close])
+            portText = String(text[close...].dropFirst().drop(while: { $0 == ":" }))
+        } else if let colon = text.lastIndex(of: ":") {
+            host = String(text[..<colon])
+            portText = String(text[text.index(after: colon)...])
+        }
+        guard !host.isEmpty, let port = UInt16(portText), port > 0 else {
+            throw UsageError("--http: '\(text)' is not ADDR:PORT (127.0.0.1:8080, [::1]:8080, 0.0.0.0:80)")
+        }
+        var a4 = in_addr(), a6 = in6_addr()
+        guard inet_pton(AF_INET, host, &a4) == 1 || inet_pton(AF_INET6, host, &a6) == 1 else {
+            throw UsageError("--http: '\(host)' is not an IP address (a name is not looked up)")
+        }
+        return (host, port)
+    }
+
+    /// Whether `address` is loopback (127.0.0.0/8, ::1).
+    static func isLoopback(_ address: String) -> Bool {
+        address == "::1" || address.hasPrefix("127.")
+    }
+}
+
+/// The player's inbox once it exists; until then a command is refused.
+private final class WebCommandRelay: CommandSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _target: CommandSink?
+    var target: CommandSink? {
+        get { lock.lock(); defer { lock.unlock() }; return _target }
+        set { lock.lock(); _target = newValue; lock.unlock() }
+    }
+    func send(_ command: PlayerCommand, reply: (@Sendable (CommandReply) -> Void)?) {
+        guard let t = target else { reply?(.failed("the player is not running yet")); return }
+        t.send(command, reply: reply)
+    }
+}
+
+/// The dashboard's live view: the player's screenshot as JPEG, at most one a second (every viewer shares it),
+/// written into a private folder and read back.
+private final class WebCamera: @unchecked Sendable {
+    private let sink: CommandSink
+    private let lock = NSLock()
+    private var last: (at: Double, jpeg: [UInt8])?
+    private let folder: String
+
+    init(sink: CommandSink) {
+        self.sink = sink
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("kiosk-web-XXXXXX").utf8CString)
+        folder = template.withUnsafeMutableBufferPointer { b in b.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) } } ?? NSTemporaryDirectory()
+    }
+
+    deinit { rmdir(folder) }
+
+    func picture() throws(WebRefusal) -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = MonotonicClock.seconds()
+        if let last, now - last.at < 1 { return last.jpeg }
+        let path = folder + "/screen.jpg"
+        let done = DispatchSemaphore(value: 0)
+        let box = ReplyBox()
+        sink.send(.screenshot(path: path)) { reply in box.reply = reply; done.signal() }
+        guard done.wait(timeout: .now() + 5) == .success else { throw WebRefusal("the player did not answer within 5 s") }
+        defer { unlink(path) }
+        if case .failed(let why)? = box.reply { throw WebRefusal("screenshot: \(why)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw WebRefusal("screenshot: nothing written") }
+        last = (now, [UInt8](data))
+        return [UInt8](data)
+    }
+}
+
+private final class ReplyBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: CommandReply?
+    var reply: CommandReply? {
+        get { lock.lock(); defer { lock.unlock() }; return value }
+        set { lock.lock(); value = newValue; lock.unlock() }
+    }
+}
+
+/// The last 500 lines kiosk logged (at its level), for the system page.
+private final class RecentLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ring: [String] = []
+    func add(_ line: String) {
+        lock.lock()
+        ring.append(line)
+        if ring.count > 500 { ring.removeFirst(ring.count - 500) }
+        lock.unlock()
+    }
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return ring }
+}
