@@ -75,8 +75,8 @@ public final class WebSessions: @unchecked Sendable {
     }
 }
 
-/// Login attempts per address: after `allowed` failures within a minute, 429 until a wait that doubles with each
-/// further failure (from 60 s, at most 15 min). A success clears the address.
+/// Login attempts per address: after `allowed` failures within a minute, 429 for 60 s; a failure within 15 min of
+/// that blocks again for twice as long (at most 15 min). A success clears the address.
 public final class LoginLimiter: @unchecked Sendable {
     private let lock = NSLock()
     private var failures: [String: [Double]] = [:]
@@ -109,8 +109,10 @@ public final class LoginLimiter: @unchecked Sendable {
         var recent = (failures[address] ?? []).filter { $0 > now - 60 }
         recent.append(now)
         failures[address] = recent
-        guard recent.count >= allowed else { return }
-        let n = (strikes[address] ?? 0) + 1
+        // an address blocked within the last 15 min is blocked again at its next failure, for twice as long
+        let repeat_ = (strikes[address] ?? 0) > 0 && now - (blockedUntil[address] ?? -.infinity) < 900
+        guard recent.count >= allowed || repeat_ else { return }
+        let n = (repeat_ ? strikes[address] ?? 0 : 0) + 1
         strikes[address] = n
         blockedUntil[address] = now + min(900, 60 * pow(2, Double(n - 1)))
     }
