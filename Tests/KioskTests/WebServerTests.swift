@@ -1,0 +1,134 @@
+import Foundation
+import KioskCore
+import XCTest
+
+/// The web page served by a real kiosk, driven by curl and Python's own HTTP client: uploads streamed into the
+/// media folder and played, refused past the cap or when not media with nothing left behind, the security
+/// headers on every answer, a slow-loris client cut off while others are served, 200 clients at once for 10 s,
+/// HTTPS, and bad flags.
+final class WebServerTests: WebServerTestCase {
+    func testAnUploadIsStoredListedAndPlayedAndTheGuardsHold() throws {
+        let p = try start(["--http-upload-mb", "1"])
+        let csrf = try logIn()
+        let jpeg = dir.file("New photo.jpg")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180", "-frames:v", "1", jpeg])
+        let up = try curl(["-H", "X-CSRF-Token: \(csrf)", "-F", "files=@\(jpeg)", base + "/api/upload"])
+        XCTAssertEqual(up.status, 200, up.body)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: media + "/New photo.jpg"))
+        let list = try curl([base + "/api/media"])
+        XCTAssertTrue(list.body.contains(#""name":"New photo.jpg","kind":"image""#), list.body)
+        // the folder watcher sees the whole file and the slideshow plays it
+        XCTAssertTrue(p.waitFor("showing \(media)/New photo.jpg", timeout: 30), p.stderr)
+        // without the CSRF token: 403 and nothing stored
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x90", "-frames:v", "1", dir.file("b.jpg")])
+        XCTAssertEqual(try curl(["-F", "files=@\(dir.file("b.jpg"))", base + "/api/upload"]).status, 403)
+        // over the cap (1 MiB): 413, and nothing left in the folder, not even the temporary file
+        var generator = SeededGenerator(seed: 28)
+        try Data((0..<(3 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: dir.file("big.jpg")))
+        let big = try curl(["-H", "X-CSRF-Token: \(csrf)", "-F", "files=@\(dir.file("big.jpg"))", base + "/api/upload"])
+        XCTAssertEqual(big.status, 413, big.body)
+        // sent without a length up front (chunked): cut at the cap as it streams. The server answers 413 and closes;
+        // curl, still sending, may see the reset before it reads the answer (it then says 100, the Continue it had).
+        let chunked = try curl(["-H", "X-CSRF-Token: \(csrf)", "-H", "Transfer-Encoding: chunked", "-F", "files=@\(dir.file("big.jpg"))",
+                                base + "/api/upload"])
+        XCTAssertTrue([413, 100].contains(chunked.status), "\(chunked.status) \(chunked.body)")
+        // not media: refused after the probe; a name that climbs is cleaned to a plain name
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: dir.file("fake.jpg")))
+        let fake = try curl(["-H", "X-CSRF-Token: \(csrf)", "-F", "files=@\(dir.file("fake.jpg"))", base + "/api/upload"])
+        XCTAssertEqual(fake.status, 415, fake.body)
+        let climb = try curl(["-H", "X-CSRF-Token: \(csrf)", "-F", "files=@\(dir.file("b.jpg"));filename=../../../.b.jpg", base + "/api/upload"])
+        XCTAssertEqual(climb.status, 200, climb.body)
+        let names = try FileManager.default.contentsOfDirectory(atPath: media).sorted()
+        XCTAssertEqual(names, ["New photo.jpg", "a.png", "b.jpg"], "nothing else, no .kiosk-upload leftovers")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("b.jpg.copy")))
+        // every answer carries the security headers, a refusal as a page
+        for (args, status) in [([base + "/"], 200), ([base + "/nothing"], 404), (["-X", "DELETE", base + "/api/media/a.png"], 403)] {
+            let r = try curl(args)
+            XCTAssertEqual(r.status, status, "\(args)")
+            for h in ["Content-Security-Policy: default-src 'self'", "X-Frame-Options: DENY", "X-Content-Type-Options: nosniff"] {
+                XCTAssertTrue(r.headers.contains(h), "\(args): \(h) in \(r.headers)")
+            }
+        }
+        // the script's way in: a bearer token, no cookie, no CSRF token
+        let next = try BoundedProcess.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)",
+                                                           "-H", "Content-Type: application/json", "-d", #"["playlist-next"]"#, base + "/api/command"],
+                                          timeout: 30)
+        XCTAssertEqual(String(decoding: next.stdout, as: UTF8.self), "200")
+        p.send(SIGTERM)
+        XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
+    }
+
+    func testASlowLorisClientIsCutOffWhileOthersAreServed() throws {
+        let p = try start()
+        let slow = try LiveProcess([Self.guards, "slowloris", "127.0.0.1", String(port), "24"], executable: "/usr/bin/python3")
+        Thread.sleep(forTimeInterval: 3)  // the slow client is holding its connection now
+        let normal = try curl(["-H", "Authorization: Bearer \(token)", base + "/api/status"])
+        XCTAssertEqual(normal.status, 200, normal.body)
+        _ = slow.finish(timeout: 40)
+        let out = try JSONValue.parse(Array(slow.stdout.utf8))
+        guard let closed = out["closed_after"]?.number else { return XCTFail("the slow client was never cut off: \(slow.stdout) \(slow.stderr)") }
+        XCTAssertLessThan(closed, 16, "cut off within the 10 s allowed for headers (and the watch's tick)")
+        XCTAssertTrue(p.isRunning)
+    }
+
+    func testTwoHundredClientsForTenSecondsNeitherCrashNorGrow() throws {
+        let p = try start()
+        _ = try curl(["-H", "Authorization: Bearer \(token)", base + "/api/status"])
+        let before = rss(p)
+        let load = try BoundedProcess.run("/usr/bin/python3", [Self.guards, "load", "127.0.0.1", String(port), "200", "10", token],
+                                          timeout: 60)
+        let totals = try JSONValue.parse([UInt8](load.stdout))
+        let after = rss(p)
+        XCTAssertTrue(p.isRunning, p.stderr)
+        guard case .int(let ok)? = totals["ok"], case .int(let requests)? = totals["requests"] else { return XCTFail(totals.text) }
+        XCTAssertGreaterThan(ok, 500, "most clients were answered: \(totals.text)")
+        // a client afterwards is served at once
+        XCTAssertEqual(try curl(["-H", "Authorization: Bearer \(token)", base + "/api/status"]).status, 200)
+        XCTAssertLessThan(after - before, 48, "RSS \(before) -> \(after) MiB over \(requests) requests (\(totals.text))")
+        let statuses = totals["statuses"]?.text ?? ""
+        print("web load: \(requests) requests by 200 clients in 10 s, \(ok) answered 200; RSS \(before) -> \(after) MiB; \(statuses)")
+        p.send(SIGTERM)
+        XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
+    }
+
+    func testHTTPSWithACertificate() throws {
+        let key = dir.file("key.pem"), cert = dir.file("cert.pem")
+        let made = try BoundedProcess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                                                              "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                                          timeout: 60)
+        XCTAssertEqual(made.status, 0, String(decoding: made.stderr, as: UTF8.self))
+        let p = try start(["--http-tls-cert", cert, "--http-tls-key", key])
+        XCTAssertTrue(p.stderr.contains("https://127.0.0.1:\(port)/"), p.stderr)
+        let https = "https://127.0.0.1:\(port)"
+        let login = try curl(["--cacert", cert, "--data-urlencode", "password=\(password)", https + "/login"])
+        XCTAssertEqual(login.status, 303, login.body)
+        XCTAssertTrue(login.headers.contains("Secure"), login.headers)
+        XCTAssertEqual(try curl(["--cacert", cert, https + "/api/status"]).status, 200)
+        // plain HTTP to the TLS port gets no page
+        XCTAssertNotEqual(try curl([base + "/api/status"]).status, 200)
+    }
+
+    func testBadFlagsAreOneLineAndExit2() throws {
+        let pw = dir.file("password")
+        for (args, says) in [
+            (["--http", "0.0.0.0:\(MQTTTools.freePort())"], "an address other than loopback needs --http-password-file"),
+            (["--http", "kiosk.local:80"], "'kiosk.local' is not an IP address"),
+            (["--http", "127.0.0.1"], "'127.0.0.1' is not ADDR:PORT"),
+            (["--http", "127.0.0.1:8080", "--http-tls-cert", pw], "--http-tls-cert and --http-tls-key go together"),
+            (["--http", "127.0.0.1:8080", "--http-password-file", dir.file("none")], "--http-password-file: cannot read"),
+            (["--http", "127.0.0.1:8080", "--http-password-file", dir.file("media/a.png")], "cannot read"),
+            (["--http-password-file", pw], "--http-password-file needs --http ADDR:PORT"),
+        ] {
+            let r = try CLITests.run(["play", "--output", "headless", "--no-state"] + args + [media], timeout: 30)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(says), "\(args): \(r.stderr)")
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        }
+        // a port another server holds: one line, exit 1
+        let p = try start()
+        let taken = try CLITests.run(["play", "--output", "headless", "--no-state", "--http", "127.0.0.1:\(port)", media], timeout: 30)
+        XCTAssertEqual(taken.status, 2, taken.stderr)
+        XCTAssertTrue(taken.stderr.contains("cannot serve on 127.0.0.1:\(port)"), taken.stderr)
+        XCTAssertTrue(p.isRunning)
+    }
+}
