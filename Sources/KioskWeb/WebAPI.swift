@@ -50,6 +50,21 @@ extension WebApp {
                 return .error(400, "send JSON {\"name\": \"NAME.m3u\", \"items\": [FILE, …]}")
             }
             return media.setPlaylist(name, items.compactMap(\.string))
+        case ("GET", "/api/schedule"):
+            guard let schedule = backend.schedule else { return .error(404, "kiosk runs without --schedule FILE") }
+            let text = (try? String(contentsOfFile: schedule.path, encoding: .utf8)) ?? ""
+            return .json(200, WebSchedulePage.json(schedule, text: text).text)
+        case ("POST", "/api/schedule"):
+            guard let schedule = backend.schedule else { return .error(404, "kiosk runs without --schedule FILE") }
+            guard let json = try? JSONValue.parse(r.body), let text = json["text"]?.string, text.utf8.count <= 1_048_576 else {
+                return .error(400, "send JSON {\"text\": THE SCHEDULE}")
+            }
+            return WebSchedulePage.save(schedule, text: text, log: log, client: r.client)
+        case ("POST", "/api/restart"):
+            guard let restart = backend.restart else { return .error(404, "no restart here") }
+            log.warn("http: \(r.client) asked for a restart")
+            restart()
+            return .json(202, JSONValue.object([("restarting", .bool(true))]).text)
         case ("POST", "/api/command"):
             guard (r.headers["content-type"] ?? "").lowercased().hasPrefix("application/json") else {
                 return .error(415, "send the command as application/json")

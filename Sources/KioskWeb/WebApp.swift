@@ -66,7 +66,8 @@ public final class WebApp: WebHandler, @unchecked Sendable {
 
     public func admit(_ head: WebRequest) -> WebAdmission {
         switch (head.method, head.path) {
-        case ("POST", "/login"), ("POST", "/logout"), ("POST", "/api/command"), ("POST", "/api/caption"), ("POST", "/api/playlist"):
+        case ("POST", "/login"), ("POST", "/logout"), ("POST", "/api/command"), ("POST", "/api/caption"), ("POST", "/api/playlist"),
+             ("POST", "/api/schedule"), ("POST", "/api/restart"):
             return .body(limit: WebLimits.smallBody)
         case ("POST", "/api/upload"):
             if let refused = guardChange(head) { return .respond(refused) }

@@ -15,7 +15,7 @@ enum WebAssets {
         td img{width:96px;height:54px;object-fit:cover;background:#000;border-radius:4px}td input{width:100%;min-width:8rem}
         progress{width:12rem}.error{color:#c53030}.log{background:#1a202c;color:#e2e8f0;padding:.6rem;overflow:auto;max-height:60vh;font-size:13px}
         .chart{max-width:900px;background:#fff}.login{max-width:22rem}.login input{display:block;width:100%;margin:.3rem 0 .8rem;padding:.4rem}
-        ol.playlist li{margin:.2rem 0}
+        ol.playlist li{margin:.2rem 0}textarea{width:100%;font:14px/1.4 monospace;padding:.4rem}
         @media (max-width:600px){th:nth-child(4),td:nth-child(4),th:nth-child(5),td:nth-child(5){display:none}td img{width:64px;height:36px}}
         """
 
@@ -134,7 +134,30 @@ enum WebAssets {
           listMedia();
         }
 
+        function schedule() {
+          const save = $('#schedule-save'); if (!save) return;
+          save.addEventListener('click', async () => {
+            const ul = $('#problems'); ul.textContent = '';
+            const r = await fetch('/api/schedule', { method: 'POST', credentials: 'same-origin',
+              headers: { 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' }, body: JSON.stringify({ text: $('#schedule-text').value }) });
+            let j = {}; try { j = await r.json(); } catch (e) { j = {}; }
+            if (r.status === 422) {
+              for (const p of j.problems) { const li = document.createElement('li'); li.textContent = p; ul.appendChild(li); }
+              say('Not saved: fix the lines above.', true);
+            } else if (r.ok) {
+              $('#timeline').innerHTML = j.timeline; say('Saved. The player follows the new schedule.');
+            } else say(j.error || ('HTTP ' + r.status), true);
+          });
+        }
+
+        function system() {
+          const b = $('#restart'); if (!b) return;
+          b.addEventListener('click', async () => { try { await api('POST', '/api/restart'); b.textContent = 'Restarting…'; } catch (e) { b.textContent = e.message; } });
+        }
+
         if (page === '/') dashboard();
+        if (page === '/schedule') schedule();
+        if (page === '/system') system();
         if (page === '/media') media();
         """#
 }

@@ -18,6 +18,10 @@ public struct WebBackend: Sendable {
     public var probe: @Sendable (String) -> MediaSummary?
     /// The last lines kiosk logged, for the system page.
     public var recentLog: @Sendable () -> [String]
+    /// The schedule file (`--schedule`), for the schedule page; nil: none.
+    public var schedule: WebSchedule?
+    /// Restarts the player (the system page's button): the service manager starts it again.
+    public var restart: (@Sendable () -> Void)?
 
     /// A backend.
     public init(status: @escaping @Sendable () -> PlayerStatus, command: @escaping @Sendable (JSONValue) -> JSONValue,
@@ -31,6 +35,45 @@ public struct WebBackend: Sendable {
         self.probe = probe
         self.recentLog = recentLog
     }
+}
+
+/// The schedule file as the page edits it: read, checked by check-config's own rules (nothing is saved with a
+/// problem), saved, and taken up by the player.
+public struct WebSchedule: Sendable {
+    /// The file.
+    public var path: String
+    /// Checks `text` as the file: the problems (`FILE:LINE: reason`), or what plays over the next 7 days.
+    public var check: @Sendable (String) -> Result<[WebScheduleSpan], WebScheduleProblems>
+    /// The player takes up the file as saved.
+    public var reload: @Sendable () -> Void
+
+    public init(path: String, check: @escaping @Sendable (String) -> Result<[WebScheduleSpan], WebScheduleProblems>,
+                reload: @escaping @Sendable () -> Void) {
+        self.path = path
+        self.check = check
+        self.reload = reload
+    }
+}
+
+/// A stretch of the next 7 days and what plays in it.
+public struct WebScheduleSpan: Sendable, Equatable {
+    public var start: Date
+    public var end: Date
+    /// The target (`/srv/ads`, `off`), `(fallback)` marked.
+    public var label: String
+    public var off: Bool
+    public init(start: Date, end: Date, label: String, off: Bool) {
+        self.start = start
+        self.end = end
+        self.label = label
+        self.off = off
+    }
+}
+
+/// check-config's problems with a schedule, one line each.
+public struct WebScheduleProblems: Error, Sendable {
+    public var lines: [String]
+    public init(_ lines: [String]) { self.lines = lines }
 }
 
 /// What a probe says of a media file.

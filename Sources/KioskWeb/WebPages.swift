@@ -5,7 +5,8 @@ import KioskCore
 /// from the binary (the CSP allows nothing else). Each works at 360 px wide as at 1920.
 enum WebPages {
     /// The pages' paths and their titles, in the menu's order.
-    static let menu: [(path: String, title: String)] = [("/", "Dashboard"), ("/media", "Media"), ("/reports", "Reports"), ("/system", "System")]
+    static let menu: [(path: String, title: String)] = [("/", "Dashboard"), ("/media", "Media"), ("/schedule", "Schedule"), ("/reports", "Reports"),
+                                                          ("/system", "System")]
     static let names = Set(menu.map(\.path))
 
     /// Text for HTML (element content and attribute values alike).
@@ -57,6 +58,7 @@ enum WebPages {
         switch path {
         case "/media": (title, body) = ("Media", media(app))
         case "/reports": (title, body) = ("Reports", WebReportPage.body(app.backend.reports))
+        case "/schedule": (title, body) = ("Schedule", WebSchedulePage.body(app.backend.schedule))
         case "/system": (title, body) = ("System", system(app))
         default: (title, body) = ("Dashboard", dashboard)
         }
@@ -104,6 +106,7 @@ enum WebPages {
             <h1>System</h1>
             <dl><dt>kiosk</dt><dd>\(escape(KioskVersion.text))</dd><dt>Up</dt><dd>\(Int(uptime / 3600)) h \(Int(uptime) / 60 % 60) min</dd>
             <dt>Disk</dt><dd>\(disk)</dd></dl>
+            \(app.backend.restart == nil ? "" : "<p><button id=\"restart\">Restart the player</button></p>")
             <h2>Log</h2><pre class="log">\(lines)</pre>
             """
     }

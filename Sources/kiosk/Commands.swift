@@ -89,6 +89,7 @@ struct Commands {
         let clock = try? ScheduleSetup.wallClock(o, realClock: true)
         let reload = ConfigReload(raw: raw, schedule: schedule, log: log)
         stop.onReload { reload.reload() }
+        web?.onScheduleSaved { reload.reload() }
         let service = SystemdNotifier()  // Type=notify units: ready, watchdog, status; nothing elsewhere
         defer { service.stopping() }
         let report = try watchdog.guarding { try PlayJob.play(items: items, layout: layout, config: config, output: request,

@@ -74,6 +74,13 @@ struct ConfigCheck {
             found.append("\(origins[args.lastIndex(of: "--schedule") ?? 0] ?? file): schedule '\(ErrorQuote.cut(scheduleFile))': cannot read it")
             return nil
         }
+        guard let entries = checkSchedule(text, file: scheduleFile, zone: zone, from: start) else { return nil }
+        return Schedule.table(entries, timeZone: zone)
+    }
+
+    /// Checks a schedule's `text` (as the file `file`: its targets are relative to its folder): nil with the
+    /// problems found, else what plays over the next 7 days from `start`.
+    mutating func checkSchedule(_ text: String, file scheduleFile: String, zone: TimeZone, from start: Date) -> [ScheduleEntry]? {
         let schedule: Schedule
         do {
             schedule = try Schedule.parse(text: text, file: scheduleFile, base: (scheduleFile as NSString).deletingLastPathComponent)
@@ -86,7 +93,7 @@ struct ConfigCheck {
         }
         if let f = schedule.fallback { checkTarget(f, at: "\(scheduleFile):\(schedule.fallbackLine ?? 0)") }
         guard found.isEmpty else { return nil }
-        return Schedule.table(schedule.upcoming(from: start, days: 7, timeZone: zone), timeZone: zone)
+        return schedule.upcoming(from: start, days: 7, timeZone: zone)
     }
 
     /// A folder, a playlist (its entries must exist) or a media file must be there.

@@ -12,6 +12,10 @@ final class WebControl {
     private let server: WebServer
     private let relay = WebCommandRelay()
     private let recent = RecentLog()
+    private let hooks = WebHooks()
+
+    /// What a saved schedule runs so the player takes it up (the reload SIGHUP runs); set once it exists.
+    func onScheduleSaved(_ reload: @escaping @Sendable () -> Void) { hooks.set(reload) }
 
     /// The server the options ask for; nil without `--http`.
     static func start(_ o: ParsedOptions, links: RemoteLinks, log: Log) throws -> WebControl? {
@@ -39,26 +43,36 @@ final class WebControl {
                                        token: try o.string("http-token-file").map { p throws(WebSetupError) in try WebPassword.readToken(p) },
                                        uploadLimit: Int64(o.integer("http-upload-mb") ?? 2048) * 1_048_576)
             let gate = try RemoteControl.mediaGate(o, log: log)
-            return try WebControl(address: address, port: port, tls: tls, security: security, gate: gate, links: links, log: log)
+            return try WebControl(o, address: address, port: port, tls: tls, security: security, gate: gate, links: links, log: log)
         } catch let e as WebSetupError {
             throw UsageError(e.description)
         }
     }
 
-    private init(address: String, port: UInt16, tls: (key: String, cert: String)?, security: WebSecurity, gate: MediaGate,
+    private init(_ o: ParsedOptions, address: String, port: UInt16, tls: (key: String, cert: String)?, security: WebSecurity, gate: MediaGate,
                  links: RemoteLinks, log: Log) throws {
         let runner = MPVRequestRunner(board: links.board, sink: relay, gate: gate, reports: links.reports, log: log)
         let camera = WebCamera(sink: relay)
         let recent = self.recent
         log.tap { _, line in recent.add(line) }
         let board = links.board
-        let backend = WebBackend(status: { board.status }, command: { runner.run($0) }, screenshot: { () throws(WebRefusal) in try camera.picture() },
+        let hooks = self.hooks
+        let relay = self.relay
+        let scheduleFile = o.string("schedule")
+        let schedule = scheduleFile.map { path in
+            WebSchedule(path: path, check: { text in Self.checkSchedule(text, file: path, log: log) }, reload: { hooks.run() })
+        }
+        // Under a service manager (kiosk.service: Restart=always) a quit is a restart; elsewhere there is no button.
+        let managed = ProcessInfo.processInfo.environment["INVOCATION_ID"] != nil
+        var backend = WebBackend(status: { board.status }, command: { runner.run($0) }, screenshot: { () throws(WebRefusal) in try camera.picture() },
                                  reports: links.reports, mediaRoot: gate.root,
                                  probe: { path in
                                      guard MediaExtensions.isMedia(path), let info = try? MediaFile.probe(path) else { return nil }
                                      return MediaSummary(kind: info.kind.rawValue, width: info.width, height: info.height, duration: info.duration)
                                  },
                                  recentLog: { recent.lines })
+        backend.schedule = schedule
+        if managed { backend.restart = { relay.send(.quit, reply: nil) } }
         let app = WebApp(backend: backend, security: security, log: log)
         server = try WebServer(address: address, port: port, tls: tls, handler: app, log: log)
         let shown = address.contains(":") ? "[\(address)]" : address
@@ -71,6 +85,18 @@ final class WebControl {
 
     /// Closes the server.
     func stop() { server.stop() }
+
+    /// check-config's verdict on a schedule's `text` as the file `file`: its problems, or the next 7 days.
+    static func checkSchedule(_ text: String, file: String, log: Log) -> Result<[WebScheduleSpan], WebScheduleProblems> {
+        var check = ConfigCheck(log: log)
+        guard let entries = check.checkSchedule(text, file: file, zone: .current, from: Date()) else {
+            return .failure(WebScheduleProblems(check.problems))
+        }
+        return .success(entries.map { e in
+            let target = e.target?.description ?? "the command line's paths"
+            return WebScheduleSpan(start: e.start, end: e.end, label: e.isFallback ? target + " (fallback)" : target, off: e.target == .off)
+        })
+    }
 
     /// `ADDR:PORT` (`127.0.0.1:8080`, `[::1]:8080`, `0.0.0.0:80`).
     static func endpoint(_ text: String) throws(UsageError) -> (String, UInt16) {
@@ -153,6 +179,14 @@ private final class ReplyBox: @unchecked Sendable {
         get { lock.lock(); defer { lock.unlock() }; return value }
         set { lock.lock(); value = newValue; lock.unlock() }
     }
+}
+
+/// The reload a saved schedule runs, set once the player's reloader exists.
+private final class WebHooks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reload: (@Sendable () -> Void)?
+    func set(_ r: @escaping @Sendable () -> Void) { lock.lock(); reload = r; lock.unlock() }
+    func run() { lock.lock(); let r = reload; lock.unlock(); r?() }
 }
 
 /// The last 500 lines kiosk logged (at its level), for the system page.
