@@ -85,6 +85,7 @@ public final class WebApp: WebHandler, @unchecked Sendable {
         switch (r.method, r.path) {
         case ("GET", "/app.css"): return WebResponse(type: "text/css; charset=utf-8", body: Array(WebAssets.css.utf8))
         case ("GET", "/app.js"): return WebResponse(type: "text/javascript; charset=utf-8", body: Array(WebAssets.js.utf8))
+        case ("GET", "/favicon.svg"): return WebResponse(type: "image/svg+xml", body: Array(WebAssets.icon.utf8))
         case ("GET", "/login"): return WebPages.login(error: nil, status: 200)
         case ("POST", "/login"): return login(r)
         case ("POST", "/logout"):

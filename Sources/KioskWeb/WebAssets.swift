@@ -1,6 +1,13 @@
 /// The page's stylesheet and script, built into the binary: no CDN, no framework, nothing inline (the CSP
 /// forbids it).
 enum WebAssets {
+    /// The tab's icon: a screen on its stand.
+    static let icon = """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="3" y="5" width="26" height="17" rx="2" fill="#1a365d"/>\
+        <rect x="6" y="8" width="20" height="11" fill="#90cdf4"/><rect x="14" y="22" width="4" height="4" fill="#1a365d"/>\
+        <rect x="9" y="26" width="14" height="2" rx="1" fill="#1a365d"/></svg>
+        """
+
     static let css = """
         *{box-sizing:border-box}body{margin:0;font:16px/1.4 system-ui,sans-serif;color:#1a202c;background:#f7fafc}
         header{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;padding:.6rem 1rem;background:#1a365d;color:#fff}
@@ -87,7 +94,7 @@ enum WebAssets {
             const tr = document.createElement('tr'); tr.dataset.name = f.name;
             const cell = (x) => { const td = document.createElement('td'); if (x instanceof Node) td.appendChild(x); else td.textContent = x; tr.appendChild(td); return td; };
             if (f.kind === 'image' || f.kind === 'animation') { const i = document.createElement('img'); i.src = '/media/' + encodeURIComponent(f.name); i.alt = ''; i.loading = 'lazy'; cell(i); } else cell('▶');
-            cell(f.name); cell(f.kind); cell((f.size / 1048576).toFixed(1) + ' MiB'); cell(f.duration ? f.duration.toFixed(1) + ' s' : '');
+            cell(f.name); cell(f.kind); cell(f.size < 1048576 ? Math.ceil(f.size / 1024) + ' KiB' : (f.size / 1048576).toFixed(1) + ' MiB'); cell(f.duration ? f.duration.toFixed(1) + ' s' : '');
             const cap = document.createElement('input'); cap.value = f.caption || ''; cap.placeholder = 'caption'; cap.setAttribute('aria-label', 'Caption of ' + f.name);
             cap.addEventListener('change', async () => { try { await api('POST', '/api/caption', { name: f.name, caption: cap.value }); say('Caption saved.'); } catch (e) { say(e.message, true); } });
             cell(cap);

@@ -33,7 +33,7 @@ enum WebPages {
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escape(title)) · kiosk</title><link rel="stylesheet" href="/app.css">
+            <title>\(escape(title)) · kiosk</title><link rel="stylesheet" href="/app.css"><link rel="icon" href="/favicon.svg">
             \(csrf.map { "<meta name=\"csrf\" content=\"\(escape($0))\">" } ?? "")<script src="/app.js" defer></script></head>
             <body data-page="\(escape(page))"><header><strong>kiosk</strong>\(nav)</header><main>
             \(body)

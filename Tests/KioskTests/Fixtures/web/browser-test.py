@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""kiosk's web page in a real browser: Debian's chromium, headless, driven by selenium through chromedriver.
+
+browser-test.py BASE PASSWORD UPLOAD OUT KIOSK SOCKET SHOT
+
+Logs in, uploads UPLOAD through the media page's file input, waits until it is listed and then on screen (the
+player is paused there with the dashboard's own Pause button), saves the dashboard's live view as the browser
+shows it (OUT/live.png) next to `KIOSK ctl --socket SOCKET screenshot SHOT` (inside the player's --media-root, a
+hidden name), reorders the playlist,
+deletes a file, saves a schedule with an error and reads its FILE:LINE, and looks for the report's chart. Each
+page is saved as OUT/web-NAME.png (the README's pictures). Prints one JSON object of what it saw.
+"""
+import base64
+import json
+import os
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+base, password, upload, out, kiosk, socket_path, shot_path = sys.argv[1:8]
+name = os.path.basename(upload)
+seen = {}
+
+options = webdriver.ChromeOptions()
+for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
+          "--no-first-run", "--disable-extensions", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]:
+    options.add_argument(a)
+options.binary_location = "/usr/bin/chromium"
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver.set_page_load_timeout(30)
+wait = WebDriverWait(driver, 30)
+
+
+def shot(page):
+    driver.save_screenshot(os.path.join(out, "web-%s.png" % page))
+
+
+def status():
+    return driver.execute_async_script(
+        "const done = arguments[0]; fetch('/api/status', {credentials: 'same-origin'}).then(r => r.json()).then(done);")
+
+
+try:
+    # the login form, its field `password`
+    driver.get(base + "/")
+    wait.until(EC.presence_of_element_located((By.NAME, "password")))
+    seen["redirected_to_login"] = driver.current_url.endswith("/login")
+    shot("login")
+    driver.find_element(By.NAME, "password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "form.login button").click()
+    wait.until(EC.presence_of_element_located((By.ID, "screen")))
+
+    # the media page: upload through the file input, see it listed with its progress bar full
+    driver.get(base + "/media")
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#media tbody tr")))
+    driver.find_element(By.CSS_SELECTOR, "input[type=file][name=files]").send_keys(upload)
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, '#media tbody tr[data-name="%s"]' % name)))
+    wait.until(lambda d: "stored" in d.find_element(By.ID, "progress").text)
+    seen["listed"] = True
+    seen["progress"] = driver.find_element(By.CSS_SELECTOR, "#progress progress").get_attribute("value")
+    shot("media")
+
+    # the dashboard: wait for the upload on screen, pause there with the page's button
+    driver.get(base + "/")
+    wait.until(lambda d: (status().get("path") or "").endswith("/" + name))
+    driver.find_element(By.ID, "pause").click()
+    wait.until(lambda d: status().get("paused") is True)
+    seen["paused_on"] = status().get("path")
+    time.sleep(4.5)  # two refreshes of the live view, both after the pause
+    live = driver.execute_script("""
+        const img = document.getElementById('screen');
+        const c = document.createElement('canvas'); c.width = img.naturalWidth; c.height = img.naturalHeight;
+        c.getContext('2d').drawImage(img, 0, 0); return c.toDataURL('image/png');""")
+    with open(os.path.join(out, "live.png"), "wb") as f:
+        f.write(base64.b64decode(live.split(",", 1)[1]))
+    ctl = subprocess.run([kiosk, "ctl", "--socket", socket_path, "screenshot", shot_path],
+                         capture_output=True, text=True, timeout=30)
+    seen["ctl_screenshot"] = ctl.returncode
+    seen["ctl_said"] = ctl.stderr.strip()
+    seen["now_text"] = driver.find_element(By.ID, "now").text
+    shot("dashboard")
+
+    # reorder: the first item of the playlist moved down, saved
+    driver.get(base + "/media")
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "ol.playlist li")))
+    first = driver.find_elements(By.CSS_SELECTOR, "ol.playlist li")[0].get_attribute("data-item")
+    driver.find_elements(By.CSS_SELECTOR, "ol.playlist li button.down")[0].click()
+    driver.find_element(By.CSS_SELECTOR, "button.save").click()
+    wait.until(lambda d: "Saved" in d.find_element(By.ID, "message").text)
+    seen["moved_down"] = first
+
+    # delete a.png (two clicks: the button asks first)
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, '#media tbody tr[data-name="a.png"] button.delete')))
+    button = driver.find_element(By.CSS_SELECTOR, '#media tbody tr[data-name="a.png"] button.delete')
+    button.click()
+    button.click()
+    wait.until(EC.invisibility_of_element_located((By.CSS_SELECTOR, '#media tbody tr[data-name="a.png"]')))
+    seen["deleted"] = "a.png"
+
+    # the schedule: a line with an error is refused with its FILE:LINE
+    driver.get(base + "/schedule")
+    area = wait.until(EC.presence_of_element_located((By.ID, "schedule-text")))
+    seen["timeline"] = len(driver.find_elements(By.CSS_SELECTOR, "#schedule-timeline rect"))
+    shot("schedule")
+    area.send_keys("\nmonday 25:00-26:00 nowhere\n")
+    driver.find_element(By.ID, "schedule-save").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#problems li")))
+    seen["problems"] = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#problems li")]
+    shot("schedule-error")
+
+    # the reports: the chart of showings per day
+    driver.get(base + "/reports")
+    seen["chart_bars"] = len(driver.find_elements(By.CSS_SELECTOR, "svg#chart-days rect.bar"))
+    seen["csv_link"] = len(driver.find_elements(By.CSS_SELECTOR, 'a[href^="/api/report?by=day&format=csv"]'))
+    shot("reports")
+    driver.get(base + "/system")
+    shot("system")
+    # a phone's width: the dashboard still fits
+    driver.set_window_size(360, 780)
+    driver.get(base + "/")
+    wait.until(EC.presence_of_element_located((By.ID, "screen")))
+    seen["narrow_overflow"] = driver.execute_script("return document.documentElement.scrollWidth > window.innerWidth + 1")
+    shot("dashboard-phone")
+finally:
+    # every error the console shows but the 422 the test's own bad schedule asks for (a CSP violation is one)
+    seen["console_errors"] = [e["message"] for e in driver.get_log("browser")
+                              if e.get("level") == "SEVERE" and not ("/api/schedule" in e["message"] and "422" in e["message"])]
+    driver.quit()
+print(json.dumps(seen))
