@@ -131,7 +131,7 @@ let package = Package(
 /// see it or link libFuzzer. fuzz.sh builds it with `-sanitize=fuzzer,address` in its own build folder (.build-fuzz).
 if Context.environment["KIOSK_FUZZ"] != nil {
     package.products.append(.executable(name: "kiosk-fuzz", targets: ["kiosk-fuzz"]))
-    package.targets.append(.executableTarget(name: "kiosk-fuzz", dependencies: ["KioskCore", "KioskMedia"],
+    package.targets.append(.executableTarget(name: "kiosk-fuzz", dependencies: ["KioskCore", "KioskMedia", "KioskWeb"],
                                              path: "Fuzz",
                                              swiftSettings: [.enableExperimentalFeature("Extern")]))
 }

@@ -17,7 +17,7 @@ let fuzzTargets: [FuzzTarget] = FuzzInvariants.targets.map { name in
         check(verdict != nil, "no invariants for target \(name)")
         check(verdict?.broken.isEmpty ?? true, "\(name): " + (verdict?.broken.joined(separator: "; ") ?? ""))
     }
-}
+} + FuzzWeb.targets
 
 /// The target this process runs, from KIOSK_FUZZ_TARGET (libFuzzer gives one entry point per binary).
 let selectedTarget: FuzzTarget = {

@@ -15,7 +15,7 @@
 # failure. libFuzzer is seeded (KIOSK_FUZZ_SEED, default 20261201), so a run can be repeated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(sniff image gif gif-anim webp webp-anim m3u config)
+targets=(sniff image gif gif-anim webp webp-anim m3u config web-request web-name)
 usage() { echo "usage: Kiosk/fuzz.sh TARGET|all SECONDS [LIBFUZZER_ARGS ...]; targets: ${targets[*]}" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 what="$1" seconds="$2"
@@ -38,7 +38,15 @@ KIOSK_FUZZ=1 swift build -c release --build-path "$root" --product kiosk-fuzz \
 seed() { ffmpeg -v error -y "$@" </dev/null; }
 make_seeds() {
   local c="$root/corpus" s
-  mkdir -p "$c"/{sniff,image,gif,gif-anim,webp,webp-anim,m3u,config}
+  mkdir -p "$c"/{sniff,image,gif,gif-anim,webp,webp-anim,m3u,config,web-request,web-name}
+  # the web page's requests (METHOD PATH, headers, a blank line, the body) and upload names
+  printf 'POST /api/command\ncontent-type: application/json\nauthorization: Bearer fuzz-token-0123456789abcdef\n\n["playlist-next"]' >"$c/web-request/seed-command"
+  printf 'POST /login\ncontent-type: application/x-www-form-urlencoded\n\npassword=wrong&csrf=x' >"$c/web-request/seed-login"
+  printf 'GET /api/report?by=day&format=csv&since=2026-12-01\ncookie: kiosk_session=00\n\n' >"$c/web-request/seed-report"
+  printf 'DELETE /api/media/keep.png\nx-csrf-token: 00\n\n' >"$c/web-request/seed-delete"
+  printf 'POST /api/caption\ncontent-type: application/json\nauthorization: Bearer fuzz-token-0123456789abcdef\n\n{"name":"keep.png","caption":"x"}' >"$c/web-request/seed-caption"
+  printf '../../x.jpg' >"$c/web-name/seed-climb"; printf 'Cafe\xcc\x81 \xe2\x80\xae.png' >"$c/web-name/seed-nfc"
+  printf '"GET "\n"POST "\n"DELETE "\n"/api/"\n"/api/media/"\n"/api/command"\n"/api/upload"\n"/api/schedule"\n"/api/playlist"\n"/api/caption"\n"/login"\n"/logout"\n"authorization: Bearer fuzz-token-0123456789abcdef"\n"cookie: kiosk_session="\n"x-csrf-token: "\n"content-type: application/json"\n"\\x0a\\x0a"\n"../"\n"%%2F"\n' >"$root/web-request.dict"
   s=(-f lavfi -i "testsrc=size=16x12:rate=5" -frames:v 1)
   seed "${s[@]}" -q:v 5 "$c/image/seed.jpg"
   seed "${s[@]}" -pix_fmt gray -q:v 5 "$c/image/seed-gray.jpg"

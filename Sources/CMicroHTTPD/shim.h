@@ -25,30 +25,25 @@ static inline struct MHD_Daemon *kiosk_http_start(const struct sockaddr *address
                                                   const char *tls_key, const char *tls_cert) {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
     if (address->sa_family == AF_INET6) flags |= MHD_USE_IPv6;
+    struct MHD_OptionItem options[] = {
+        { MHD_OPTION_SOCK_ADDR, 0, (void *)address },
+        { MHD_OPTION_CONNECTION_LIMIT, limits.connections, NULL },
+        { MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address, NULL },
+        { MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_seconds, NULL },
+        { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)limits.connection_memory, NULL },
+        { MHD_OPTION_THREAD_POOL_SIZE, limits.threads, NULL },
+        { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, handler_cls },
+        { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, handler_cls },
+        { MHD_OPTION_END, 0, NULL },  /* the TLS pair replaces this and the next when given */
+        { MHD_OPTION_END, 0, NULL },
+        { MHD_OPTION_END, 0, NULL },
+    };
     if (tls_key && tls_cert) {
-        return MHD_start_daemon(flags | MHD_USE_TLS, port, NULL, NULL, handler, handler_cls,
-                                MHD_OPTION_SOCK_ADDR, address,
-                                MHD_OPTION_CONNECTION_LIMIT, limits.connections,
-                                MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address,
-                                MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_seconds,
-                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.connection_memory,
-                                MHD_OPTION_THREAD_POOL_SIZE, limits.threads,
-                                MHD_OPTION_NOTIFY_COMPLETED, completed, handler_cls,
-                                MHD_OPTION_NOTIFY_CONNECTION, notify, handler_cls,
-                                MHD_OPTION_HTTPS_MEM_KEY, tls_key,
-                                MHD_OPTION_HTTPS_MEM_CERT, tls_cert,
-                                MHD_OPTION_END);
+        flags |= MHD_USE_TLS;
+        options[8] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key };
+        options[9] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert };
     }
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-                            MHD_OPTION_SOCK_ADDR, address,
-                            MHD_OPTION_CONNECTION_LIMIT, limits.connections,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address,
-                            MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_seconds,
-                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.connection_memory,
-                            MHD_OPTION_THREAD_POOL_SIZE, limits.threads,
-                            MHD_OPTION_NOTIFY_COMPLETED, completed, handler_cls,
-                            MHD_OPTION_NOTIFY_CONNECTION, notify, handler_cls,
-                            MHD_OPTION_END);
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
 /// The client's address as text ("127.0.0.1", "::1") into `out`; 0 when known.

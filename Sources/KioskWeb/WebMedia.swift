@@ -71,9 +71,7 @@ final class WebMedia: @unchecked Sendable {
     func file(_ name: String) -> WebResponse {
         guard let p = path(name.removingPercentEncoding ?? name), inside(p), let s = stat(p) else { return .error(404, "no such file") }
         guard s.size <= 64 * 1_048_576, let data = FileManager.default.contents(atPath: p) else { return .error(413, "too large to show here") }
-        let types = ["jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif", "webp": "image/webp",
-                     "mp4": "video/mp4", "webm": "video/webm"]
-        return WebResponse(type: types[(name as NSString).pathExtension.lowercased()] ?? "application/octet-stream", body: [UInt8](data))
+        return WebResponse(type: MediaExtensions.mimeType(name) ?? "application/octet-stream", body: [UInt8](data))
     }
 
     /// Whether `path`'s real path lies in the folder (no link leads out).

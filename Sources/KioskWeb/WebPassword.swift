@@ -1,4 +1,4 @@
-import CCrypt
+internal import CCrypt
 import Foundation
 import KioskCore
 

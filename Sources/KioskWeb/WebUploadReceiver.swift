@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import Foundation
 import Glibc
 
@@ -134,10 +134,13 @@ public enum WebUploadName {
         }))
         name = String(name.drop(while: { $0 == "." || $0 == " " })).trimmingCharacters(in: .whitespaces)
         if name.utf8.count > 200 {
-            let ext = (name as NSString).pathExtension
-            var stem = (name as NSString).deletingPathExtension
-            while stem.utf8.count + ext.utf8.count + 1 > 200 { stem.removeLast() }
+            // the extension kept when it is one (short); the rest cut, a whole character at a time
+            let found = (name as NSString).pathExtension
+            let ext = found.utf8.count <= 16 ? found : ""
+            var stem = ext.isEmpty ? name : (name as NSString).deletingPathExtension
+            while !stem.isEmpty, stem.utf8.count + (ext.isEmpty ? 0 : ext.utf8.count + 1) > 200 { stem.removeLast() }
             name = ext.isEmpty ? stem : stem + "." + ext
+            name = name.trimmingCharacters(in: .whitespaces)
         }
         guard !name.isEmpty, name != ".", name != ".." else { return .failure(WebUploadRefusal("'\(given)' leaves no usable file name")) }
         return .success(name)
@@ -145,7 +148,7 @@ public enum WebUploadName {
 }
 
 /// Why an uploaded file was refused, in a few words.
-public struct WebUploadRefusal: Error, CustomStringConvertible, Sendable {
+public struct WebUploadRefusal: Error, CustomStringConvertible, Sendable, Equatable {
     public let description: String
     public init(_ description: String) { self.description = description }
 }

@@ -67,8 +67,8 @@ final class RemoteControl {
     }
 }
 
-/// The player's inbox once it exists; until then a command is refused.
-private final class CommandRelay: CommandSink, @unchecked Sendable {
+/// The player's inbox once it exists; until then a command is refused (IPC's and the web page's).
+final class CommandRelay: CommandSink, @unchecked Sendable {
     private let lock = NSLock()
     private var _target: CommandSink?
 

@@ -10,7 +10,7 @@ import KioskWeb
 /// through the same commands, board, media gate and reports as IPC.
 final class WebControl {
     private let server: WebServer
-    private let relay = WebCommandRelay()
+    private let relay = CommandRelay()
     private let recent = RecentLog()
     private let hooks = WebHooks()
 
@@ -121,20 +121,6 @@ final class WebControl {
     /// Whether `address` is loopback (127.0.0.0/8, ::1).
     static func isLoopback(_ address: String) -> Bool {
         address == "::1" || address.hasPrefix("127.")
-    }
-}
-
-/// The player's inbox once it exists; until then a command is refused.
-private final class WebCommandRelay: CommandSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private var _target: CommandSink?
-    var target: CommandSink? {
-        get { lock.lock(); defer { lock.unlock() }; return _target }
-        set { lock.lock(); _target = newValue; lock.unlock() }
-    }
-    func send(_ command: PlayerCommand, reply: (@Sendable (CommandReply) -> Void)?) {
-        guard let t = target else { reply?(.failed("the player is not running yet")); return }
-        t.send(command, reply: reply)
     }
 }
 

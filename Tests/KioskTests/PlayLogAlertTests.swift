@@ -18,27 +18,8 @@ final class PlayLogAlertTests: XCTestCase {
     /// with 1000 ms off (3 s on screen); a 15-16 quit.
     func testAnAlertInterruptsTheShowingAndTheTVsStandbyCountsAsOff() throws {
         let dir = try TempDir()
-        let paths = try ["a", "b", "c"].map { try ColourPictures.make(dir, "\($0).png", $0 == "a" ? "red" : $0 == "b" ? "green" : "blue") }
-        let db = dir.file("plays.sqlite")
-        let store = try PlayLog(path: db, log: Log(level: .error))
-        let clock = VirtualClock()
-        var config = PlayerConfig()
-        config.size = PixelSize(width: 160, height: 90)
-        config.slideshow.duration = 4
-        config.slideshow.transition = .none
-        let output = try VirtualTimeOutput(size: config.size, fps: 10, clock: clock, sink: nil)
-        let p = try Player(items: paths.map { PlaylistItem(path: $0) }, config: config, output: output, clock: clock,
-                           log: Log(level: .error), waitForDecodes: true)
-        p.wallClock = ({ Date(timeIntervalSince1970: 1_798_102_800 + $0) }, TimeZone(identifier: "UTC") ?? .current)
-        _ = PlayerPlayLog(store: store, player: p, keepDays: 400)
-        let commands: [(Double, PlayerCommand)] = [(5, .alert(AlertRequest(text: "Fire drill:\nleave by the stairs", seconds: 3))),
-                                                   (12, .tvPower(.standby)), (13, .tvPower(.on))]
-        var sent = 0
-        p.onLoopTurn = { [unowned p] in
-            while sent < commands.count, clock.now >= commands[sent].0 {
-                p.inbox.queueFromLoop(commands[sent].1)
-                sent += 1
-            }
+        let (p, db, _) = try PlayLogTests.slideshow(in: dir) { _ in
+            [(5, .alert(AlertRequest(text: "Fire drill:\nleave by the stairs", seconds: 3))), (12, .tvPower(.standby)), (13, .tvPower(.on))]
         }
         _ = try p.run(length: 16)
         let rows = try PlayLogTests.sqlite3(db, """

@@ -19,12 +19,10 @@ final class PlayLogTests: XCTestCase {
         return String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// a, b, c stills of 4 s, no transition, from 2026-12-24 09:00:00 UTC on the virtual clock. The screen goes off
-    /// at 5 s and on at 7 s (during b: 2 s off); at 9.5 s c (on screen since 8 s) is removed; at 14 s the run ends.
-    /// Hand-computed: a 0-4 eof; b 4-8 eof, 2000 ms off, 2 s on screen; c 8-9.5 removed; a 9.5-13.5 eof;
-    /// b 13.5-14 quit.
-    func testASlideshowOnTheSimulatedClockGivesTheHandComputedRows() throws {
-        let dir = try TempDir()
+    /// A slideshow of a, b and c (red, green and blue stills of 4 s, no transition) on the simulated clock from
+    /// 2026-12-24 09:00:00 UTC, logging into DIR/plays.sqlite, with `commands` (given the stills' paths) sent at
+    /// their times: the player (to run), the log's path and the stills'.
+    static func slideshow(in dir: TempDir, commands: ([String]) -> [(Double, PlayerCommand)]) throws -> (Player, String, [String]) {
         let paths = try ["a", "b", "c"].map { try ColourPictures.make(dir, "\($0).png", $0 == "a" ? "red" : $0 == "b" ? "green" : "blue") }
         let db = dir.file("plays.sqlite")
         let store = try PlayLog(path: db, log: Log(level: .error))
@@ -38,13 +36,25 @@ final class PlayLogTests: XCTestCase {
                            log: Log(level: .error), waitForDecodes: true)
         p.wallClock = ({ Date(timeIntervalSince1970: 1_798_102_800 + $0) }, TimeZone(identifier: "UTC") ?? .current)
         _ = PlayerPlayLog(store: store, player: p, keepDays: 400)
-        var done: Set<Double> = []
+        let timed = commands(paths)
+        var sent = 0
         p.onLoopTurn = { [unowned p] in
-            for (t, c) in [(5.0, PlayerCommand.screen(on: false)), (7.0, .screen(on: true)), (9.5, .remove(.path(paths[2])))]
-            where clock.now >= t && !done.contains(t) {
-                done.insert(t)
-                p.inbox.queueFromLoop(c)
+            while sent < timed.count, clock.now >= timed[sent].0 {
+                p.inbox.queueFromLoop(timed[sent].1)
+                sent += 1
             }
+        }
+        return (p, db, paths)
+    }
+
+    /// a, b, c stills of 4 s, no transition, from 2026-12-24 09:00:00 UTC on the virtual clock. The screen goes off
+    /// at 5 s and on at 7 s (during b: 2 s off); at 9.5 s c (on screen since 8 s) is removed; at 14 s the run ends.
+    /// Hand-computed: a 0-4 eof; b 4-8 eof, 2000 ms off, 2 s on screen; c 8-9.5 removed; a 9.5-13.5 eof;
+    /// b 13.5-14 quit.
+    func testASlideshowOnTheSimulatedClockGivesTheHandComputedRows() throws {
+        let dir = try TempDir()
+        let (p, db, paths) = try Self.slideshow(in: dir) { paths in
+            [(5.0, PlayerCommand.screen(on: false)), (7.0, .screen(on: true)), (9.5, .remove(.path(paths[2])))]
         }
         _ = try p.run(length: 14)
         let rows = try Self.sqlite3(db, "SELECT substr(path, -5), start_utc, end_utc, duration, reason, screen_on, screen_off_ms, region FROM showings ORDER BY id")

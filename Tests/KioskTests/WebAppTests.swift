@@ -159,6 +159,10 @@ final class WebAppTests: XCTestCase {
             case .failure: XCTAssertNil(want, given.debugDescription)
             }
         }
+        // found by fuzzing (Kiosk/fuzz.sh web-name): a long "extension" (everything after the last dot) left no stem to cut
+        guard case .success(let odd) = WebUploadName.clean(".\u{0}\u{FFFD}..\u{0}" + String(repeating: "\u{FFFD}", count: 120)) else { return XCTFail("odd") }
+        XCTAssertLessThanOrEqual(odd.utf8.count, 200)
+        XCTAssertEqual(WebUploadName.clean(odd), .success(odd), "cleaning twice changes nothing")
         guard case .success(let long) = WebUploadName.clean(String(repeating: "é", count: 300) + ".jpeg") else { return XCTFail("long") }
         XCTAssertLessThanOrEqual(long.utf8.count, 200)
         XCTAssertTrue(long.hasSuffix("é.jpeg"), long)

@@ -20,4 +20,11 @@ public enum MediaExtensions {
 
     /// Whether `path`'s name has one of the media extensions.
     public static func isMedia(_ path: String) -> Bool { all.contains(of(path)) }
+
+    /// The MIME type a browser shows the file at `path` by (the web page's thumbnails); nil for what it cannot.
+    public static func mimeType(_ path: String) -> String? {
+        let types = ["jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "apng": "image/apng", "gif": "image/gif",
+                     "webp": "image/webp", "bmp": "image/bmp", "mp4": "video/mp4", "m4v": "video/mp4", "webm": "video/webm"]
+        return types[of(path)]
+    }
 }

@@ -84,6 +84,7 @@ try:
     seen["ctl_screenshot"] = ctl.returncode
     seen["ctl_said"] = ctl.stderr.strip()
     seen["now_text"] = driver.find_element(By.ID, "now").text
+    driver.execute_script("window.scrollTo(0, 0)")
     shot("dashboard")
 
     # reorder: the first item of the playlist moved down, saved

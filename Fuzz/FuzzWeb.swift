@@ -1,0 +1,85 @@
+import Foundation
+import KioskCore
+import KioskWeb
+
+/// The web page's own request handling under libFuzzer: `web-request` reads an input as a request
+/// (`METHOD PATH?QUERY`, header lines, a blank line, the body) and runs it through `WebApp` as the server would;
+/// `web-name` cleans an input as an upload's file name.
+enum FuzzWeb {
+    /// The bearer token a request may carry (the dictionary has it).
+    static let token = "fuzz-token-0123456789abcdef"
+
+    final class Sent: @unchecked Sendable {
+        var commands = 0
+    }
+    static let sent = Sent()
+
+    /// A media folder with one file that no anonymous request may remove.
+    static let media: String = {
+        let dir = NSTemporaryDirectory() + "kiosk-fuzz-web-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: dir + "/keep.png", contents: Data([0x89, 0x50, 0x4E, 0x47]))
+        return (try? FileManager.default.destinationOfSymbolicLink(atPath: dir)) ?? dir
+    }()
+
+    static let app: WebApp = {
+        let sent = Self.sent
+        let backend = WebBackend(status: { PlayerStatus() }, command: { _ in sent.commands += 1; return .object([("error", .string("success"))]) },
+                                 screenshot: { [0xFF, 0xD8] }, reports: PlayReports(), mediaRoot: media, probe: { _ in nil })
+        let hash = (try? WebPassword.hash("correct horse battery")) ?? "$y$invalid"
+        return WebApp(backend: backend, security: WebSecurity(passwordHash: hash, token: token, uploadLimit: 1 << 20), log: Log(level: .error))
+    }()
+
+    /// The request an input describes.
+    static func request(_ bytes: UnsafeBufferPointer<UInt8>) -> WebRequest {
+        let all = Array(bytes)
+        let split = all.firstRange(of: [10, 10]) ?? (all.count..<all.count)
+        let head = String(decoding: all[..<split.lowerBound], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let body = Array(all[split.upperBound...])
+        let first = head.first.map { $0.split(separator: " ", maxSplits: 1) } ?? []
+        let method = first.first.map(String.init) ?? "GET"
+        let target = first.count > 1 ? String(first[1]) : "/"
+        let pathPart = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            let kv = line.split(separator: ":", maxSplits: 1)
+            if kv.count == 2 { headers[kv[0].lowercased()] = kv[1].trimmingCharacters(in: .whitespaces) }
+        }
+        let query = pathPart.count > 1 ? WebRequest.decodeForm(String(pathPart[1])) : [:]
+        return WebRequest(method: method, path: String(pathPart.first ?? "/"), query: query, headers: headers, body: body)
+    }
+
+    static let targets: [FuzzTarget] = [
+        FuzzTarget(name: "web-request") { bytes in
+            let r = request(bytes)
+            let before = sent.commands
+            let response: WebResponse
+            switch app.admit(r) {
+            case .respond(let answer): response = answer
+            case .body, .upload: response = app.respond(r)
+            }
+            check((100...599).contains(response.status), "status \(response.status)")
+            check(response.header("Content-Type") != nil, "no Content-Type")
+            let authorized = r.headers["authorization"] == "Bearer \(token)"
+            if !authorized {
+                check(sent.commands == before, "a command ran without authorization: \(r.method) \(r.path)")
+                check(FileManager.default.fileExists(atPath: media + "/keep.png"), "a file went without authorization: \(r.method) \(r.path)")
+                if !["GET", "HEAD"].contains(r.method) { check(!(200..<300).contains(response.status), "an anonymous \(r.method) \(r.path) succeeded") }
+            } else if !FileManager.default.fileExists(atPath: media + "/keep.png") {
+                _ = FileManager.default.createFile(atPath: media + "/keep.png", contents: Data([0x89, 0x50, 0x4E, 0x47]))
+            }
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: media)) ?? [] where name != "keep.png" {
+                try? FileManager.default.removeItem(atPath: media + "/" + name)  // captions and playlists a bearer wrote
+            }
+        },
+        FuzzTarget(name: "web-name") { bytes in
+            let given = String(decoding: bytes, as: UTF8.self)
+            guard case .success(let name) = WebUploadName.clean(given) else { return }
+            check(!name.isEmpty && !name.contains("/") && !name.contains("\\") && !name.hasPrefix("."), "unsafe name \(name.debugDescription)")
+            check(name.utf8.count <= 200, "name of \(name.utf8.count) bytes")
+            check(!name.unicodeScalars.contains { $0.properties.generalCategory == .control }, "a control character in \(name.debugDescription)")
+            check(name == name.precomposedStringWithCanonicalMapping, "not NFC: \(name.debugDescription)")
+            check(WebUploadName.clean(name) == .success(name), "cleaning twice changes \(name.debugDescription)")
+        },
+    ]
+}
