@@ -94,6 +94,9 @@ public final class WebApp: WebHandler, @unchecked Sendable {
             return .redirect("/login", headers: [("Set-Cookie", "\(Self.cookie)=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict")])
         case ("GET", let path) where WebPages.names.contains(path):
             return noStore(page(path, r))
+        case ("GET", let path) where path.hasPrefix("/thumb/"):
+            guard case .session = caller(r) else { return .error(401, "log in first") }
+            return media?.thumbnail(String(path.dropFirst(7)), make: backend.thumbnail) ?? .error(404, "no media folder")
         case ("GET", let path) where path.hasPrefix("/media/"):
             guard case .session = caller(r) else { return .error(401, "log in first") }
             return media?.file(String(path.dropFirst(7))) ?? .error(404, "no media folder")

@@ -22,6 +22,8 @@ public struct WebBackend: Sendable {
     public var schedule: WebSchedule?
     /// Restarts the player (the system page's button): the service manager starts it again.
     public var restart: (@Sendable () -> Void)?
+    /// A media file's thumbnail as JPEG (from the grid's thumbnail cache); nil when it cannot be made.
+    public var thumbnail: (@Sendable (String) -> [UInt8]?)?
 
     /// A backend.
     public init(status: @escaping @Sendable () -> PlayerStatus, command: @escaping @Sendable (JSONValue) -> JSONValue,

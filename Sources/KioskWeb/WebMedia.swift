@@ -74,6 +74,13 @@ final class WebMedia: @unchecked Sendable {
         return WebResponse(type: MediaExtensions.mimeType(name) ?? "application/octet-stream", body: [UInt8](data))
     }
 
+    /// A file's thumbnail (JPEG, cached a few minutes by the browser).
+    func thumbnail(_ name: String, make: (@Sendable (String) -> [UInt8]?)?) -> WebResponse {
+        guard let p = path(name.removingPercentEncoding ?? name), inside(p), stat(p) != nil else { return .error(404, "no such file") }
+        guard let jpeg = make?(p) else { return .error(404, "no thumbnail for \(name)") }
+        return WebResponse(type: "image/jpeg", body: jpeg, headers: [("Cache-Control", "private, max-age=300")])
+    }
+
     /// Whether `path`'s real path lies in the folder (no link leads out).
     func inside(_ path: String) -> Bool {
         guard let real = realpath(path, nil) else { return false }

@@ -72,6 +72,9 @@ final class WebControl {
                                  },
                                  recentLog: { recent.lines })
         backend.schedule = schedule
+        // the grid's thumbnail cache (tiles of 360 px), so a file the grid has shown costs no decode
+        let thumbs = ThumbnailDiskCache.defaultFolder(stateDirectory: nil).map { ThumbnailDiskCache(folder: $0, log: log) }
+        backend.thumbnail = { path in try? Thumbnailer.jpeg(path: path, side: 360, cache: thumbs) }
         if managed { backend.restart = { relay.send(.quit, reply: nil) } }
         let app = WebApp(backend: backend, security: security, log: log)
         server = try WebServer(address: address, port: port, tls: tls, handler: app, log: log)

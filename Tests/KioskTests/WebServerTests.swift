@@ -17,6 +17,13 @@ final class WebServerTests: WebServerTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: media + "/New photo.jpg"))
         let list = try curl([base + "/api/media"])
         XCTAssertTrue(list.body.contains(#""name":"New photo.jpg","kind":"image""#), list.body)
+        // its thumbnail, made as the grid makes its tiles (360 px, through its disk cache): a JPEG ffprobe reads
+        let thumb = dir.file("thumb.jpg")
+        let got = try BoundedProcess.run("/usr/bin/curl", ["-s", "-b", dir.file("cookies"), "-o", thumb, "-w", "%{http_code} %{content_type}",
+                                                          base + "/thumb/New%20photo.jpg"], timeout: 30)
+        XCTAssertEqual(String(decoding: got.stdout, as: UTF8.self), "200 image/jpeg")
+        let probe = try FFmpegCLI.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", thumb])
+        XCTAssertEqual(String(decoding: probe, as: UTF8.self), "mjpeg,360,360\n")
         // the folder watcher sees the whole file and the slideshow plays it
         XCTAssertTrue(p.waitFor("showing \(media)/New photo.jpg", timeout: 30), p.stderr)
         // without the CSRF token: 403 and nothing stored

@@ -35,6 +35,15 @@ public enum Thumbnailer {
     /// Where in a clip its tile's frame is taken, as a fraction of its length.
     public static let clipPosition = 0.1
 
+    /// The thumbnail of the file at `path` as a JPEG (the web page's media list): the one `cache` keeps for it, the
+    /// grid's, when there is one; else made now and kept there.
+    public static func jpeg(path: String, side: Int, cache: ThumbnailDiskCache?) throws -> [UInt8] {
+        if let kept = cache?.load(path: path, side: side) { return try ThumbnailJPEG.encode(kept.image, name: path) }
+        let made = try thumbnail(path: path, override: nil, side: side)
+        cache?.store(made, path: path, side: side)
+        return try ThumbnailJPEG.encode(made.image, name: path)
+    }
+
     /// The thumbnail of the file at `path`, `side`×`side` pixels. `override` is the playlist's projection
     /// override for the item (it decides stereo and projection as in the player). `limits` and `timeout` bound
     /// the decode as for playing; `isCancelled` is asked before decoding, after probing and after a clip's seek,
