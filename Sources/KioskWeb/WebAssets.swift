@@ -15,7 +15,7 @@ enum WebAssets {
         header a[aria-current]{text-decoration:underline}header form{display:inline}
         main{max-width:1200px;margin:0 auto;padding:1rem}h1{margin:.2rem 0 1rem;font-size:1.5rem}
         button{font:inherit;padding:.45rem .8rem;margin:.15rem;border:1px solid #2b6cb0;border-radius:6px;background:#fff;color:#2b6cb0;cursor:pointer}
-        button:hover{background:#ebf4ff}.live img{width:100%;max-width:960px;height:auto;background:#000;border-radius:6px}
+        button:hover{background:#ebf4ff}.live img{width:100%;max-width:640px;height:auto;background:#000;border-radius:6px}
         .controls{display:flex;flex-wrap:wrap;align-items:center;gap:.3rem}.controls label{margin-left:.5rem}
         .drop{border:2px dashed #2b6cb0;border-radius:8px;padding:1.5rem;text-align:center;background:#fff}.drop.over{background:#ebf4ff}
         table{width:100%;border-collapse:collapse;margin-top:1rem}th,td{text-align:left;padding:.35rem;border-bottom:1px solid #e2e8f0;vertical-align:middle}
