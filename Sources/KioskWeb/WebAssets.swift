@@ -59,7 +59,7 @@ enum WebAssets {
               $('#today').textContent = s.showings_today === null ? '' : s.showings_today + ' showings today';
               if (document.activeElement !== $('#volume')) $('#volume').value = s.volume;
               const ul = $('#regions'); ul.textContent = '';
-              for (const r of s.regions) { const li = document.createElement('li'); li.textContent = r.name + ': ' + name(r.path || r.src); ul.appendChild(li); }
+              for (const r of s.regions) { const li = document.createElement('li'); li.textContent = r.name + ': ' + name(r.path || r.src) + (r.next ? ' → next ' + name(r.next) : ''); ul.appendChild(li); }
             } catch (e) { say(e.message, true); }
           });
           for (const b of document.querySelectorAll('button[data-command]')) {

@@ -14,7 +14,8 @@ enum WebStatusJSON {
         let state = s.idle ? "idle" : s.pauseReasons.isEmpty ? "playing" : "paused"
         func number(_ d: Double?) -> JSONValue { d.map { .double(($0 * 1000).rounded() / 1000) } ?? .null }
         let regions: [JSONValue] = s.regions.map { r in
-            .object([("name", .string(r.name)), ("src", r.src.map { .string($0) } ?? .null), ("path", r.path.map { .string($0) } ?? .null)])
+            .object([("name", .string(r.name)), ("src", r.src.map { .string($0) } ?? .null), ("path", r.path.map { .string($0) } ?? .null),
+                     ("next", r.next.map { .string($0) } ?? .null)])
         }
         let today: [(String, JSONValue)] = [
             ("showings_today", s.playStats.map { .int(Int64($0.showings)) } ?? .null),

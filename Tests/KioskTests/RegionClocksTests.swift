@@ -20,6 +20,19 @@ final class RegionClocksTests: XCTestCase {
 
     private func shown(_ c: RegionClocks, _ region: String, at t: Double) -> String? { c.byRegion(at: t)[region]?.media.src }
 
+    /// What comes next in each region (the web page's dashboard): main's b after a, c after b, and, the layout
+    /// looping, a again after c; side keeps s (the loop shows it on, nothing else comes); after a step of main's
+    /// own clock, its next follows it.
+    func testWhatComesNextInEachRegion() throws {
+        var c = clocks(loops: true)
+        XCTAssertEqual(c.upcoming(after: 0.5), ["main": "b"])
+        XCTAssertEqual(c.upcoming(after: 2.5)["main"], "c")
+        XCTAssertEqual(c.upcoming(after: 4.5)["main"], "a")
+        XCTAssertEqual(clocks(loops: false).upcoming(after: 4.5), [:], "without looping nothing follows the end")
+        try c.step("main", .next, at: 0.5)
+        XCTAssertEqual(c.upcoming(after: 0.5)["main"], "c")
+    }
+
     func testNextMovesOneRegionOnAndTheOthersGoOn() throws {
         var c = clocks(loops: true)
         XCTAssertEqual(shown(c, "main", at: 0.5), "a")

@@ -31,6 +31,22 @@ public struct RegionClocks: Sendable {
         each(at: t) { timeline.byRegion(at: $0) }
     }
 
+    /// What each region shows next after `t`: the `src` of the first other showing the timeline brings there (up to
+    /// `steps` changes ahead, within a day); a region whose next depends on an event is left out.
+    public func upcoming(after t: Double, steps: Int = 64) -> [String: String] {
+        let now = byRegion(at: t)
+        var found: [String: String] = [:]
+        var at = t
+        for _ in 0..<steps {
+            guard let n = nextChange(after: at), n - t < 86_400 else { break }
+            at = n
+            for (region, a) in byRegion(at: n) where found[region] == nil && now[region]?.activation != a.activation {
+                found[region] = a.media.src
+            }
+        }
+        return found
+    }
+
     /// The layout time after `t` of the next change in any region, if one comes: with every region on the
     /// layout's clock the timeline's own; else, per clock, the next change of a region on it (at most 64 of the
     /// timeline's changes looked at per clock).

@@ -11,6 +11,8 @@ public struct RegionStatus: Sendable, Equatable {
     public var timePosition: Double
     /// Whether it is past its end and held on its last frame.
     public var frozen: Bool
+    /// What the region shows next (its `src`), as far as the timeline says without events; nil: nothing known.
+    public var next: String?
 
     /// A region's status.
     public init(name: String, src: String? = nil, path: String? = nil, timePosition: Double = 0, frozen: Bool = false) {
@@ -24,9 +26,17 @@ public struct RegionStatus: Sendable, Equatable {
     /// Every region of `document`, in its order, with what `shown` (by region name) says it shows; `path` gives a
     /// medium's file.
     public static func all(_ document: SMILDocument, shown: [String: SMILActive], path: (SMILMedia) -> String?) -> [RegionStatus] {
+        all(document, shown: shown, next: [:], path: path)
+    }
+
+    /// The same, with what each region shows next (by region name).
+    public static func all(_ document: SMILDocument, shown: [String: SMILActive], next: [String: String],
+                           path: (SMILMedia) -> String?) -> [RegionStatus] {
         document.regions.map { region in
-            guard let a = shown[region.name] else { return RegionStatus(name: region.name) }
-            return RegionStatus(name: region.name, src: a.media.src, path: path(a.media), timePosition: a.offset, frozen: a.frozen)
+            guard let a = shown[region.name] else { var r = RegionStatus(name: region.name); r.next = next[region.name]; return r }
+            var r = RegionStatus(name: region.name, src: a.media.src, path: path(a.media), timePosition: a.offset, frozen: a.frozen)
+            r.next = next[region.name]
+            return r
         }
     }
 }

@@ -36,6 +36,9 @@ final class LayoutMode: PlayerMode {
 
     /// The interrupts on screen at the last turn, by region.
     private var interrupts: [String: SMILActive] = [:]
+    /// What each region shows next (`src` by region), and the showings it was worked out for.
+    private var upcoming: [String: String] = [:]
+    private var upcomingFor: [String: Int]?
     /// What each region showed at the last turn (medium index and activation), for the play log.
     private var showings: [String: (media: Int, activation: Int)] = [:]
     /// When the layout's clock began on the wall clock (its wallclock begins are placed from it).
@@ -120,7 +123,15 @@ final class LayoutMode: PlayerMode {
     /// What each region shows at player time `t` (before the first turn: at the layout's start).
     func regions(at t: Double) -> [RegionStatus] {
         let file = screen.file
-        return RegionStatus.all(file.document, shown: screen.clocks.byRegion(at: layoutTime(t))) { file.paths[$0.index] }
+        let now = layoutTime(t)
+        let shown = screen.clocks.byRegion(at: now)
+        // what comes next, worked out again only when what shows changes
+        let key = shown.mapValues(\.activation)
+        if key != upcomingFor {
+            upcomingFor = key
+            upcoming = screen.clocks.upcoming(after: now)
+        }
+        return RegionStatus.all(file.document, shown: shown, next: upcoming) { file.paths[$0.index] }
     }
 
     /// The layout's time at player time `t` (before the first turn: its start).
