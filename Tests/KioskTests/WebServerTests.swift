@@ -139,3 +139,35 @@ final class WebServerTests: WebServerTestCase {
         XCTAssertTrue(p.isRunning)
     }
 }
+
+/// The session and request guards at the socket, with curl: the cookie's attributes, CSRF on a command, the login
+/// limit's 429, and headers and bodies over their limits.
+final class WebServerGuardTests: WebServerTestCase {
+    func testTheGuardsAtTheSocket() throws {
+        try start()
+        // the session cookie as the browser gets it
+        let login = try curl(["--data-urlencode", "password=\(password)", base + "/login"])
+        XCTAssertEqual(login.status, 303)
+        let cookie = login.headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") } ?? ""
+        XCTAssertTrue(cookie.contains("kiosk_session=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), String(cookie))
+        let csrf = try XCTUnwrap(try JSONValue.parse(Array(try curl([base + "/api/session"]).body.utf8))["csrf"]?.string)
+        // a command needs the CSRF token with the cookie
+        let json = ["-H", "Content-Type: application/json", "-d", #"["playlist-next"]"#, base + "/api/command"]
+        XCTAssertEqual(try curl(json).status, 403)
+        XCTAssertEqual(try curl(["-H", "X-CSRF-Token: \(csrf)"] + json).status, 200)
+        // a body over 256 KiB: 413; headers over 64 KiB: refused before any handler runs
+        try Data(("[\"" + String(repeating: "x", count: 300 * 1024) + "\"]").utf8).write(to: URL(fileURLWithPath: dir.file("big.json")))
+        XCTAssertEqual(try curl(["-H", "X-CSRF-Token: \(csrf)", "-H", "Content-Type: application/json", "--data-binary", "@" + dir.file("big.json"),
+                                 base + "/api/command"]).status, 413)
+        let huge = try curl(["-H", "X-Padding: " + String(repeating: "y", count: 70 * 1024), base + "/api/status"])
+        XCTAssertTrue([431, 413, 400, 0].contains(huge.status), "status \(huge.status)")
+        // five wrong passwords in a minute: 429 with Retry-After, even for the right one
+        var statuses: [Int] = []
+        for _ in 0..<5 { statuses.append(try curl(["--data-urlencode", "password=wrong", base + "/login"]).status) }
+        XCTAssertEqual(statuses, [401, 401, 401, 401, 429])
+        let blocked = try curl(["--data-urlencode", "password=\(password)", base + "/login"])
+        XCTAssertEqual(blocked.status, 429)
+        XCTAssertTrue(blocked.headers.contains("Retry-After: "), blocked.headers)
+        XCTAssertEqual(kiosk?.stderr.components(separatedBy: "http: a wrong password from 127.0.0.1").count, 6, kiosk?.stderr ?? "")
+    }
+}
