@@ -4,7 +4,8 @@ import KioskWeb
 
 /// The web page's own request handling under libFuzzer: `web-request` reads an input as a request
 /// (`METHOD PATH?QUERY`, header lines, a blank line, the body) and runs it through `WebApp` as the server would;
-/// `web-name` cleans an input as an upload's file name.
+/// `web-multipart` hands an upload's parts to the writer that puts them on disk; `web-name` cleans an input as an
+/// upload's file name.
 enum FuzzWeb {
     /// The bearer token a request may carry (the dictionary has it).
     static let token = "fuzz-token-0123456789abcdef"
@@ -20,6 +21,13 @@ enum FuzzWeb {
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: dir + "/keep.png", contents: Data([0x89, 0x50, 0x4E, 0x47]))
         return (try? FileManager.default.destinationOfSymbolicLink(atPath: dir)) ?? dir
+    }()
+
+    /// Where the multipart target's files go (emptied after each input).
+    static let uploads: String = {
+        let dir = NSTemporaryDirectory() + "kiosk-fuzz-uploads-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
     }()
 
     static let app: WebApp = {
@@ -71,6 +79,46 @@ enum FuzzWeb {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: media)) ?? [] where name != "keep.png" {
                 try? FileManager.default.removeItem(atPath: media + "/" + name)  // captions and playlists a bearer wrote
             }
+        },
+        // an upload's parts as libmicrohttpd hands them over: each piece is a header byte (bit 0: a file, bit 1: the
+        // next piece starts a new part, bits 2-7: the piece's length) and its bytes; a new part's first piece names the
+        // field and the file (`key/filename`)
+        FuzzTarget(name: "web-multipart") { bytes in
+            let folder = uploads
+            let writer = WebUploadWriter(folder: folder)
+            var i = 0, key = "files", filename: String? = "a.jpg", offset: UInt64 = 0, going = true
+            while going, i < bytes.count {
+                let h = bytes[i]
+                i += 1
+                let n = min(Int(h >> 2), bytes.count - i)
+                let piece = Array(bytes[i..<(i + n)])
+                i += n
+                if h & 2 != 0 {  // a new part, named by this piece
+                    let words = String(decoding: piece, as: UTF8.self).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+                    key = words.first.map(String.init) ?? ""
+                    filename = h & 1 != 0 ? (words.count > 1 ? String(words[1]) : "") : nil
+                    offset = 0
+                    continue
+                }
+                going = piece.withUnsafeBufferPointer { b in
+                    b.withMemoryRebound(to: CChar.self) { writer.part(key: key, filename: filename, data: $0.baseAddress, offset: offset, size: n) }
+                }
+                offset += UInt64(n)
+            }
+            let files = writer.finish()
+            check(writer.fields.count <= 32, "\(writer.fields.count) fields kept")
+            for f in files {
+                if !f.temporary.isEmpty {
+                    check(f.temporary.hasPrefix(folder + "/.kiosk-upload-") && !f.temporary.dropFirst(folder.count + 1).contains("/"),
+                          "a temporary file outside the folder: \(f.temporary)")
+                }
+                if f.refused == nil {
+                    check(!f.name.isEmpty && !f.name.contains("/") && !f.name.hasPrefix("."), "an unsafe name kept: \(f.name.debugDescription)")
+                }
+            }
+            writer.discard()
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            check(left.isEmpty, "left behind after discard: \(left)")
         },
         FuzzTarget(name: "web-name") { bytes in
             let given = String(decoding: bytes, as: UTF8.self)

@@ -15,7 +15,7 @@
 # failure. libFuzzer is seeded (KIOSK_FUZZ_SEED, default 20261201), so a run can be repeated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(sniff image gif gif-anim webp webp-anim m3u config web-request web-name)
+targets=(sniff image gif gif-anim webp webp-anim m3u config web-request web-multipart web-name)
 usage() { echo "usage: Kiosk/fuzz.sh TARGET|all SECONDS [LIBFUZZER_ARGS ...]; targets: ${targets[*]}" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 what="$1" seconds="$2"
@@ -38,7 +38,9 @@ KIOSK_FUZZ=1 swift build -c release --build-path "$root" --product kiosk-fuzz \
 seed() { ffmpeg -v error -y "$@" </dev/null; }
 make_seeds() {
   local c="$root/corpus" s
-  mkdir -p "$c"/{sniff,image,gif,gif-anim,webp,webp-anim,m3u,config,web-request,web-name}
+  mkdir -p "$c"/{sniff,image,gif,gif-anim,webp,webp-anim,m3u,config,web-request,web-multipart,web-name}
+  # parts: a header byte (bit 0 a file, bit 1 a new part's name, bits 2-7 the length), then the bytes
+  printf '\x2f\x66\x69\x6c\x65\x73\x2f\x61\x2e\x6a\x70\x67\x10\xff\xd8\xff\xe0\x16csrf/\x14abcde' >"$c/web-multipart/seed-file-and-field"
   # the web page's requests (METHOD PATH, headers, a blank line, the body) and upload names
   printf 'POST /api/command\ncontent-type: application/json\nauthorization: Bearer fuzz-token-0123456789abcdef\n\n["playlist-next"]' >"$c/web-request/seed-command"
   printf 'POST /login\ncontent-type: application/x-www-form-urlencoded\n\npassword=wrong&csrf=x' >"$c/web-request/seed-login"

@@ -2,32 +2,27 @@ internal import CMicroHTTPD
 import Foundation
 import Glibc
 
-/// A multipart upload streamed to disk as it comes (libmicrohttpd's post processor splits the parts): each file
-/// of the field `files` into a hidden temporary file in the media folder (`.kiosk-upload-XXXXXX`, which the folder
-/// watcher ignores), so the folder never shows half a file; the handler then probes it and renames it into place.
-/// Over `limit` bytes in all, everything written is removed.
+/// A multipart upload as it comes: libmicrohttpd's post processor splits the body into parts, and a
+/// `WebUploadWriter` puts them on disk. Over `limit` bytes in all, everything written is removed.
 final class WebUploadReceiver {
     private var processor: OpaquePointer?
-    private let folder: String
     private let limit: Int64
     private var total: Int64 = 0
-    private var current: (fd: Int32, file: UploadedFile)?
-    private var done: [UploadedFile] = []
-    /// The form's other fields (short text), by name.
-    private(set) var fields: [String: String] = [:]
+    let writer: WebUploadWriter
     /// Whether the body went over `limit`.
     private(set) var overLimit = false
-    /// Why writing failed (a full disk), if it did.
-    private var failure: String?
 
     /// A receiver for `connection`'s multipart body; `ready` is false when the body is no multipart form.
     init(connection: OpaquePointer, folder: String, limit: Int64) {
-        self.folder = folder
         self.limit = limit
-        processor = MHD_create_post_processor(connection, 64 * 1024, webUploadPart, Unmanaged.passUnretained(self).toOpaque())
+        writer = WebUploadWriter(folder: folder)
+        processor = MHD_create_post_processor(connection, 64 * 1024, webUploadPart, Unmanaged.passUnretained(writer).toOpaque())
     }
 
     var ready: Bool { processor != nil }
+
+    /// The form's other fields.
+    var fields: [String: String] { writer.fields }
 
     /// The next bytes of the body; false when the upload cannot go on (over the limit, a write failed).
     func take(_ bytes: UnsafePointer<CChar>, _ count: Int) -> Bool {
@@ -42,18 +37,43 @@ final class WebUploadReceiver {
 
     /// The body is over: the files written (with the refused ones, each with its reason).
     func finish() -> [UploadedFile] {
-        closeCurrent()
         if let p = processor { MHD_destroy_post_processor(p) }
         processor = nil
-        return done
+        return writer.finish()
     }
 
     /// Removes every temporary file still there (an upload cut short, refused, or not claimed).
     func discard() {
-        closeCurrent()
         if let p = processor { MHD_destroy_post_processor(p) }
         processor = nil
-        for f in done { unlink(f.temporary) }
+        writer.discard()
+    }
+}
+
+/// An upload's parts put on disk as they come: each file of the field `files` into a hidden temporary file in the
+/// media folder (`.kiosk-upload-XXXXXX.EXT`, which the folder watcher ignores), so the folder never shows half a
+/// file; the handler then probes it and renames it into place. Other fields are kept as short text. Free of
+/// libmicrohttpd, so that its handling of fields is fuzzed (`Kiosk/fuzz.sh web-multipart`).
+public final class WebUploadWriter {
+    private let folder: String
+    private var current: (fd: Int32, file: UploadedFile)?
+    private var done: [UploadedFile] = []
+    /// The form's other fields (short text), by name.
+    public private(set) var fields: [String: String] = [:]
+
+    /// A writer into `folder`.
+    public init(folder: String) { self.folder = folder }
+
+    /// The files written (with the refused ones, each with its reason).
+    public func finish() -> [UploadedFile] {
+        closeCurrent()
+        return done
+    }
+
+    /// Removes every temporary file still there.
+    public func discard() {
+        closeCurrent()
+        for f in done where !f.temporary.isEmpty { unlink(f.temporary) }
     }
 
     private func closeCurrent() {
@@ -63,8 +83,9 @@ final class WebUploadReceiver {
         current = nil
     }
 
-    /// One piece of one part.
-    fileprivate func part(key: String, filename: String?, data: UnsafePointer<CChar>?, offset: UInt64, size: Int) -> Bool {
+    /// One piece of one part: field `key`, a file's `filename` (nil for a plain field), `size` bytes at `data`,
+    /// `offset` bytes into the part. False when the upload cannot go on.
+    public func part(key: String, filename: String?, data: UnsafePointer<CChar>?, offset: UInt64, size: Int) -> Bool {
         guard let filename else {
             // a plain field: short text only
             guard fields.count < 32, size <= 4096 else { return true }
@@ -87,8 +108,7 @@ final class WebUploadReceiver {
             var template = Array((folder + "/.kiosk-upload-XXXXXX" + suffix).utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
             guard fd >= 0 else {
-                failure = String(cString: strerror(errno))
-                file.refused = "cannot write into the media folder: \(failure ?? "")"
+                file.refused = "cannot write into the media folder: \(String(cString: strerror(errno)))"
                 done.append(file)
                 return false
             }
@@ -118,7 +138,7 @@ final class WebUploadReceiver {
 /// The post processor's iterator: hands each piece to its receiver.
 private let webUploadPart: MHD_PostDataIterator = { cls, _, key, filename, _, _, data, offset, size in
     guard let cls, let key else { return MHD_Result.NO }
-    let r = Unmanaged<WebUploadReceiver>.fromOpaque(cls).takeUnretainedValue()
+    let r = Unmanaged<WebUploadWriter>.fromOpaque(cls).takeUnretainedValue()
     return r.part(key: String(cString: key), filename: filename.map { String(cString: $0) }, data: data, offset: offset, size: size)
         ? MHD_Result.YES : MHD_Result.NO
 }
