@@ -62,7 +62,7 @@ final class MQTTFleetOptionTests: XCTestCase {
                               "kiosk: --mqtt-password-file: cannot read '\(dir.file("none"))'"),
                              (["--mqtt", "127.0.0.1", "--mqtt-id", "a/b"], "kiosk: --mqtt-id: 'a/b' must be"),
                              (["--mqtt", "127.0.0.1:99999"], "kiosk: --mqtt: '127.0.0.1:99999': the port must be 1...65535"),
-                             (["--media-root", dir.path], "kiosk: --media-root needs --input-ipc-server or --mqtt")] {
+                             (["--media-root", dir.path], "kiosk: --media-root needs --input-ipc-server, --mqtt or --http")] {
             let r = try CLITests.run(["play", "--output", "headless", "--length", "1"] + args + [a], timeout: 30)
             XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
             let lines = r.stderr.split(separator: "\n")
