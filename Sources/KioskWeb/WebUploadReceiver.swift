@@ -147,12 +147,17 @@ private let webUploadPart: MHD_PostDataIterator = { cls, _, key, filename, _, _,
 /// characters, no leading dots, at most 200 bytes (the extension kept).
 public enum WebUploadName {
     public static func clean(_ given: String) -> Result<String, WebUploadRefusal> {
-        let last = given.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        var name = String(String.UnicodeScalarView(last.precomposedStringWithCanonicalMapping.unicodeScalars.filter {
-            !($0.properties.generalCategory == .control || $0.properties.generalCategory == .format
-              || $0.properties.generalCategory == .lineSeparator || $0.properties.generalCategory == .paragraphSeparator)
-        }))
-        name = String(name.drop(while: { $0 == "." || $0 == " " })).trimmingCharacters(in: .whitespaces)
+        // scalar by scalar, not by Character: a prepended mark (U+070F) or a combining one makes "/" part of a
+        // Character that is not "/" (found by fuzzing)
+        var last = String.UnicodeScalarView()
+        for u in given.unicodeScalars {
+            let c = u.properties.generalCategory
+            if c == .control || c == .format || c == .lineSeparator || c == .paragraphSeparator { continue }
+            if u == "/" || u == "\\" { last = String.UnicodeScalarView() } else { last.append(u) }
+        }
+        var name = String(last).precomposedStringWithCanonicalMapping
+        // no leading dot byte (a hidden file), whatever combining mark follows it
+        name = String(String.UnicodeScalarView(name.unicodeScalars.drop(while: { $0 == "." || $0 == " " }))).trimmingCharacters(in: .whitespaces)
         if name.utf8.count > 200 {
             // the extension kept when it is one (short); the rest cut, a whole character at a time
             let found = (name as NSString).pathExtension
