@@ -157,7 +157,8 @@ public enum WebUploadName {
         }
         var name = String(last).precomposedStringWithCanonicalMapping
         // no leading dot byte (a hidden file), whatever combining mark follows it
-        name = String(String.UnicodeScalarView(name.unicodeScalars.drop(while: { $0 == "." || $0 == " " }))).trimmingCharacters(in: .whitespaces)
+        name = String(String.UnicodeScalarView(name.unicodeScalars.drop(while: { $0 == "." || $0.properties.isWhitespace })))
+            .trimmingCharacters(in: .whitespaces)
         if name.utf8.count > 200 {
             // the extension kept when it is one (short); the rest cut, a whole character at a time
             let found = (name as NSString).pathExtension

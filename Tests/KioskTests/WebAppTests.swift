@@ -151,7 +151,7 @@ final class WebAppTests: XCTestCase {
         let cases: [(String, String?)] = [
             ("../../etc/evil.jpg", "evil.jpg"), ("C:\\Users\\me\\Photo.JPG", "Photo.JPG"), (".hidden.png", "hidden.png"),
             ("a\u{0}b\u{7}c.jpg", "abc.jpg"), ("Cafe\u{301}.jpg", "Caf\u{E9}.jpg"), ("line\u{2028}break.png", "linebreak.png"),
-            ("  spaced .jpg", "spaced .jpg"), ("pf \u{202E}\u{70F}/", nil), ("a\u{70F}/b.png", "b.png"), ("x/\u{301}y.png", "\u{301}y.png"), (".\u{301}hidden.png", "\u{301}hidden.png"), ("", nil), ("..", nil), ("/", nil), ("...", nil), ("\u{202E}gpj.exe", "gpj.exe"),
+            ("  spaced .jpg", "spaced .jpg"), ("pf \u{202E}\u{70F}/", nil), ("a\u{70F}/b.png", "b.png"), ("x/\u{301}y.png", "\u{301}y.png"), (".\u{301}hidden.png", "\u{301}hidden.png"), (" \u{2002}.p \u{2028}.\u{1a} ", "p ."), ("", nil), ("..", nil), ("/", nil), ("...", nil), ("\u{202E}gpj.exe", "gpj.exe"),
         ]
         for (given, want) in cases {
             switch WebUploadName.clean(given) {
