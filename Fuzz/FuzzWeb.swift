@@ -19,7 +19,7 @@ enum FuzzWeb {
     static let media: String = {
         let dir = NSTemporaryDirectory() + "kiosk-fuzz-web-\(getpid())"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir + "/keep.png", contents: Data([0x89, 0x50, 0x4E, 0x47]))
+        _ = FileManager.default.createFile(atPath: dir + "/keep.png", contents: Data([0x89, 0x50, 0x4E, 0x47]))
         return (try? FileManager.default.destinationOfSymbolicLink(atPath: dir)) ?? dir
     }()
 
@@ -68,7 +68,13 @@ enum FuzzWeb {
             }
             check((100...599).contains(response.status), "status \(response.status)")
             check(response.header("Content-Type") != nil, "no Content-Type")
-            let authorized = r.headers["authorization"] == "Bearer \(token)"
+            // RFC 6750's credentials: the scheme in any case, spaces or tabs, then exactly the token
+            let authorized = r.headers["authorization"].map { value -> Bool in
+                guard value.count > 6, value.prefix(6).lowercased() == "bearer" else { return false }
+                let rest = value.dropFirst(6)
+                guard let first = rest.first, first == " " || first == "\t" else { return false }
+                return rest.drop(while: { $0 == " " || $0 == "\t" }) == token[...]
+            } ?? false
             if !authorized {
                 check(sent.commands == before, "a command ran without authorization: \(r.method) \(r.path)")
                 check(FileManager.default.fileExists(atPath: media + "/keep.png"), "a file went without authorization: \(r.method) \(r.path)")

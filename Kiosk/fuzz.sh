@@ -47,8 +47,9 @@ make_seeds() {
   printf 'GET /api/report?by=day&format=csv&since=2026-12-01\ncookie: kiosk_session=00\n\n' >"$c/web-request/seed-report"
   printf 'DELETE /api/media/keep.png\nx-csrf-token: 00\n\n' >"$c/web-request/seed-delete"
   printf 'POST /api/caption\ncontent-type: application/json\nauthorization: Bearer fuzz-token-0123456789abcdef\n\n{"name":"keep.png","caption":"x"}' >"$c/web-request/seed-caption"
+  printf 'POST /api/command\ncontent-type: application/json\nauthorization: bearer \t fuzz-token-0123456789abcdef\n\n["stop"]' >"$c/web-request/seed-bearer-spelled"
   printf '../../x.jpg' >"$c/web-name/seed-climb"; printf 'Cafe\xcc\x81 \xe2\x80\xae.png' >"$c/web-name/seed-nfc"
-  printf '"GET "\n"POST "\n"DELETE "\n"/api/"\n"/api/media/"\n"/api/command"\n"/api/upload"\n"/api/schedule"\n"/api/playlist"\n"/api/caption"\n"/login"\n"/logout"\n"authorization: Bearer fuzz-token-0123456789abcdef"\n"cookie: kiosk_session="\n"x-csrf-token: "\n"content-type: application/json"\n"\\x0a\\x0a"\n"../"\n"%%2F"\n' >"$root/web-request.dict"
+  printf '"GET "\n"POST "\n"DELETE "\n"/api/"\n"/api/media/"\n"/api/command"\n"/api/upload"\n"/api/schedule"\n"/api/playlist"\n"/api/caption"\n"/login"\n"/logout"\n"authorization: Bearer fuzz-token-0123456789abcdef"\n"bearer "\n"\\x09"\n"cookie: kiosk_session="\n"x-csrf-token: "\n"content-type: application/json"\n"\\x0a\\x0a"\n"../"\n"%%2F"\n' >"$root/web-request.dict"
   s=(-f lavfi -i "testsrc=size=16x12:rate=5" -frames:v 1)
   seed "${s[@]}" -q:v 5 "$c/image/seed.jpg"
   seed "${s[@]}" -pix_fmt gray -q:v 5 "$c/image/seed-gray.jpg"

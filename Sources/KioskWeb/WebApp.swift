@@ -38,8 +38,7 @@ public final class WebApp: WebHandler, @unchecked Sendable {
     }
 
     func caller(_ r: WebRequest) -> Caller {
-        if let auth = r.headers["authorization"], auth.lowercased().hasPrefix("bearer ") {
-            let given = String(auth.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        if let auth = r.headers["authorization"], let given = Self.bearerToken(auth) {
             if let token = security.token, WebSessions.same(given, token) { return .bearer }
             return .anonymous
         }
@@ -47,6 +46,15 @@ public final class WebApp: WebHandler, @unchecked Sendable {
             return .session(token: token, csrf: csrf)
         }
         return .anonymous
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` value, or nil for another scheme. The scheme is matched in any
+    /// case and may be followed by several spaces or tabs (RFC 7235 §2.1, RFC 6750 §2.1); the token is the one word
+    /// after it, so a value with a third word carries no token.
+    static func bearerToken(_ value: String) -> String? {
+        let words = value.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard let scheme = words.first, scheme.lowercased() == "bearer" else { return nil }
+        return words.count == 2 ? String(words[1]) : ""
     }
 
     /// Why a request that changes something is refused (401 nobody, 403 a missing or wrong CSRF token); nil: go on.

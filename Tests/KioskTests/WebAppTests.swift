@@ -102,6 +102,16 @@ final class WebAppTests: XCTestCase {
         // a script's bearer token needs no CSRF token; a wrong one is nobody
         XCTAssertEqual(send(app, request("POST", "/api/command", json: next, bearer: "a-long-token-for-scripts-1234")).status, 200)
         XCTAssertEqual(send(app, request("POST", "/api/command", json: next, bearer: "a-long-token-for-scripts-1235")).status, 401)
+        // the scheme in any case and more than one space are still the token (RFC 7235 §2.1); anything around the token is not
+        var spelled = request("POST", "/api/command", json: next)
+        for (value, status) in [("bearer a-long-token-for-scripts-1234", 200), ("BEARER \t a-long-token-for-scripts-1234", 200),
+                                ("Bearer a-long-token-for-scripts-1234 x", 401), ("Bearer a-long-token-for-scripts-12345", 401),
+                                ("Bearer\u{2003}a-long-token-for-scripts-1234", 401), ("Bearera-long-token-for-scripts-1234", 401),
+                                ("Basic a-long-token-for-scripts-1234", 401), ("Bearer", 401)] {
+            spelled.headers["authorization"] = value
+            XCTAssertEqual(send(app, spelled).status, status, value)
+        }
+        XCTAssertEqual(sent.commands.count, 4, "one by the session, one by the bearer, two by the bearer spelled otherwise")
         // a form can only send text: the command must be JSON
         XCTAssertEqual(send(app, request("POST", "/api/command", cookie: cookie, csrf: csrf, form: "x=1")).status, 415)
         // the upload is refused at its head, before any byte of the body is read
