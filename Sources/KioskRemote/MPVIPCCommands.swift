@@ -1,7 +1,7 @@
 import KioskCore
 
-/// The commands mpv's IPC layer answers itself (client_name, get_property, observe_property…), as in mpv's
-/// ipc.c: fixed argument counts ("invalid parameter" otherwise), property errors as mpv words them.
+/// The commands mpv's IPC layer answers itself (client_name, observe_property…), as in mpv's ipc.c: fixed argument
+/// counts ("invalid parameter" otherwise). get_property and set_property are `MPVRequestResolver`'s.
 extension MPVSession {
     /// The IPC commands' names (they are not in `command-list`, as in mpv).
     static let ipcCommands: Set<String> = [
@@ -10,8 +10,8 @@ extension MPVSession {
         "request_log_messages", "enable_event", "disable_event",
     ]
 
-    /// What `name` does when it is an IPC command (a reply now, or a property set's player commands); nil when
-    /// it is not one.
+    /// What `name` does when it is one of the IPC layer's commands bound to a client (a reply now); nil when it is
+    /// not one (the properties are the resolver's, as for the web page).
     func ipcCommand(_ name: String, _ a: MPVArgs, client: ClientID) throws(MPVError) -> MPVAction? {
         guard Self.ipcCommands.contains(name), let c = clients[client] else { return nil }
         func count(_ n: Int) throws(MPVError) { if a.count != n { throw .invalidParameter } }
@@ -25,21 +25,6 @@ extension MPVSession {
         case "get_version":
             try count(0)
             return .reply(.success(.int(Self.clientAPIVersion)))
-        case "get_property", "get_property_string":
-            try count(1)
-            guard case .string(let property) = a.values[0] else { throw .invalidParameter }
-            guard let value = try readProperty(property) else { throw .propertyUnavailable }
-            return .reply(.success(name == "get_property" ? value : .string(MPVEvents.string(value))))
-        case "set_property", "set_property_string":
-            try count(2)
-            guard case .string(let property) = a.values[0] else { throw .invalidParameter }
-            if name == "set_property_string", a.values[1].string == nil { throw .invalidParameter }
-            guard let p = MPVPropertyTable.byName[property] else {
-                if property == "property-list" || property == "command-list" { throw .propertyError }
-                throw .propertyNotFound
-            }
-            guard let set = p.set else { throw .propertyError }
-            return .player(try set(a.values[1], board.status), failure: .propertyError, data: .none)
         case "observe_property", "observe_property_string":
             try count(2)
             guard case .int = a.values[0], case .string(let property) = a.values[1] else { throw .invalidParameter }
@@ -66,22 +51,6 @@ extension MPVSession {
         default:
             return nil
         }
-    }
-
-    /// A property's value now: the table's, or the lists of properties and commands; nil when it has none now.
-    func readProperty(_ name: String) throws(MPVError) -> JSONValue? {
-        if name == "property-list" {
-            return .array((MPVPropertyTable.all.map(\.name) + ["property-list", "command-list"]).map { .string($0) })
-        }
-        if name == "command-list" { return .array(MPVCommandTable.all.map(\.listEntry)) }
-        guard let p = MPVPropertyTable.byName[name] else { throw .propertyNotFound }
-        return p.get(board.status)
-    }
-
-    /// An observed property's value in `status` (none for a property kiosk does not have).
-    func propertyValue(_ name: String, _ status: PlayerStatus) -> JSONValue? {
-        if name == "property-list" || name == "command-list" { return try? readProperty(name) }
-        return MPVPropertyTable.byName[name]?.get(status)
     }
 
     /// mpv's log levels (`no`, `fatal`, `error`, `warn`, `info`, `v`, `debug`, `trace`) as kiosk's.

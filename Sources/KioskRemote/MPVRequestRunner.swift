@@ -5,19 +5,13 @@ import KioskCore
 /// properties of the IPC socket, checked and answered the same way (`{"data": …, "error": "success"}` or mpv's
 /// error text), without a socket. The caller's thread waits for the player, up to a time limit.
 public struct MPVRequestRunner: Sendable {
-    let board: PlayerBoard
     let sink: CommandSink
-    let gate: MediaGate
-    let reports: PlayReports
-    let log: Log
+    let resolver: MPVRequestResolver
 
     /// A runner sending to `sink` and reading `board`, with IPC's media gate and reports.
     public init(board: PlayerBoard, sink: CommandSink, gate: MediaGate, reports: PlayReports, log: Log) {
-        self.board = board
         self.sink = sink
-        self.gate = gate
-        self.reports = reports
-        self.log = log
+        resolver = MPVRequestResolver(board: board, gate: gate, keys: { MPVKeyNames.code($0) }, reports: reports, log: log)
     }
 
     /// Runs `request` (`["playlist-next"]`, `["set_property", "volume", 50]`, `["get_property", "pause"]`) and
@@ -37,27 +31,7 @@ public struct MPVRequestRunner: Sendable {
 
     private func outcome(_ request: JSONValue, timeout: Double) throws(MPVError) -> MPVResult {
         guard case .array(let words) = request, case .string(let name)? = words.first else { throw .invalidParameter }
-        let args = MPVArgs(values: Array(words.dropFirst()))
-        let status = board.status
-        let action: MPVAction
-        switch name {
-        case "get_property", "get_property_string":
-            guard args.count == 1, case .string(let property) = args.values[0] else { throw .invalidParameter }
-            guard let p = MPVPropertyTable.byName[property] else { throw .propertyNotFound }
-            guard let value = p.get(status) else { throw .propertyUnavailable }
-            return .success(name == "get_property" ? value : .string(MPVEvents.string(value)))
-        case "set_property", "set_property_string":
-            guard args.count == 2, case .string(let property) = args.values[0] else { throw .invalidParameter }
-            guard let p = MPVPropertyTable.byName[property] else { throw .propertyNotFound }
-            guard let set = p.set else { throw .propertyError }
-            action = .player(try set(args.values[1], status), failure: .propertyError, data: .none)
-        default:
-            guard let command = MPVCommandTable.byName[name] else { throw .invalidParameter }
-            guard command.vararg || args.count <= command.args.count,
-                  args.count >= command.args.filter({ !$0.optional }).count else { throw .invalidParameter }
-            action = try command.run(args, MPVCommandContext(status: status, media: gate, keys: { MPVKeyNames.code($0) },
-                                                             reports: reports, log: log))
-        }
+        let action = try resolver.action(name, MPVArgs(values: Array(words.dropFirst())))
         switch action {
         case .reply(let r):
             return r

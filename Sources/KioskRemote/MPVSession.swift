@@ -32,11 +32,9 @@ public final class MPVSession: LineSessionHandler {
 
     let board: PlayerBoard
     let sink: CommandSink
-    let gate: MediaGate
-    let keys: @Sendable (String) -> Int?
     let log: Log
-    /// The play log's reports (`play-report`).
-    let reports: PlayReports
+    /// The properties and the command table's commands, as the web page has them too.
+    let resolver: MPVRequestResolver
     let mailbox = MPVMailbox()
     private var subscription: BoardSubscription?
     var clients: [ClientID: Client] = [:]
@@ -49,12 +47,10 @@ public final class MPVSession: LineSessionHandler {
     /// A session sending commands to `sink` and reading `board`; `keys` maps mpv key names to evdev codes.
     public init(board: PlayerBoard, sink: CommandSink, gate: MediaGate, log: Log, reports: PlayReports = PlayReports(),
                 keys: @escaping @Sendable (String) -> Int?) {
-        self.reports = reports
         self.board = board
         self.sink = sink
-        self.gate = gate
         self.log = log
-        self.keys = keys
+        resolver = MPVRequestResolver(board: board, gate: gate, keys: keys, reports: reports, log: log)
     }
 
     /// Starts hearing the board and the player's replies; `wake` raises the server's wakeup.
@@ -188,10 +184,7 @@ public final class MPVSession: LineSessionHandler {
             if let ipc = try ipcCommand(name, args, client: client) {
                 action = ipc
             } else {
-                guard let command = MPVCommandTable.byName[name] else { throw .invalidParameter }
-                guard command.vararg || args.count <= command.args.count,
-                      args.count >= command.args.filter({ !$0.optional }).count else { throw .invalidParameter }
-                action = try command.run(args, MPVCommandContext(status: board.status, media: gate, keys: keys, reports: reports, log: log))
+                action = try resolver.action(name, args)
             }
             switch action {
             case .reply(let r):
@@ -263,7 +256,7 @@ public final class MPVSession: LineSessionHandler {
             guard !c.disabled.contains("property-change") else { continue }
             for i in c.observed.indices {
                 let o = c.observed[i]
-                var value = propertyValue(o.name, status)
+                var value = resolver.propertyValue(o.name, status)
                 if o.asString { value = value.map { .string(MPVEvents.string($0)) } }
                 if let last = o.last, last == value { continue }
                 c.observed[i].last = .some(value)

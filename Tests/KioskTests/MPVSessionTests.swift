@@ -272,4 +272,38 @@ final class MPVSessionTests: XCTestCase {
         XCTAssertThrowsError(try gate.outputPath("/tmp/shot.png"))
         XCTAssertThrowsError(try MediaGate(root: dir.file("missing"), log: Log(level: .error)) { _ in [] })
     }
+
+    /// Answers each command as it is sent, as a player that is not busy does.
+    final class AnsweringSink: CommandSink, @unchecked Sendable {
+        var commands: [PlayerCommand] = []
+        func send(_ command: PlayerCommand, reply: (@Sendable (CommandReply) -> Void)?) {
+            commands.append(command)
+            reply?(.done())
+        }
+    }
+
+    /// The web page's runner reads properties and checks commands through the socket's own resolver: the same
+    /// request gets the same reply (less the request id), errors and property lists included.
+    func testTheWebPagesRunnerAnswersAsTheSocketDoes() throws {
+        let gate = try MediaGate(root: nil, log: Log(level: .error)) { [PlaylistItem(path: $0 + "/x.jpg")] }
+        let answering = AnsweringSink()
+        let runner = MPVRequestRunner(board: board, sink: answering, gate: gate, reports: PlayReports(), log: Log(level: .error))
+        let requests = [#"["get_property","pause"]"#, #"["get_property_string","time-pos"]"#, #"["get_property","playlist"]"#,
+                        #"["get_property","property-list"]"#, #"["get_property","command-list"]"#, #"["set_property","property-list",1]"#,
+                        #"["set_property_string","pause",true]"#, #"["set_property","playlist-count",3]"#, #"["get_property","no-such"]"#,
+                        #"["get_property","kiosk-output"]"#, #"["get_property"]"#, #"["keypress","NOT_A_KEY"]"#, #"["no-such-command"]"#,
+                        #"["loadfile"]"#]
+        for r in requests {
+            let socket = say(#"{"command":\#(r)}"#)
+            XCTAssertEqual(socket.count, 1, r)
+            guard case .object(let members)? = try? JSONValue.parse(Array((socket.first ?? "").utf8)) else { return XCTFail(r) }
+            let web = runner.run(try JSONValue.parse(Array(r.utf8)))
+            XCTAssertEqual(web.text, JSONValue.object(members.filter { $0.0 != "request_id" }).text, r)
+        }
+        XCTAssertTrue(sink.commands.isEmpty && answering.commands.isEmpty, "none of these reaches the player")
+        // a command for the player is answered once the player has run it; a client's own commands are the socket's
+        XCTAssertEqual(runner.run(try JSONValue.parse(Array(#"["playlist-next"]"#.utf8))).text, #"{"data":null,"error":"success"}"#)
+        XCTAssertEqual(answering.commands.count, 1)
+        XCTAssertEqual(runner.run(try JSONValue.parse(Array(#"["observe_property",1,"pause"]"#.utf8))).text, #"{"error":"invalid parameter"}"#)
+    }
 }

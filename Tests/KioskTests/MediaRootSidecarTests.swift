@@ -172,7 +172,7 @@ final class MediaRootSidecarTests: XCTestCase {
 
     func testAPlaylistOverTheBoundIsRefusedWithOneLine() throws {
         let big = root + "/big.m3u"
-        FileManager.default.createFile(atPath: big, contents: nil)
+        _ = FileManager.default.createFile(atPath: big, contents: nil)
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: big))
         try handle.truncate(atOffset: UInt64(PlaylistLoader.maxBytes + 1))
         try handle.close()
