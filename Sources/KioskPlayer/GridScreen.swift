@@ -180,11 +180,11 @@ final class GridScreen {
     }
 
     private func diskCache() -> ThumbnailDiskCache? {
-        guard let folder = settings.diskFolder ?? ThumbnailDiskCache.defaultFolder(stateDirectory: stateDirectory) else {
+        guard let cache = ThumbnailDiskCache.forGrid(settings, stateDirectory: stateDirectory, log: log) else {
             log.info("grid: no folder for the thumbnail cache; thumbnails are kept in memory only")
             return nil
         }
-        return ThumbnailDiskCache(folder: folder, budget: settings.diskBytes, log: log)
+        return cache
     }
 
     /// What the frame loop compares to know whether the grid must be drawn again.

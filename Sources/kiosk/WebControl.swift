@@ -17,8 +17,8 @@ final class WebControl {
     /// What a saved schedule runs so the player takes it up (the reload SIGHUP runs); set once it exists.
     func onScheduleSaved(_ reload: @escaping @Sendable () -> Void) { hooks.set(reload) }
 
-    /// The server the options ask for; nil without `--http`.
-    static func start(_ o: ParsedOptions, links: RemoteLinks, log: Log) throws -> WebControl? {
+    /// The server the options ask for; nil without `--http`. `grid` names the thumbnail cache it shares with the grid.
+    static func start(_ o: ParsedOptions, grid: GridSettings, links: RemoteLinks, log: Log) throws -> WebControl? {
         guard let given = o.string("http") else {
             for flag in ["http-password-file", "http-token-file", "http-tls-cert", "http-tls-key", "http-upload-mb"] where o.string(flag) != nil {
                 throw UsageError("--\(flag) needs --http ADDR:PORT")
@@ -43,14 +43,14 @@ final class WebControl {
                                        token: try o.string("http-token-file").map { p throws(WebSetupError) in try WebPassword.readToken(p) },
                                        uploadLimit: Int64(o.integer("http-upload-mb") ?? 2048) * 1_048_576)
             let gate = try RemoteControl.mediaGate(o, log: log)
-            return try WebControl(o, address: address, port: port, tls: tls, security: security, gate: gate, links: links, log: log)
+            return try WebControl(o, address: address, port: port, tls: tls, security: security, gate: gate, grid: grid, links: links, log: log)
         } catch let e as WebSetupError {
             throw UsageError(e.description)
         }
     }
 
     private init(_ o: ParsedOptions, address: String, port: UInt16, tls: (key: String, cert: String)?, security: WebSecurity, gate: MediaGate,
-                 links: RemoteLinks, log: Log) throws {
+                 grid: GridSettings, links: RemoteLinks, log: Log) throws {
         let runner = MPVRequestRunner(board: links.board, sink: relay, gate: gate, reports: links.reports, log: log)
         let camera = WebCamera(sink: relay)
         let recent = self.recent
@@ -72,8 +72,9 @@ final class WebControl {
                                  },
                                  recentLog: { recent.lines })
         backend.schedule = schedule
-        // the grid's thumbnail cache (tiles of 360 px), so a file the grid has shown costs no decode
-        let thumbs = ThumbnailDiskCache.defaultFolder(stateDirectory: nil).map { ThumbnailDiskCache(folder: $0, log: log) }
+        // the grid's own thumbnail cache (tiles of 360 px, one per folder in the process), so a file the grid has
+        // shown costs no decode and the cache's budget counts both
+        let thumbs = ThumbnailDiskCache.forGrid(grid, stateDirectory: ProcessInfo.processInfo.environment["STATE_DIRECTORY"], log: log)
         backend.thumbnail = { path in try? Thumbnailer.jpeg(path: path, side: 360, cache: thumbs) }
         if managed { backend.restart = { relay.send(.quit, reply: nil) } }
         let app = WebApp(backend: backend, security: security, log: log)

@@ -41,30 +41,10 @@ final class PlayLogAlertTests: XCTestCase {
     /// each with its element id and the SMIL file.
     func testAnAlertOverALayoutInterruptsEveryRegion() throws {
         let dir = try TempDir()
-        for c in ["green", "white"] { _ = try ColourPictures.make(dir, "\(c).png", c) }
-        let smil = dir.file("two.smil")
-        try """
-            <smil><head><layout><root-layout width="160" height="90"/>
-            <region regionName="main" left="0" width="120" fit="fill"/><region regionName="side" left="120" width="40" fit="fill"/></layout></head>
-            <body><par><img xml:id="logo" src="white.png" region="side" dur="indefinite"/>
-            <img xml:id="ad" src="green.png" region="main" dur="10s"/></par></body></smil>
-            """.write(toFile: smil, atomically: true, encoding: .utf8)
-        let db = dir.file("plays.sqlite")
-        let clock = VirtualClock()
-        var config = PlayerConfig()
-        config.size = PixelSize(width: 160, height: 90)
-        let output = try VirtualTimeOutput(size: config.size, fps: 10, clock: clock, sink: nil)
-        let p = try Player(items: [], config: config, output: output, clock: clock, log: Log(level: .error), waitForDecodes: true)
-        p.wallClock = ({ Date(timeIntervalSince1970: 1_798_102_800 + $0) }, TimeZone(identifier: "UTC") ?? .current)
-        try p.play(layout: try SMILFile.load(smil))
-        _ = PlayerPlayLog(store: try PlayLog(path: db, log: Log(level: .error)), player: p, keepDays: 400)
-        var sent = false
-        p.onLoopTurn = { [unowned p] in
-            if !sent, clock.now >= 3 {
-                sent = true
-                p.inbox.queueFromLoop(.alert(AlertRequest(text: "Closed early today", seconds: 2)))
-            }
-        }
+        let (p, db, smil) = try PlayLogTests.layout(in: dir, body: """
+            <par><img xml:id="logo" src="white.png" region="side" dur="indefinite"/>
+            <img xml:id="ad" src="green.png" region="main" dur="10s"/></par>
+            """, commands: [(3, .alert(AlertRequest(text: "Closed early today", seconds: 2)))])
         _ = try p.run(length: 8)
         let rows = try PlayLogTests.sqlite3(db, """
             SELECT region, replace(path, '\(dir.path)/', ''), substr(start_utc, 18, 6), substr(end_utc, 18, 6), duration, reason,

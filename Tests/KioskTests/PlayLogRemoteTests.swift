@@ -53,7 +53,7 @@ final class PlayLogRemoteTests: MQTTFleetTestCase {
         let stray = try CLITests.run(["ctl", "--socket", sock, "next", "--by", "day"], timeout: 20)
         XCTAssertEqual(stray.status, 2, stray.stderr)
         // the raw request: a time without a zone is refused by the server
-        var c = try IPCConnection(path: sock)
+        let c = try IPCConnection(path: sock)
         XCTAssertEqual(try c.request(#"["play-report","item","table","2026-12-06T08:00"]"#)["error"], .string("invalid parameter"))
         stop(p)
     }

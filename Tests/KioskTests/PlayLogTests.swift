@@ -19,24 +19,47 @@ final class PlayLogTests: XCTestCase {
         return String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// A slideshow of a, b and c (red, green and blue stills of 4 s, no transition) on the simulated clock from
-    /// 2026-12-24 09:00:00 UTC, logging into DIR/plays.sqlite, with `commands` (given the stills' paths) sent at
-    /// their times: the player (to run), the log's path and the stills'.
+    /// A slideshow of a, b and c (red, green and blue stills of 4 s, no transition), logged as `loggedPlayer` does,
+    /// with `commands` (given the stills' paths): the player (to run), the log's path and the stills'.
     static func slideshow(in dir: TempDir, commands: ([String]) -> [(Double, PlayerCommand)]) throws -> (Player, String, [String]) {
         let paths = try ["a", "b", "c"].map { try ColourPictures.make(dir, "\($0).png", $0 == "a" ? "red" : $0 == "b" ? "green" : "blue") }
+        let (p, db) = try loggedPlayer(in: dir, items: paths.map { PlaylistItem(path: $0) }, timed: commands(paths)) {
+            $0.slideshow.duration = 4
+            $0.slideshow.transition = .none
+        }
+        return (p, db, paths)
+    }
+
+    /// The SMIL layout `smil` (its body; green, blue, red and white stills are beside it) as DIR/layout.smil in a
+    /// 160×90 root with region main (120 px wide) and region side (40 px), logged as `loggedPlayer` does, with
+    /// `commands`: the player, the log's path and the SMIL file's.
+    static func layout(in dir: TempDir, body smil: String, commands: [(Double, PlayerCommand)]) throws -> (Player, String, String) {
+        for c in ["green", "blue", "red", "white"] { _ = try ColourPictures.make(dir, "\(c).png", c) }
+        let file = dir.file("layout.smil")
+        try """
+            <smil><head><layout><root-layout width="160" height="90"/>
+            <region regionName="main" left="0" width="120" fit="fill"/><region regionName="side" left="120" width="40" fit="fill"/></layout></head>
+            <body>\(smil)</body></smil>
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let (p, db) = try loggedPlayer(in: dir, items: [], layout: try SMILFile.load(file), timed: commands)
+        return (p, db, file)
+    }
+
+    /// A player of `items` (or `layout`) at 160×90 and 10 fps on the simulated clock from 2026-12-24 09:00:00 UTC,
+    /// logging into DIR/plays.sqlite, that sends each of `timed` once the clock reaches its time: the player and the
+    /// log's path.
+    static func loggedPlayer(in dir: TempDir, items: [PlaylistItem], layout: SMILFile? = nil, timed: [(Double, PlayerCommand)],
+                             configure: (inout PlayerConfig) -> Void = { _ in }) throws -> (Player, String) {
         let db = dir.file("plays.sqlite")
-        let store = try PlayLog(path: db, log: Log(level: .error))
         let clock = VirtualClock()
         var config = PlayerConfig()
         config.size = PixelSize(width: 160, height: 90)
-        config.slideshow.duration = 4
-        config.slideshow.transition = .none
+        configure(&config)
         let output = try VirtualTimeOutput(size: config.size, fps: 10, clock: clock, sink: nil)
-        let p = try Player(items: paths.map { PlaylistItem(path: $0) }, config: config, output: output, clock: clock,
-                           log: Log(level: .error), waitForDecodes: true)
+        let p = try Player(items: items, config: config, output: output, clock: clock, log: Log(level: .error), waitForDecodes: true)
         p.wallClock = ({ Date(timeIntervalSince1970: 1_798_102_800 + $0) }, TimeZone(identifier: "UTC") ?? .current)
-        _ = PlayerPlayLog(store: store, player: p, keepDays: 400)
-        let timed = commands(paths)
+        if let layout { try p.play(layout: layout) }
+        _ = PlayerPlayLog(store: try PlayLog(path: db, log: Log(level: .error)), player: p, keepDays: 400)
         var sent = 0
         p.onLoopTurn = { [unowned p] in
             while sent < timed.count, clock.now >= timed[sent].0 {
@@ -44,7 +67,7 @@ final class PlayLogTests: XCTestCase {
                 sent += 1
             }
         }
-        return (p, db, paths)
+        return (p, db)
     }
 
     /// a, b, c stills of 4 s, no transition, from 2026-12-24 09:00:00 UTC on the virtual clock. The screen goes off
@@ -80,32 +103,12 @@ final class PlayLogTests: XCTestCase {
     /// element id; each with the SMIL file and its region.
     func testALayoutsRegionsAndAnInterruptGiveTheHandComputedRows() throws {
         let dir = try TempDir()
-        for c in ["green", "blue", "red", "white"] { _ = try ColourPictures.make(dir, "\(c).png", c) }
-        let smil = dir.file("fire.smil")
-        try """
-            <smil><head><layout><root-layout width="160" height="90"/>
-            <region regionName="main" left="0" width="120" fit="fill"/><region regionName="side" left="120" width="40" fit="fill"/></layout></head>
-            <body><par><img xml:id="logo" src="white.png" region="side" dur="indefinite"/>
+        let (p, db, smil) = try Self.layout(in: dir, body: """
+            <par><img xml:id="logo" src="white.png" region="side" dur="indefinite"/>
             <excl><priorityClass><img xml:id="alarm" src="red.png" region="main" begin="notify(fire)" dur="2s"/></priorityClass>
             <priorityClass><seq begin="0s" repeatCount="indefinite"><img src="green.png" region="main" dur="5s"/>
-            <img src="blue.png" region="main" dur="5s"/></seq></priorityClass></excl></par></body></smil>
-            """.write(toFile: smil, atomically: true, encoding: .utf8)
-        let db = dir.file("plays.sqlite")
-        let clock = VirtualClock()
-        var config = PlayerConfig()
-        config.size = PixelSize(width: 160, height: 90)
-        let output = try VirtualTimeOutput(size: config.size, fps: 10, clock: clock, sink: nil)
-        let p = try Player(items: [], config: config, output: output, clock: clock, log: Log(level: .error), waitForDecodes: true)
-        p.wallClock = ({ Date(timeIntervalSince1970: 1_798_102_800 + $0) }, TimeZone(identifier: "UTC") ?? .current)
-        try p.play(layout: try SMILFile.load(smil))
-        _ = PlayerPlayLog(store: try PlayLog(path: db, log: Log(level: .error)), player: p, keepDays: 400)
-        var sent = false
-        p.onLoopTurn = { [unowned p] in
-            if !sent, clock.now >= 3 {
-                sent = true
-                p.inbox.queueFromLoop(.trigger(.notify("fire")))
-            }
-        }
+            <img src="blue.png" region="main" dur="5s"/></seq></priorityClass></excl></par>
+            """, commands: [(3, .trigger(.notify("fire")))])
         _ = try p.run(length: 10)
         let rows = try Self.sqlite3(db, """
             SELECT region, replace(path, '\(dir.path)/', ''), substr(start_utc, 18, 6), substr(end_utc, 18, 6), duration, reason,

@@ -249,4 +249,26 @@ final class ThumbnailCacheTests: XCTestCase {
         XCTAssertEqual(ThumbnailDiskCache.defaultFolder(stateDirectory: "/var/lib/kiosk", environment: [:]), "/var/lib/kiosk/thumbs")
         XCTAssertNil(ThumbnailDiskCache.defaultFolder(stateDirectory: nil, environment: [:]))
     }
+
+    /// The grid and the web page's media list share one cache per folder: a thumbnail the page makes counts in the
+    /// grid's budget, and `--no-thumb-cache` turns both off.
+    func testTheGridAndTheWebPageShareOneCachePerFolder() throws {
+        let dir = try TempDir()
+        let files = try media(dir)
+        var settings = GridSettings()
+        settings.diskFolder = dir.file("thumbs")
+        let log = Log(level: .error)
+        let grid = try XCTUnwrap(ThumbnailDiskCache.forGrid(settings, stateDirectory: nil, log: log))
+        let web = try XCTUnwrap(ThumbnailDiskCache.forGrid(settings, stateDirectory: "/elsewhere", log: log))
+        XCTAssertTrue(grid === web, "one cache over one folder")
+        XCTAssertTrue(ThumbnailDiskCache.shared(folder: dir.file("thumbs") + "/.", log: log) === grid, "the same folder spelled otherwise")
+        XCTAssertFalse(ThumbnailDiskCache.shared(folder: dir.file("other"), log: log) === grid)
+        let jpeg = try Thumbnailer.jpeg(path: files[0], side: 360, cache: web)
+        XCTAssertEqual(Array(jpeg.prefix(2)), [0xFF, 0xD8])
+        XCTAssertEqual(grid.totalBytes, folderBytes(dir.file("thumbs")), "the page's thumbnail is in the grid's count")
+        XCTAssertGreaterThan(grid.totalBytes, 0)
+        XCTAssertNotNil(grid.load(path: files[0], side: 360), "and the grid finds it")
+        settings.diskCache = false
+        XCTAssertNil(ThumbnailDiskCache.forGrid(settings, stateDirectory: nil, log: log))
+    }
 }
