@@ -220,11 +220,12 @@ public final class FleetClient: @unchecked Sendable {
         publishStats(why: nil)
     }
 
-    /// Today's figures on the stats topic (retained), and the next publication set for the top of the next hour;
+    /// Today's figures on the stats topic (retained), and the next publication set for the top of the next hour in
+    /// the play log's zone (the player's `--timezone`, so a half-hour zone publishes at its own whole hours);
     /// `why` a request (its topic), answered with a log line. Without a play log there is nothing to publish.
     private func publishStats(why request: String?) {
         let now = Date()
-        nextStats = services.reports.available ? MonotonicClock.seconds() + Self.secondsToNextHour(after: now, in: .current) : nil
+        nextStats = services.reports.available ? MonotonicClock.seconds() + Self.secondsToNextHour(after: now, in: services.reports.zone) : nil
         guard connected else { return }
         do throws(PlayReportRefusal) {
             let json = try services.reports.today(at: now)

@@ -19,7 +19,7 @@ public enum PlayLogRemote {
             }
         }, today: { now throws(PlayReportRefusal) in
             do throws(SQLiteError) { return try today(path: path, at: now, zone: zone) } catch { throw PlayReportRefusal("play log: \(error.description)") }
-        })
+        }, zone: zone)
     }
 
     /// Today's figures as of `now` (the showings that started since local midnight in `zone` and have ended):

@@ -111,6 +111,12 @@ final class PlayReportRuleTests: XCTestCase {
         XCTAssertEqual(FleetClient.secondsToNextHour(after: now, in: try XCTUnwrap(TimeZone(identifier: "UTC"))), 3475)
         // Kolkata is UTC+5:30: 14:32:05 there, so its next hour is 27 min 55 s away
         XCTAssertEqual(FleetClient.secondsToNextHour(after: now, in: try XCTUnwrap(TimeZone(identifier: "Asia/Kolkata"))), 1675)
+        // the zone is the play log's (the player's --timezone), not the system's, once the log is open
+        let reports = PlayReports()
+        let kolkata = try XCTUnwrap(TimeZone(identifier: "Asia/Kolkata"))
+        PlayLogRemote.connect(reports, path: "/nonexistent/plays.sqlite", zone: kolkata)
+        XCTAssertEqual(reports.zone, kolkata)
+        XCTAssertThrowsError(try reports.today(at: now), "a missing file is refused, not made")
     }
 
     /// What ctl and the IPC check are the report's own groupings and formats.

@@ -60,15 +60,25 @@ public final class PlayReports: @unchecked Sendable {
 
     private let lock = NSLock()
     private var reader: (report: Report, today: Today)?
+    private var dayZone = TimeZone.current
 
     /// No log yet.
     public init() {}
 
-    /// The log is open: reports are read through `report` and `today`.
-    public func connect(report: @escaping Report, today: @escaping Today) {
+    /// The log is open: reports are read through `report` and `today`, whose day is the local day in `zone` (the
+    /// player's `--timezone`).
+    public func connect(report: @escaping Report, today: @escaping Today, zone: TimeZone) {
         lock.lock()
         reader = (report, today)
+        dayZone = zone
         lock.unlock()
+    }
+
+    /// The zone "today" is a day in, so hourly publications fall on its whole hours (the system's until connected).
+    public var zone: TimeZone {
+        lock.lock()
+        defer { lock.unlock() }
+        return dayZone
     }
 
     private var current: (report: Report, today: Today)? {
