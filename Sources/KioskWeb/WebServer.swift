@@ -97,6 +97,11 @@ public final class WebServer: @unchecked Sendable {
         ("Referrer-Policy", "no-referrer"),
     ]
 
+    /// Whether a request's head announces a body (a length above 0, or chunks).
+    static func carriesBody(_ head: WebRequest) -> Bool {
+        head.headers["transfer-encoding"] != nil || (Int64(head.headers["content-length"] ?? "") ?? 0) > 0
+    }
+
     /// Queues `response` on `connection`.
     func queue(_ response: WebResponse, on connection: OpaquePointer) -> MHD_Result {
         let r = response.body.withUnsafeBytes { bytes in
@@ -116,6 +121,8 @@ final class WebExchange {
     var receiver: WebUploadReceiver?
     var tooLarge = false
     var answered = false
+    /// The answer to a request without a body, queued on libmicrohttpd's second call.
+    var pending: WebResponse?
 
     init(_ request: WebRequest) { self.request = request }
 }
@@ -133,9 +140,14 @@ private let webAccess: MHD_AccessHandlerCallback = { cls, connection, url, metho
         let admission = server.handler.admit(head)
         exchange.admission = admission
         switch admission {
-        case .respond(let response):
+        case .respond(let response) where WebServer.carriesBody(head):
+            // refused at its head: answered now, which makes libmicrohttpd drop the body and close the connection
             exchange.answered = true
             return server.queue(response, on: connection)
+        case .respond(let response):
+            // answered on the next call: a response queued in this first one makes libmicrohttpd close the
+            // connection, so keep-alive (the page's live view, each request over TLS) would be lost
+            exchange.pending = response
         case .upload(let folder, let limit):
             let length = Int64(head.headers["content-length"] ?? "") ?? 0
             if length > limit {
@@ -156,6 +168,11 @@ private let webAccess: MHD_AccessHandlerCallback = { cls, connection, url, metho
         return MHD_Result.YES
     }
     let exchange = Unmanaged<WebExchange>.fromOpaque(raw).takeUnretainedValue()
+    if let pending = exchange.pending {
+        exchange.pending = nil
+        exchange.answered = true
+        return server.queue(pending, on: connection)
+    }
     if exchange.answered {  // refused at its head: what still comes is dropped
         uploadSize.pointee = 0
         return MHD_Result.YES
@@ -212,7 +229,7 @@ extension WebServer {
     /// The request's head: its path, query arguments, the headers kiosk reads, and the client's address.
     static func head(_ c: OpaquePointer, url: String, method: String, secure: Bool) -> WebRequest {
         var headers: [String: String] = [:]
-        for name in ["cookie", "content-type", "content-length", "authorization", "x-csrf-token", "host", "origin", "accept"] {
+        for name in ["cookie", "content-type", "content-length", "transfer-encoding", "authorization", "x-csrf-token", "host", "origin", "accept"] {
             if let v = MHD_lookup_connection_value(c, MHD_ValueKind.HEADER_KIND, name) { headers[name] = String(cString: v) }
         }
         let query = QueryBox()

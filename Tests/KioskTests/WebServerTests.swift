@@ -98,6 +98,23 @@ final class WebServerTests: WebServerTestCase {
         XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
     }
 
+    /// Requests without a body share one keep-alive connection (the live view asks every 2 s; over TLS each new
+    /// connection is a handshake); a body refused at its head is answered at once and its connection closed, so the
+    /// body is never read.
+    func testRequestsKeepTheirConnectionAndARefusedBodyClosesIt() throws {
+        let p = try start()
+        let urls = [base + "/api/status", base + "/app.css", base + "/api/media"]
+        let kept = try BoundedProcess.run("/usr/bin/curl", ["-s", "-H", "Authorization: Bearer \(token)", "-w", "%{http_code}:%{num_connects} "]
+                                          + urls.flatMap { ["-o", "/dev/null", $0] }, timeout: 30)
+        XCTAssertEqual(String(decoding: kept.stdout, as: UTF8.self), "200:1 200:0 200:0 ", "one connection for the three")
+        let refused = try BoundedProcess.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-D", "-", "-F", "files=@\(media)/a.png", base + "/api/upload"],
+                                             timeout: 30)
+        let head = String(decoding: refused.stdout, as: UTF8.self)
+        XCTAssertTrue(head.hasPrefix("HTTP/1.1 401"), head)
+        XCTAssertTrue(head.lowercased().contains("connection: close"), head)
+        XCTAssertTrue(p.isRunning)
+    }
+
     func testHTTPSWithACertificate() throws {
         let key = dir.file("key.pem"), cert = dir.file("cert.pem")
         let made = try BoundedProcess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
