@@ -258,6 +258,9 @@ struct Bench {
 
         // 8. The play log's report by day over 1,000,000 showings, against the sqlite3 shell.
         try PlayLogBench.run(bench: self, kiosk: kioskExe, rows: 1_000_000)
+
+        // 9. The web page: its round trips against the IPC socket's, then 16 clients (the per-address limit) for 10 s.
+        try WebBench.run(kiosk: kioskExe, count: 1000, clients: 16, seconds: 10)
     }
 
     /// The realistic clips (`RealClip.all`, made now from photos), played untimed against ffmpeg's decode-only time.

@@ -11,15 +11,7 @@ struct IPCBench {
 
     /// Runs both and prints one line per measure.
     func run(count: Int = 1000) throws {
-        let stills = dir.appendingPathComponent("ipc-stills").path
-        try FileManager.default.createDirectory(atPath: stills, withIntermediateDirectories: true)
-        var files: [String] = []
-        for i in 0..<8 {
-            let f = stills + "/s\(i).jpg"
-            try Self.quiet("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360", "-vf",
-                                               "hue=h=\(i * 40)", "-frames:v", "1", f])
-            files.append(f)
-        }
+        let files = try Self.stills(in: dir)
         let kSock = dir.appendingPathComponent("kiosk-ipc.sock").path
         let k = try Self.start(kiosk, ["play", "--output", "headless", "--size", "640x360", "--duration", "30",
                                        "--input-ipc-server", kSock, "--no-state"] + files, env: ["LIBGL_ALWAYS_SOFTWARE": "1"])
@@ -45,6 +37,20 @@ struct IPCBench {
         }
     }
 
+    /// Eight 640×360 stills made by ffmpeg in DIR/ipc-stills, for a kiosk to play while it is asked.
+    static func stills(in dir: URL) throws -> [String] {
+        let stills = dir.appendingPathComponent("ipc-stills").path
+        try FileManager.default.createDirectory(atPath: stills, withIntermediateDirectories: true)
+        var files: [String] = []
+        for i in 0..<8 {
+            let f = stills + "/s\(i).jpg"
+            try quiet("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360", "-vf",
+                                          "hue=h=\(i * 40)", "-frames:v", "1", f])
+            files.append(f)
+        }
+        return files
+    }
+
     private static func quiet(_ exe: String, _ args: [String]) throws {
         let p = try start(exe, args, env: [:])
         p.waitUntilExit()
@@ -63,7 +69,7 @@ struct IPCBench {
     }
 
     /// `count` get_property round trips, then `count` playlist-next round trips, in milliseconds.
-    private static func measure(_ socket: String, count: Int) throws -> (get: [Double], next: [Double]) {
+    static func measure(_ socket: String, count: Int) throws -> (get: [Double], next: [Double]) {
         let c = try LineClient(path: socket, timeout: 30)
         defer { c.close() }
         _ = try c.roundTrip(#"{"command":["get_property","playlist-count"],"request_id":0}"#, id: 0)  // warm

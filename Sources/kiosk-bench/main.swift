@@ -43,6 +43,10 @@ do {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try IPCBench(kiosk: args[1], dir: dir).run(count: args.count >= 3 ? Int(args[2]) ?? 1000 : 1000)
+    case "web":  // only the web page's step: kiosk-bench web KIOSK [COUNT] [CLIENTS] [SECONDS]
+        guard args.count >= 2 else { throw BenchError("usage: kiosk-bench web KIOSK [COUNT] [CLIENTS] [SECONDS]") }
+        let number = { (i: Int, fallback: Int) in args.count > i ? Int(args[i]) ?? fallback : fallback }
+        try WebBench.run(kiosk: args[1], count: max(1, number(2, 1000)), clients: max(1, number(3, 16)), seconds: Double(max(1, number(4, 10))))
     case "state-saver":  // hidden: the state file's kill test (StateStoreTests) runs it
         guard args.count >= 3, let first = Int(args[2]) else { throw BenchError("usage: kiosk-bench state-saver DIR FIRST [SECONDS]") }
         try StateSaver.run(directory: args[1], first: first, seconds: args.count >= 4 ? Double(args[3]) ?? 20 : 20)
