@@ -73,9 +73,15 @@ public final class WebApp: WebHandler, @unchecked Sendable {
     // MARK: - WebHandler
 
     public func admit(_ head: WebRequest) -> WebAdmission {
+        if let refused = WebOriginGuard.refusal(head, passwordless: security.passwordHash == nil) { return .respond(refused) }
         switch (head.method, head.path) {
-        case ("POST", "/login"), ("POST", "/logout"), ("POST", "/api/command"), ("POST", "/api/caption"), ("POST", "/api/playlist"),
-             ("POST", "/api/schedule"), ("POST", "/api/restart"):
+        case ("POST", "/login"):
+            return .body(limit: WebLimits.smallBody)
+        case ("POST", "/logout"), ("POST", "/api/command"), ("POST", "/api/caption"), ("POST", "/api/playlist"), ("POST", "/api/schedule"),
+             ("POST", "/api/restart"):
+            // nobody known: refused before its body is read, so an anonymous client cannot hold a connection with one
+            // (the CSRF token, which may come in the body, is checked once it is in)
+            if case .anonymous = caller(head) { return .respond(.error(401, "log in first (or send Authorization: Bearer TOKEN)")) }
             return .body(limit: WebLimits.smallBody)
         case ("POST", "/api/upload"):
             if let refused = guardChange(head) { return .respond(refused) }

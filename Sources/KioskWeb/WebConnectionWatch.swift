@@ -2,15 +2,18 @@ import Foundation
 import Glibc
 import KioskCore
 
-/// Times every connection's wait for a request's headers: one that has not sent them `headerSeconds` after it
-/// opened (or after its last answer, on a kept-alive connection) is cut off (shutdown(2) of its socket, which
-/// libmicrohttpd then closes). libmicrohttpd's own timeout counts idle time only, so a slow-loris client that
-/// trickles a byte every few seconds would otherwise hold its connection for ever.
+/// Times every connection's wait for a request's headers, and for a form's or JSON's body: one that has not sent
+/// its headers `headerSeconds` after it opened (or after its last answer, on a kept-alive connection), or its body
+/// by the deadline `reading` set, is cut off (shutdown(2) of its socket, which libmicrohttpd then closes).
+/// libmicrohttpd's own timeout counts idle time only, so a slow-loris client that trickles a byte every few seconds
+/// would otherwise hold its connection for ever.
 final class WebConnectionWatch: @unchecked Sendable {
     private struct Entry {
         let socket: Int32
         var since: Double
         var busy: Bool
+        /// When a body being read must be in (monotonic seconds); nil: no body is timed.
+        var deadline: Double?
     }
     private let lock = NSLock()
     private var entries: [Int: Entry] = [:]
@@ -25,19 +28,31 @@ final class WebConnectionWatch: @unchecked Sendable {
 
     func opened(_ c: OpaquePointer, socket: Int32) {
         lock.lock()
-        entries[Self.key(c)] = Entry(socket: socket, since: MonotonicClock.seconds(), busy: false)
+        entries[Self.key(c)] = Entry(socket: socket, since: MonotonicClock.seconds(), busy: false, deadline: nil)
         lock.unlock()
     }
 
+    /// A request's headers are in: not timed until its answer has gone (`idle`), unless `reading` says so.
     func busy(_ c: OpaquePointer) {
         lock.lock()
         entries[Self.key(c)]?.busy = true
+        entries[Self.key(c)]?.deadline = nil
         lock.unlock()
     }
 
+    /// A request's body is being read: it must be in within `seconds`.
+    func reading(_ c: OpaquePointer, seconds: Double) {
+        lock.lock()
+        entries[Self.key(c)]?.busy = true
+        entries[Self.key(c)]?.deadline = MonotonicClock.seconds() + seconds
+        lock.unlock()
+    }
+
+    /// A request is over: the wait for the next one's headers starts.
     func idle(_ c: OpaquePointer) {
         lock.lock()
         entries[Self.key(c)]?.busy = false
+        entries[Self.key(c)]?.deadline = nil
         entries[Self.key(c)]?.since = MonotonicClock.seconds()
         lock.unlock()
     }
@@ -57,9 +72,10 @@ final class WebConnectionWatch: @unchecked Sendable {
                 lock.lock()
                 if stopping { lock.unlock(); break }
                 let now = MonotonicClock.seconds()
-                for (k, e) in entries where !e.busy && now - e.since > headerSeconds && e.socket >= 0 {
+                for (k, e) in entries where e.socket >= 0 && ((!e.busy && now - e.since > headerSeconds) || now > e.deadline ?? .infinity) {
                     shutdown(e.socket, Int32(SHUT_RDWR))
                     entries[k]?.since = .infinity  // once
+                    entries[k]?.deadline = nil
                     cut += 1
                 }
                 lock.unlock()

@@ -67,16 +67,18 @@ final class WebMedia: @unchecked Sendable {
         return .object([("files", .array(files)), ("playlists", .array(playlists))])
     }
 
-    /// A file for the browser (a thumbnail shows the file itself, scaled by the browser).
+    /// A file for the browser, sent from the file itself by the server (never read into memory here). `name` is
+    /// as libmicrohttpd decoded it from the path: it is not decoded again, so a file with `%` in its name is found.
     func file(_ name: String) -> WebResponse {
-        guard let p = path(name.removingPercentEncoding ?? name), inside(p), let s = stat(p) else { return .error(404, "no such file") }
-        guard s.size <= 64 * 1_048_576, let data = FileManager.default.contents(atPath: p) else { return .error(413, "too large to show here") }
-        return WebResponse(type: MediaExtensions.mimeType(name) ?? "application/octet-stream", body: [UInt8](data))
+        guard let p = path(name), inside(p), stat(p) != nil else { return .error(404, "no such file") }
+        var r = WebResponse(type: MediaExtensions.mimeType(name) ?? "application/octet-stream", headers: [("Cache-Control", "private, max-age=300")])
+        r.file = p
+        return r
     }
 
-    /// A file's thumbnail (JPEG, cached a few minutes by the browser).
+    /// A file's thumbnail (JPEG, cached a few minutes by the browser); `name` as for `file`.
     func thumbnail(_ name: String, make: (@Sendable (String) -> [UInt8]?)?) -> WebResponse {
-        guard let p = path(name.removingPercentEncoding ?? name), inside(p), stat(p) != nil else { return .error(404, "no such file") }
+        guard let p = path(name), inside(p), stat(p) != nil else { return .error(404, "no such file") }
         guard let jpeg = make?(p) else { return .error(404, "no thumbnail for \(name)") }
         return WebResponse(type: "image/jpeg", body: jpeg, headers: [("Cache-Control", "private, max-age=300")])
     }
@@ -97,10 +99,30 @@ final class WebMedia: @unchecked Sendable {
         return .json(200, JSONValue.object([("deleted", .string(name))]).text)
     }
 
-    /// The caption of `name` (its sidecar `NAME.txt`), if it has one.
+    /// The caption of `name` (its sidecar `NAME.txt`, at most 4 KiB), if it has one.
     func caption(_ name: String) -> String? {
-        guard let p = path(name), let data = FileManager.default.contents(atPath: p + ".txt"), data.count <= 4096 else { return nil }
+        guard let p = path(name), let data = Self.smallFile(p + ".txt", limit: 4096) else { return nil }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The bytes of the regular file `path` when it holds at most `limit`; nil for anything else. A link is not
+    /// followed and nothing waits (O_NOFOLLOW, O_NONBLOCK), and at most `limit + 1` bytes are read, so a link to a
+    /// FIFO or to `/dev/zero` neither hangs the page nor fills its memory.
+    static func smallFile(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var s = Glibc.stat()
+        guard fstat(fd, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG, s.st_size <= limit else { return nil }
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + count }, $0.count - count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            count += n
+        }
+        return count <= limit ? Array(bytes[..<count]) : nil
     }
 
     /// Writes `text` as the caption of `name` (an empty text removes it), through a temporary file and a rename.
@@ -119,7 +141,7 @@ final class WebMedia: @unchecked Sendable {
 
     /// The names a playlist in the folder lists (its lines that are not comments).
     func playlist(_ name: String) -> [String] {
-        guard let p = path(name), let data = FileManager.default.contents(atPath: p), data.count <= 1_048_576 else { return [] }
+        guard let p = path(name), let data = Self.smallFile(p, limit: 1_048_576) else { return [] }
         return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }

@@ -83,6 +83,9 @@ public struct WebResponse: Sendable {
     public var status: Int
     public var headers: [(String, String)]
     public var body: [UInt8]
+    /// A file to send instead of `body`, straight from disk by the server (a media file may be large). It is opened
+    /// when the answer is queued, without following a link; gone by then, the answer is 404.
+    public var file: String?
 
     /// A response of `status` with `body` of `type`.
     public init(status: Int = 200, type: String = "text/plain; charset=utf-8", body: [UInt8] = [], headers: [(String, String)] = []) {

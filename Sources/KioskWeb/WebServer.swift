@@ -21,14 +21,17 @@ public protocol WebHandler: AnyObject, Sendable {
     func respond(_ request: WebRequest) -> WebResponse
 }
 
-/// The server's limits: connections in all and per address, the seconds a connection may sit idle and the seconds
-/// a client has to send a request's headers (a slow-loris client is cut off), and the memory for one
-/// connection's headers.
+/// The server's limits: connections in all and per address, the seconds a connection may sit idle, the seconds a
+/// client has to send a request's headers and a form's or JSON's body (a slow-loris client is cut off, and one that
+/// trickles its body), and the memory for one connection's headers.
 public struct WebLimits: Sendable {
     public var connections: UInt32 = 64
     public var perAddress: UInt32 = 16
     public var idleSeconds: UInt32 = 30
     public var headerSeconds: Double = 10
+    /// Seconds from a request's headers to the end of its form or JSON body (at most `smallBody` bytes). Uploads,
+    /// which need a login, are not timed.
+    public var bodySeconds: Double = 20
     public var connectionMemory = 64 * 1024
     public var threads: UInt32 = 4
     /// The largest form or JSON body.
@@ -104,13 +107,31 @@ public final class WebServer: @unchecked Sendable {
 
     /// Queues `response` on `connection`.
     func queue(_ response: WebResponse, on connection: OpaquePointer) -> MHD_Result {
-        let r = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+        let r: OpaquePointer?
+        if let path = response.file {
+            guard let (fd, size) = Self.openFile(path) else { return queue(.error(404, "no such file"), on: connection) }
+            r = MHD_create_response_from_fd64(UInt64(size), fd)  // libmicrohttpd closes fd with the response
+            if r == nil { close(fd) }
+        } else {
+            r = response.body.withUnsafeBytes { bytes in
+                MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+            }
         }
         guard let r else { return MHD_Result.NO }
         defer { MHD_destroy_response(r) }
         for (name, value) in response.headers + Self.securityHeaders { MHD_add_response_header(r, name, value) }
         return MHD_queue_response(connection, UInt32(response.status), r)
+    }
+}
+
+extension WebServer {
+    /// A regular file opened for sending (no link followed) and its size.
+    static func openFile(_ path: String) -> (Int32, Int64)? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var s = stat()
+        guard fstat(fd, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else { close(fd); return nil }
+        return (fd, Int64(s.st_size))
     }
 }
 
@@ -164,6 +185,7 @@ private let webAccess: MHD_AccessHandlerCallback = { cls, connection, url, metho
                 exchange.answered = true
                 return server.queue(.error(413, "the body is over \(limit / 1024) KiB"), on: connection)
             }
+            server.watch.reading(connection, seconds: server.limits.bodySeconds)
         }
         return MHD_Result.YES
     }
@@ -197,6 +219,7 @@ private let webAccess: MHD_AccessHandlerCallback = { cls, connection, url, metho
         return MHD_Result.YES
     }
     exchange.answered = true
+    server.watch.busy(connection)  // the body is in: its deadline is over
     if let receiver = exchange.receiver {
         exchange.request.files = receiver.finish()
         exchange.request.form = receiver.fields

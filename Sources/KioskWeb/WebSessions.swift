@@ -76,44 +76,76 @@ public final class WebSessions: @unchecked Sendable {
 }
 
 /// Login attempts per address: after `allowed` failures within a minute, 429 for 60 s; a failure within 15 min of
-/// that blocks again for twice as long (at most 15 min). A success clears the address.
+/// that blocks again for twice as long (at most 15 min). A success clears the address. An IPv6 client counts by its
+/// /64 (one host holds a whole /64 and may pick any address in it); what has expired is forgotten once a minute.
 public final class LoginLimiter: @unchecked Sendable {
     private let lock = NSLock()
     private var failures: [String: [Double]] = [:]
     private var blockedUntil: [String: Double] = [:]
     private var strikes: [String: Int] = [:]
+    private var pruned = -Double.infinity
     private let allowed: Int
+    /// How long a block is remembered after it ends: a failure within it blocks again, for longer.
+    private static let memory = 900.0
 
     /// A limiter of `allowed` failures a minute.
     public init(allowed: Int = 5) { self.allowed = allowed }
 
     /// Seconds `address` must wait before trying again; nil when it may try now.
     public func wait(_ address: String, now: Double) -> Double? {
+        let key = Self.key(address)
         lock.lock()
         defer { lock.unlock() }
-        guard let until = blockedUntil[address], until > now else { return nil }
+        guard let until = blockedUntil[key], until > now else { return nil }
         return until - now
     }
 
     /// Records an attempt from `address`.
     public func record(_ address: String, succeeded: Bool, now: Double) {
+        let key = Self.key(address)
         lock.lock()
         defer { lock.unlock() }
+        prune(now)
         if succeeded {
-            failures[address] = nil
-            strikes[address] = nil
-            blockedUntil[address] = nil
+            failures[key] = nil
+            strikes[key] = nil
+            blockedUntil[key] = nil
             return
         }
-        if failures.count > 10_000 { failures = failures.filter { ($0.value.last ?? 0) > now - 60 } }  // bounded
-        var recent = (failures[address] ?? []).filter { $0 > now - 60 }
+        var recent = (failures[key] ?? []).filter { $0 > now - 60 }
         recent.append(now)
-        failures[address] = recent
+        failures[key] = recent
         // an address blocked within the last 15 min is blocked again at its next failure, for twice as long
-        let repeat_ = (strikes[address] ?? 0) > 0 && now - (blockedUntil[address] ?? -.infinity) < 900
+        let repeat_ = (strikes[key] ?? 0) > 0 && now - (blockedUntil[key] ?? -.infinity) < Self.memory
         guard recent.count >= allowed || repeat_ else { return }
-        let n = (repeat_ ? strikes[address] ?? 0 : 0) + 1
-        strikes[address] = n
-        blockedUntil[address] = now + min(900, 60 * pow(2, Double(n - 1)))
+        let n = (repeat_ ? strikes[key] ?? 0 : 0) + 1
+        strikes[key] = n
+        blockedUntil[key] = now + min(Self.memory, 60 * pow(2, Double(n - 1)))
+    }
+
+    /// How many addresses it remembers (for tests: expired ones are forgotten).
+    var remembered: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return Set(failures.keys).union(blockedUntil.keys).union(strikes.keys).count
+    }
+
+    /// Forgets failures over a minute old and blocks over `memory` past their end, at most once a minute.
+    private func prune(_ now: Double) {
+        guard now - pruned >= 60 else { return }
+        pruned = now
+        failures = failures.filter { ($0.value.last ?? -.infinity) > now - 60 }
+        blockedUntil = blockedUntil.filter { $0.value > now - Self.memory }
+        strikes = strikes.filter { blockedUntil[$0.key] != nil }
+    }
+
+    /// The key an address counts under: an IPv4 address itself (also mapped into IPv6), an IPv6 address's /64.
+    static func key(_ address: String) -> String {
+        let a = address.lowercased()
+        if a.hasPrefix("::ffff:"), a.contains(".") { return String(a.dropFirst(7)) }
+        var v6 = in6_addr()
+        guard a.contains(":"), inet_pton(AF_INET6, a, &v6) == 1 else { return a }
+        let prefix = withUnsafeBytes(of: &v6) { Array($0.prefix(8)) }
+        return prefix.map { String(format: "%02x", $0) }.joined() + "::/64"
     }
 }

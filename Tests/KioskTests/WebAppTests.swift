@@ -37,8 +37,8 @@ final class WebAppTests: XCTestCase {
 
     /// A request as a browser sends it.
     func request(_ method: String, _ path: String, cookie: String? = nil, csrf: String? = nil, form: String? = nil, json: String? = nil,
-                 bearer: String? = nil, client: String = "127.0.0.1", secure: Bool = false) -> WebRequest {
-        var headers: [String: String] = [:]
+                 bearer: String? = nil, client: String = "127.0.0.1", secure: Bool = false, headers more: [String: String] = [:]) -> WebRequest {
+        var headers = more
         if let cookie { headers["cookie"] = "kiosk_session=\(cookie)" }
         if let csrf { headers["x-csrf-token"] = csrf }
         if let bearer { headers["authorization"] = "Bearer \(bearer)" }
@@ -139,6 +139,27 @@ final class WebAppTests: XCTestCase {
         XCTAssertEqual(send(app, request("POST", "/login", form: "password=correct+horse+battery", client: "10.0.0.9")).status, 303)
     }
 
+    /// An IPv6 host picks any address of its /64, so failures count by /64; the limiter forgets what has expired.
+    func testLoginFailuresCountByIPv6SlashSixtyFourAndAreForgotten() throws {
+        let app = try app()
+        for i in 1...4 {
+            XCTAssertEqual(send(app, request("POST", "/login", form: "password=nope", client: "2001:db8:1:2::\(i)")).status, 401)
+        }
+        XCTAssertEqual(send(app, request("POST", "/login", form: "password=nope", client: "2001:db8:1:2:ffff:1:2:3")).status, 429, "the same /64")
+        XCTAssertEqual(send(app, request("POST", "/login", form: "password=correct+horse+battery", client: "2001:db8:1:3::1")).status, 303,
+                       "the next /64 is another host")
+        XCTAssertEqual(LoginLimiter.key("::ffff:10.0.0.9"), "10.0.0.9", "IPv4 mapped into IPv6 counts as itself")
+        XCTAssertEqual(LoginLimiter.key("2001:DB8:1:2::7"), LoginLimiter.key("2001:db8:1:2:a:b:c:d"))
+        let limiter = LoginLimiter()
+        for i in 0..<3000 {
+            for _ in 0..<5 { limiter.record("10.\(i / 256).\(i % 256).1", succeeded: false, now: 0) }
+        }
+        XCTAssertEqual(limiter.remembered, 3000)
+        XCTAssertNotNil(limiter.wait("10.0.7.1", now: 30))
+        limiter.record("10.99.0.1", succeeded: false, now: 60 + 900 + 1)
+        XCTAssertEqual(limiter.remembered, 1, "3,000 blocks over and past their memory are forgotten")
+    }
+
     func testASessionEndsAfterItsIdleTime() throws {
         let app = try app()
         let (cookie, _) = try logIn(app)
@@ -155,6 +176,63 @@ final class WebAppTests: XCTestCase {
         XCTAssertNotNil(page.header("Set-Cookie"))
         XCTAssertEqual(send(app, request("GET", "/api/status")).status, 200, "reads are open on loopback without a password")
         XCTAssertEqual(send(app, request("POST", "/api/command", json: #"["playlist-next"]"#)).status, 401, "changes are not")
+    }
+
+    /// Without a password only this machine, by its own name, is served: a page elsewhere whose name is rebound to
+    /// 127.0.0.1 (DNS rebinding) reaches the server from loopback but with its own name in Host.
+    func testWithoutAPasswordOnlyLoopbackByItsOwnNameIsServed() throws {
+        let app = try app(password: nil)
+        let allowed = ["127.0.0.1:8080", "127.0.0.1", "localhost", "LocalHost:8080", "[::1]:8080", "[::1]", "127.1.2.3:80"]
+        let refused = ["evil.example", "evil.example:8080", "localhost.evil.example", "127.0.0.1.nip.io", "[::1]x", "localhost:abc",
+                       "localhost:", "127.0.0.256", "[::2]:8080", "192.168.1.5:8080", ""]
+        for host in allowed {
+            XCTAssertEqual(send(app, request("GET", "/api/status", headers: ["host": host])).status, 200, host)
+        }
+        for host in refused {
+            let r = send(app, request("GET", "/api/session", headers: ["host": host]))
+            XCTAssertEqual(r.status, 403, host)
+            XCTAssertNil(r.header("Set-Cookie"), "no session for '\(host)'")
+        }
+        XCTAssertEqual(send(app, request("GET", "/", client: "192.168.1.7", headers: ["host": "127.0.0.1:8080"])).status, 403, "a client elsewhere")
+        XCTAssertEqual(send(app, request("GET", "/", client: "::ffff:127.0.0.1", headers: ["host": "localhost:8080"])).status, 200)
+        // with a password, any name (the box's LAN name) reaches the login
+        let guarded = try self.app()
+        XCTAssertEqual(send(guarded, request("GET", "/login", client: "192.168.1.7", headers: ["host": "kiosk.lan:8080"])).status, 200)
+    }
+
+    /// A change sent by a page from another site is refused by its Origin, before anything else; the page's own
+    /// Origin passes.
+    func testAChangeFromAnotherOriginIsRefused() throws {
+        let app = try app()
+        let (cookie, csrf) = try logIn(app)
+        func command(_ origin: String, host: String = "127.0.0.1:8080", secure: Bool = false) -> Int {
+            send(app, request("POST", "/api/command", cookie: cookie, csrf: csrf, json: #"["playlist-next"]"#, secure: secure,
+                              headers: ["host": host, "origin": origin])).status
+        }
+        XCTAssertEqual(command("http://127.0.0.1:8080"), 200)
+        XCTAssertEqual(command("https://kiosk.lan", host: "kiosk.lan", secure: true), 200)
+        XCTAssertEqual(command("https://kiosk.lan:443", host: "KIOSK.lan", secure: true), 200)
+        for origin in ["http://evil.example", "http://127.0.0.1:8081", "https://127.0.0.1:8080", "null", "http://127.0.0.1:8080/x", "http://127.0.0.1"] {
+            XCTAssertEqual(command(origin), 403, origin)
+        }
+        XCTAssertEqual(sent.commands.count, 3, "only the page's own origin ran commands")
+        XCTAssertEqual(send(app, request("GET", "/api/status", cookie: cookie, headers: ["origin": "http://evil.example"])).status, 200,
+                       "a read is not a change (and the browser keeps its answer from the other page)")
+    }
+
+    /// A body for a route that needs a login is refused at its head when nobody is logged in, so it is never read;
+    /// the login's own body is read.
+    func testAnAnonymousBodyIsRefusedAtItsHead() throws {
+        let app = try app()
+        for path in ["/logout", "/api/command", "/api/caption", "/api/playlist", "/api/schedule", "/api/restart", "/api/upload"] {
+            guard case .respond(let r) = app.admit(request("POST", path, json: "{}")) else { return XCTFail("\(path): its body would be read") }
+            XCTAssertEqual(r.status, 401, path)
+        }
+        guard case .body = app.admit(request("POST", "/login", form: "password=x")) else { return XCTFail("the login's body is read") }
+        let (cookie, _) = try logIn(app)
+        guard case .body = app.admit(request("POST", "/api/command", cookie: cookie, json: "[]")) else {
+            return XCTFail("a session's body is read (its CSRF token may be in it)")
+        }
     }
 
     func testUploadNamesAreCleaned() {
@@ -205,6 +283,41 @@ final class WebAppTests: XCTestCase {
         XCTAssertEqual(send(app, request("DELETE", "/api/media/a.png", cookie: cookie, csrf: csrf)).status, 200)
         XCTAssertFalse(FileManager.default.fileExists(atPath: media + "/a.png"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: media + "/a.png.txt"), "its caption goes with it")
+    }
+
+    /// A caption is read only from a small regular file: a link (to a file elsewhere, to /dev/zero), a FIFO (which
+    /// would block its reader) and a file over 4 KiB are no caption, and reading them neither hangs nor fills memory.
+    func testCaptionsAreReadOnlyFromSmallRegularFiles() throws {
+        let app = try app()
+        let (cookie, _) = try logIn(app)
+        let media = dir.file("media")
+        for name in ["plain", "linked", "zero", "fifo", "big"] { _ = try ColourPictures.make(dir, "media/\(name).png", "red") }
+        try "Spring sale\n".write(toFile: media + "/plain.png.txt", atomically: true, encoding: .utf8)
+        try "secret\n".write(toFile: dir.file("secret.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: media + "/linked.png.txt", withDestinationPath: dir.file("secret.txt"))
+        try FileManager.default.createSymbolicLink(atPath: media + "/zero.png.txt", withDestinationPath: "/dev/zero")
+        XCTAssertEqual(mkfifo(media + "/fifo.png.txt", 0o600), 0)
+        try String(repeating: "x", count: 4097).write(toFile: media + "/big.png.txt", atomically: true, encoding: .utf8)
+        let started = Date()
+        let list = try JSONValue.parse(send(app, request("GET", "/api/media", cookie: cookie)).body)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "no read waited on the FIFO")
+        guard case .array(let files)? = list["files"] else { return XCTFail("\(list)") }
+        let captions = Dictionary(uniqueKeysWithValues: files.compactMap { f in f["name"]?.string.map { ($0, f["caption"]?.string) } })
+        XCTAssertEqual(captions, ["big.png": nil, "fifo.png": nil, "linked.png": nil, "plain.png": "Spring sale", "zero.png": nil])
+    }
+
+    /// A name with `%` in it is found: libmicrohttpd decodes the path once, and the page does not decode it again.
+    /// A media file is sent from disk by the server, not read into the answer.
+    func testANameWithAPercentSignIsServed() throws {
+        let app = try app()
+        let (cookie, csrf) = try logIn(app)
+        _ = try ColourPictures.make(dir, "media/100%25 off.png", "red")
+        let r = send(app, request("GET", "/media/100%25 off.png", cookie: cookie))
+        XCTAssertEqual(r.status, 200)
+        XCTAssertEqual(r.file, dir.file("media") + "/100%25 off.png")
+        XCTAssertTrue(r.body.isEmpty, "the server sends the file itself")
+        XCTAssertEqual(send(app, request("GET", "/media/100% off.png", cookie: cookie)).status, 404, "decoded twice it would be this name")
+        XCTAssertEqual(send(app, request("DELETE", "/api/media/100%25 off.png", cookie: cookie, csrf: csrf)).status, 200)
     }
 
     func testAPasswordHashIsCrypt3sYescrypt() throws {

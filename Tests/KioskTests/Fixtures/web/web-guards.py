@@ -3,6 +3,8 @@
 
   web-guards.py slowloris HOST PORT SECONDS   a client that sends a request's headers one byte every 2 s; prints
                                               {"closed_after": S} when the server cut it off (null: it never did)
+  web-guards.py slowbody HOST PORT SECONDS    a login whose headers come at once and whose body (200 bytes) comes
+                                              one byte every 2 s; prints {"closed_after": S} as above
   web-guards.py load HOST PORT CLIENTS SECONDS TOKEN
                                               CLIENTS threads asking GET /api/status (bearer TOKEN) for SECONDS;
                                               prints {"requests", "ok", "statuses", "errors"}
@@ -15,10 +17,10 @@ import threading
 import time
 
 
-def slowloris(host, port, seconds):
+def trickle(host, port, seconds, head):
+    """Sends head, then a byte every 2 s until the server closes the connection or SECONDS pass."""
     s = socket.create_connection((host, port), timeout=seconds + 5)
     start = time.monotonic()
-    head = b"GET /api/status HTTP/1.1\r\nHost: kiosk\r\nX-Slow: "
     s.sendall(head)
     closed = None
     while time.monotonic() - start < seconds:
@@ -37,6 +39,15 @@ def slowloris(host, port, seconds):
             break
     s.close()
     print(json.dumps({"closed_after": closed}))
+
+
+def slowloris(host, port, seconds):
+    trickle(host, port, seconds, b"GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+
+
+def slowbody(host, port, seconds):
+    trickle(host, port, seconds, b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 200\r\n\r\npassword=")
 
 
 def load(host, port, clients, seconds, token):
@@ -84,6 +95,8 @@ if __name__ == "__main__":
     what = sys.argv[1]
     if what == "slowloris":
         slowloris(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
+    elif what == "slowbody":
+        slowbody(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
     elif what == "load":
         load(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), sys.argv[6])
     else:
