@@ -60,7 +60,8 @@ final class WebControl {
         let relay = self.relay
         let scheduleFile = o.string("schedule")
         let schedule = scheduleFile.map { path in
-            WebSchedule(path: path, check: { text in Self.checkSchedule(text, file: path, log: log) }, reload: { hooks.run() })
+            WebSchedule(path: path, check: { text in Self.checkSchedule(text, file: path, confinedTo: gate.root, log: log) },
+                        reload: { hooks.run() })
         }
         // Under a service manager (kiosk.service: Restart=always) a quit is a restart; elsewhere there is no button.
         let managed = ProcessInfo.processInfo.environment["INVOCATION_ID"] != nil
@@ -90,9 +91,11 @@ final class WebControl {
     /// Closes the server.
     func stop() { server.stop() }
 
-    /// check-config's verdict on a schedule's `text` as the file `file`: its problems, or the next 7 days.
-    static func checkSchedule(_ text: String, file: String, log: Log) -> Result<[WebScheduleSpan], WebScheduleProblems> {
+    /// check-config's verdict on a schedule's `text` as the file `file`: its problems, or the next 7 days. With a
+    /// media root, every target must lie in it: the page may not point the screen at files it cannot reach itself.
+    static func checkSchedule(_ text: String, file: String, confinedTo root: String?, log: Log) -> Result<[WebScheduleSpan], WebScheduleProblems> {
         var check = ConfigCheck(log: log)
+        check.confinedTo = root
         guard let entries = check.checkSchedule(text, file: file, zone: .current, from: Date()) else {
             return .failure(WebScheduleProblems(check.problems))
         }
@@ -125,49 +128,6 @@ final class WebControl {
     /// Whether `address` is loopback (127.0.0.0/8, ::1).
     static func isLoopback(_ address: String) -> Bool {
         address == "::1" || address.hasPrefix("127.")
-    }
-}
-
-/// The dashboard's live view: the player's screenshot as JPEG, at most one a second (every viewer shares it),
-/// written into a private folder and read back.
-private final class WebCamera: @unchecked Sendable {
-    private let sink: CommandSink
-    private let lock = NSLock()
-    private var last: (at: Double, jpeg: [UInt8])?
-    private let folder: String
-
-    init(sink: CommandSink) {
-        self.sink = sink
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("kiosk-web-XXXXXX").utf8CString)
-        folder = template.withUnsafeMutableBufferPointer { b in b.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) } } ?? NSTemporaryDirectory()
-    }
-
-    deinit { rmdir(folder) }
-
-    func picture() throws(WebRefusal) -> [UInt8] {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = MonotonicClock.seconds()
-        if let last, now - last.at < 1 { return last.jpeg }
-        let path = folder + "/screen.jpg"
-        let done = DispatchSemaphore(value: 0)
-        let box = ReplyBox()
-        sink.send(.screenshot(path: path)) { reply in box.reply = reply; done.signal() }
-        guard done.wait(timeout: .now() + 5) == .success else { throw WebRefusal("the player did not answer within 5 s") }
-        defer { unlink(path) }
-        if case .failed(let why)? = box.reply { throw WebRefusal("screenshot: \(why)") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw WebRefusal("screenshot: nothing written") }
-        last = (now, [UInt8](data))
-        return [UInt8](data)
-    }
-}
-
-private final class ReplyBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: CommandReply?
-    var reply: CommandReply? {
-        get { lock.lock(); defer { lock.unlock() }; return value }
-        set { lock.lock(); value = newValue; lock.unlock() }
     }
 }
 
