@@ -8,6 +8,9 @@ import KioskPlayer
 /// next 7 days as a table (exit 0).
 struct ConfigCheck {
     let log: Log
+    /// The folder every target must lie in (its real path), when set: the web page's schedule, saved by someone
+    /// who may reach only `--media-root`.
+    var confinedTo: String?
 
     /// Problems found, each file's in line order.
     var problems: [String] {
@@ -107,8 +110,10 @@ struct ConfigCheck {
             found.append("\(origin): '\(ErrorQuote.cut(path))': no such file or folder")
             return
         case .folder, .file:
+            confine(path, at: origin)
             return
         case .playlist(let local):
+            guard confine(local, at: origin) else { return }
             playlist = local
         }
         let warnings = LineCollector()
@@ -116,9 +121,21 @@ struct ConfigCheck {
         for entry in PlaylistLoader(log: quiet).parsePlaylist(playlist) {
             if case .missing = PlaylistLoader.kind(of: entry.path) {
                 found.append("\(path): entry '\(ErrorQuote.cut(entry.path))': no such file or folder")
+            } else {
+                confine(entry.path, at: "\(path): entry")
             }
         }
         found += warnings.lines.map { $0.replacingOccurrences(of: "kiosk: warn: ", with: "") }
+    }
+
+    /// Whether `path` (which exists) lies in `confinedTo` once links are resolved; a problem when not.
+    @discardableResult
+    private mutating func confine(_ path: String, at origin: String) -> Bool {
+        guard let root = confinedTo else { return true }
+        let real = realpath(path, nil).map { r in defer { free(r) }; return String(cString: r) } ?? path
+        if real == root || real.hasPrefix(root.hasSuffix("/") ? root : root + "/") { return true }
+        found.append("\(origin): '\(ErrorQuote.cut(path))' is outside the media folder \(root) (--media-root)")
+        return false
     }
 
     /// Paths in a config are taken as `kiosk play` takes them: relative to the current folder.

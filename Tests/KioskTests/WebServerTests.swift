@@ -24,6 +24,12 @@ final class WebServerTests: WebServerTestCase {
         XCTAssertEqual(String(decoding: got.stdout, as: UTF8.self), "200 image/jpeg")
         let probe = try FFmpegCLI.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", thumb])
         XCTAssertEqual(String(decoding: probe, as: UTF8.self), "mjpeg,360,360\n")
+        // the file itself, sent from disk by the server: byte for byte what was uploaded
+        let copy = dir.file("copy.jpg")
+        let sent = try BoundedProcess.run("/usr/bin/curl", ["-s", "-b", dir.file("cookies"), "-o", copy, "-w", "%{http_code} %{content_type}",
+                                                           base + "/media/New%20photo.jpg"], timeout: 30)
+        XCTAssertEqual(String(decoding: sent.stdout, as: UTF8.self), "200 image/jpeg")
+        XCTAssertEqual(FileManager.default.contents(atPath: copy), FileManager.default.contents(atPath: jpeg))
         // the folder watcher sees the whole file and the slideshow plays it
         XCTAssertTrue(p.waitFor("showing \(media)/New photo.jpg", timeout: 30), p.stderr)
         // without the CSRF token: 403 and nothing stored
@@ -128,6 +134,32 @@ final class WebServerTests: WebServerTestCase {
         XCTAssertTrue(p.isRunning)
     }
 
+    /// A schedule saved from the page may name only what lies in --media-root (a link out counts as out), as IPC's
+    /// loadfile may; check-config's other rules still hold, and nothing is saved with a problem.
+    func testAScheduleSavedFromThePageStaysInTheMediaFolder() throws {
+        let schedule = dir.file("schedule"), outside = dir.file("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        _ = try ColourPictures.make(dir, "outside/b.png", "blue")
+        try FileManager.default.createSymbolicLink(atPath: media + "/out", withDestinationPath: outside)
+        try "#EXTM3U\n\(outside)/b.png\n".write(toFile: media + "/p.m3u", atomically: true, encoding: .utf8)
+        try "fallback \(media)\n".write(toFile: schedule, atomically: true, encoding: .utf8)
+        try start(["--schedule", schedule])
+        func save(_ text: String) throws -> (status: Int, body: String) {
+            let json = JSONValue.object([("text", .string(text))]).text
+            let r = try curl(["-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json", "--data-binary", json, base + "/api/schedule"])
+            return (r.status, r.body)
+        }
+        for (text, what) in [("fallback \(outside)\n", outside), ("fallback \(media)/out\n", media + "/out"), ("fallback \(media)/p.m3u\n", "\(outside)/b.png")] {
+            let r = try save(text)
+            XCTAssertEqual(r.status, 422, r.body)
+            XCTAssertTrue(r.body.contains("outside the media folder"), r.body)
+            XCTAssertTrue(r.body.contains(what), "names \(what): \(r.body)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: schedule, encoding: .utf8), "fallback \(media)\n", "nothing saved")
+        XCTAssertEqual(try save("fallback \(media)/a.png\n").status, 200)
+        XCTAssertEqual(try String(contentsOfFile: schedule, encoding: .utf8), "fallback \(media)/a.png\n")
+    }
+
     func testHTTPSWithACertificate() throws {
         let key = dir.file("key.pem"), cert = dir.file("cert.pem")
         let made = try BoundedProcess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
@@ -155,6 +187,9 @@ final class WebServerTests: WebServerTestCase {
             (["--http", "127.0.0.1:8080", "--http-password-file", dir.file("none")], "--http-password-file: cannot read"),
             (["--http", "127.0.0.1:8080", "--http-password-file", dir.file("media/a.png")], "cannot read"),
             (["--http-password-file", pw], "--http-password-file needs --http ADDR:PORT"),
+            (["--http", "127.0.0.1:8080", "--http-upload-mb", "-5"], "--http-upload-mb: -5 is out of range 1...1000000"),
+            (["--http", "127.0.0.1:8080", "--http-upload-mb", "99999999999999999999"], "--http-upload-mb: '99999999999999999999' is not a whole number"),
+            (["--http", "127.0.0.1:8080", "--http-upload-mb", "9223372036854775807"], "out of range 1...1000000"),
         ] {
             let r = try CLITests.run(["play", "--output", "headless", "--no-state"] + args + [media], timeout: 30)
             XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
