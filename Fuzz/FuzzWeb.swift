@@ -113,6 +113,9 @@ enum FuzzWeb {
             }
             let files = writer.finish()
             check(writer.fields.count <= 32, "\(writer.fields.count) fields kept")
+            for (key, value) in writer.fields {
+                check(value.utf8.count <= WebUploadWriter.fieldLimit, "field \(key.debugDescription) kept \(value.utf8.count) bytes")
+            }
             for f in files {
                 if !f.temporary.isEmpty {
                     check(f.temporary.hasPrefix(folder + "/.kiosk-upload-") && !f.temporary.dropFirst(folder.count + 1).contains("/"),

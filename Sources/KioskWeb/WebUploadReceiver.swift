@@ -58,8 +58,12 @@ public final class WebUploadWriter {
     private let folder: String
     private var current: (fd: Int32, file: UploadedFile)?
     private var done: [UploadedFile] = []
-    /// The form's other fields (short text), by name.
+    /// The form's other fields (short text, at most `fieldLimit` bytes each), by name.
     public private(set) var fields: [String: String] = [:]
+    /// Fields that grew over `fieldLimit`, dropped with their later pieces.
+    private var overlong: Set<String> = []
+    /// The longest plain field, in bytes (a CSRF token is 64).
+    public static let fieldLimit = 4096
 
     /// A writer into `folder`.
     public init(folder: String) { self.folder = folder }
@@ -87,10 +91,17 @@ public final class WebUploadWriter {
     /// `offset` bytes into the part. False when the upload cannot go on.
     public func part(key: String, filename: String?, data: UnsafePointer<CChar>?, offset: UInt64, size: Int) -> Bool {
         guard let filename else {
-            // a plain field: short text only
-            guard fields.count < 32, size <= 4096 else { return true }
-            let text = data.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: size), as: UTF8.self) } ?? ""
-            fields[key] = (offset == 0 ? "" : fields[key] ?? "") + text
+            // a plain field: short text only, however many pieces it comes in
+            guard !overlong.contains(key), fields[key] != nil || fields.count < 32 else { return true }
+            let before = offset == 0 ? [] : Array((fields[key] ?? "").utf8)
+            let piece = size <= Self.fieldLimit ? data.map { UnsafeRawBufferPointer(start: $0, count: size) }.map(Array.init) ?? [] : []
+            let text = String(decoding: before + piece, as: UTF8.self)  // a bad byte becomes U+FFFD: counted as kept
+            guard size <= Self.fieldLimit, text.utf8.count <= Self.fieldLimit else {
+                fields[key] = nil
+                if overlong.count < 32 { overlong.insert(key) }
+                return true
+            }
+            fields[key] = text
             return true
         }
         guard key == "files" else { return true }
@@ -106,14 +117,14 @@ public final class WebUploadWriter {
             let ext = String((file.name as NSString).pathExtension.unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) }.prefix(8))
             let suffix = ext.isEmpty ? "" : "." + ext
             var template = Array((folder + "/.kiosk-upload-XXXXXX" + suffix).utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
+            let fd = template.withUnsafeMutableBufferPointer { b in b.baseAddress.map { mkstemps($0, Int32(suffix.utf8.count)) } ?? -1 }
             guard fd >= 0 else {
                 file.refused = "cannot write into the media folder: \(String(cString: strerror(errno)))"
                 done.append(file)
                 return false
             }
             fchmod(fd, 0o644)
-            file.temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            file.temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             current = (fd, file)
         }
         guard var c = current, let data, size > 0 else { return true }

@@ -320,6 +320,22 @@ final class WebAppTests: XCTestCase {
         XCTAssertEqual(send(app, request("DELETE", "/api/media/100%25 off.png", cookie: cookie, csrf: csrf)).status, 200)
     }
 
+    /// An upload's plain fields stay short however many pieces they come in: one that grows over 4 KiB is dropped,
+    /// with the rest of it, and a short one is joined whole.
+    func testAnUploadsTextFieldsAreCappedInAll() throws {
+        let writer = WebUploadWriter(folder: dir.file("media"))
+        func piece(_ key: String, _ text: String, at offset: Int) {
+            let bytes = Array(text.utf8).map { CChar(bitPattern: $0) }
+            XCTAssertTrue(bytes.withUnsafeBufferPointer { writer.part(key: key, filename: nil, data: $0.baseAddress, offset: UInt64(offset), size: bytes.count) })
+        }
+        piece("csrf", "abc", at: 0)
+        piece("csrf", "def", at: 3)
+        let chunk = String(repeating: "x", count: 1000)
+        for i in 0..<20 { piece("note", chunk, at: i * 1000) }  // 20,000 bytes in pieces of 1,000, each under the old per-piece cap
+        XCTAssertEqual(writer.finish(), [])
+        XCTAssertEqual(writer.fields, ["csrf": "abcdef"], "the 20,000-byte field is dropped, not kept growing")
+    }
+
     func testAPasswordHashIsCrypt3sYescrypt() throws {
         let hash = try WebPassword.hash("correct horse battery")
         XCTAssertTrue(hash.hasPrefix("$y$"), hash)
