@@ -72,14 +72,23 @@ struct IPCBench {
     static func measure(_ socket: String, count: Int) throws -> (get: [Double], next: [Double]) {
         let c = try LineClient(path: socket, timeout: 30)
         defer { c.close() }
-        _ = try c.roundTrip(#"{"command":["get_property","playlist-count"],"request_id":0}"#, id: 0)  // warm
+        // warm, and wait until it plays (a command sent before that is refused, and would be timed as an answer)
+        let ready = MonotonicClock.seconds() + 30
+        while true {
+            let reply = try c.roundTrip(#"{"command":["get_property","playlist-pos"],"request_id":0}"#, id: 0).line
+            if reply.contains(#""error":"success""#), !reply.contains(#""data":-1"#), !reply.contains(#""data":null"#) { break }
+            guard MonotonicClock.seconds() < ready else { throw BenchError("\(socket): nothing played within 30 s") }
+            usleep(100_000)
+        }
         var get: [Double] = [], next: [Double] = []
         for i in 1...count {
-            get.append(try c.roundTrip(#"{"command":["get_property","playlist-pos"],"request_id":\#(i)}"#, id: i))
+            get.append(try c.roundTrip(#"{"command":["get_property","playlist-pos"],"request_id":\#(i)}"#, id: i).ms)
         }
         for i in 1...count {
             let id = count + i
-            next.append(try c.roundTrip(#"{"command":["playlist-next","force"],"request_id":\#(id)}"#, id: id))
+            let (ms, line) = try c.roundTrip(#"{"command":["playlist-next","force"],"request_id":\#(id)}"#, id: id)
+            guard line.contains(#""error":"success""#) else { throw BenchError("\(socket): playlist-next refused: \(line)") }
+            next.append(ms)
         }
         return (get, next)
     }
@@ -99,29 +108,13 @@ private final class LineClient {
 
     init(path: String, timeout: Double) throws {
         self.timeout = timeout
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while true {
-            let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard s >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
-            var addr = sockaddr_un()
-            addr.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-                for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
-            }
-            let rc = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            if rc == 0 { fd = s; return }
-            Glibc.close(s)
-            guard Date() < deadline else { throw BenchError("connect \(path): \(String(cString: strerror(errno)))") }
-            usleep(50_000)
-        }
+        fd = try BenchSocket.connected(BenchSocket.unix(path), family: AF_UNIX, name: path, timeout: timeout)
     }
 
     func close() { Glibc.close(fd) }
 
-    /// Writes `request` and reads until the reply with `id`; milliseconds.
-    func roundTrip(_ request: String, id: Int) throws -> Double {
+    /// Writes `request` and reads until the reply with `id`: milliseconds, and the reply.
+    func roundTrip(_ request: String, id: Int) throws -> (ms: Double, line: String) {
         let start = MonotonicClock.seconds()
         let bytes = Array((request + "\n").utf8)
         var sent = 0
@@ -133,7 +126,7 @@ private final class LineClient {
         let needle = "\"request_id\":\(id),"
         while true {
             let line = try readLine()
-            if line.contains(needle) { return (MonotonicClock.seconds() - start) * 1000 }
+            if line.contains(needle) { return ((MonotonicClock.seconds() - start) * 1000, line) }
         }
     }
 
