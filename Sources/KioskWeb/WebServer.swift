@@ -41,7 +41,7 @@ public struct WebLimits: Sendable {
 
 /// kiosk's web server: libmicrohttpd (Debian's libmicrohttpd), an epoll thread pool of its own, HTTPS through its
 /// GnuTLS when given a certificate. Every response carries the security headers (CSP `default-src 'self'`,
-/// `X-Frame-Options: DENY`, `nosniff`, no referrer).
+/// `X-Frame-Options: DENY`, `nosniff`, no referrer to other sites).
 public final class WebServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     let handler: WebHandler
@@ -97,7 +97,9 @@ public final class WebServer: @unchecked Sendable {
         ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"),
         ("X-Frame-Options", "DENY"),
         ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
+        // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with the page's own form
+        // posts, which WebOriginGuard could not tell from another site's
+        ("Referrer-Policy", "same-origin"),
     ]
 
     /// Whether a request's head announces a body (a length above 0, or chunks).

@@ -58,7 +58,7 @@ final class WebServerTests: WebServerTestCase {
         for (args, status) in [([base + "/"], 200), ([base + "/nothing"], 404), (["-X", "DELETE", base + "/api/media/a.png"], 403)] {
             let r = try curl(args)
             XCTAssertEqual(r.status, status, "\(args)")
-            for h in ["Content-Security-Policy: default-src 'self'", "X-Frame-Options: DENY", "X-Content-Type-Options: nosniff"] {
+            for h in ["Content-Security-Policy: default-src 'self'", "X-Frame-Options: DENY", "X-Content-Type-Options: nosniff", "Referrer-Policy: same-origin"] {
                 XCTAssertTrue(r.headers.contains(h), "\(args): \(h) in \(r.headers)")
             }
         }
