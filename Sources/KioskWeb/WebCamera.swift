@@ -8,11 +8,31 @@ import KioskCore
 /// each of the server's threads for at most that long, and once it is late the others are refused at once (a new
 /// one is asked for after 30 s).
 public final class WebCamera: @unchecked Sendable {
-    /// One screenshot asked of the player: the callers wait on `group`; `result` is set before it is left.
+    /// One screenshot asked of the player: its callers wait on `answered` until `result` is set (a player that
+    /// drops the reply leaves it nil, and nothing waits past the answer time).
     private final class Flight: @unchecked Sendable {
         let asked = MonotonicClock.seconds()
-        let group = DispatchGroup()
-        var result: Result<[UInt8], WebRefusal>?
+        private let answered = NSCondition()
+        private var result: Result<[UInt8], WebRefusal>?
+
+        /// Sets the result and wakes every caller.
+        func finish(_ r: Result<[UInt8], WebRefusal>) {
+            answered.lock()
+            result = r
+            answered.broadcast()
+            answered.unlock()
+        }
+
+        /// The result, waiting until `deadline` (monotonic seconds) at most; nil when none came by then.
+        func wait(until deadline: Double) -> Result<[UInt8], WebRefusal>? {
+            answered.lock()
+            defer { answered.unlock() }
+            while result == nil {
+                let left = deadline - MonotonicClock.seconds()
+                guard left > 0, answered.wait(until: Date(timeIntervalSinceNow: left)) || result != nil else { break }
+            }
+            return result
+        }
     }
 
     private let sink: CommandSink
@@ -20,7 +40,7 @@ public final class WebCamera: @unchecked Sendable {
     private var last: (at: Double, jpeg: [UInt8])?
     private var flight: Flight?
     private var shots = 0
-    private let folder: String
+    private let folder: String?
     private let answerSeconds: Double
     private let retrySeconds: Double
 
@@ -31,30 +51,28 @@ public final class WebCamera: @unchecked Sendable {
         self.answerSeconds = answerSeconds
         self.retrySeconds = retrySeconds
         var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("kiosk-web-XXXXXX").utf8CString)
-        folder = template.withUnsafeMutableBufferPointer { b in b.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) } } ?? NSTemporaryDirectory()
+        // a private folder (0700): never a predictable name in the shared temporary folder
+        folder = template.withUnsafeMutableBufferPointer { b in b.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) } }
     }
 
-    deinit { rmdir(folder) }
+    deinit { if let folder { rmdir(folder) } }
 
     /// The screen as JPEG; throws why not (the player refused, or did not answer in time).
     public func picture() throws(WebRefusal) -> [UInt8] {
-        switch current() {
+        guard let folder else { throw WebRefusal("screenshot: cannot make a private temporary folder") }
+        switch current(folder) {
         case .ready(let jpeg): return jpeg
         case .asked(let flight):
-            guard flight.group.wait(timeout: .now() + max(0, flight.asked + answerSeconds - MonotonicClock.seconds())) == .success else {
+            guard let result = flight.wait(until: flight.asked + answerSeconds) else {
                 throw WebRefusal("the player did not answer within \(Int(answerSeconds)) s")
             }
-            lock.lock()
-            let result = flight.result
-            lock.unlock()
-            guard let result else { throw WebRefusal("screenshot: no answer") }
             return try result.get()
         }
     }
 
     /// A picture under a second old, or the screenshot in flight (asked for now when there is none, or when the
     /// last one has gone unanswered for `retrySeconds`).
-    private func current() -> Shot {
+    private func current(_ folder: String) -> Shot {
         lock.lock()
         defer { lock.unlock() }
         let now = MonotonicClock.seconds()
@@ -64,7 +82,6 @@ public final class WebCamera: @unchecked Sendable {
         flight = f
         shots += 1
         let path = folder + "/screen-\(shots).jpg"
-        f.group.enter()
         sink.send(.screenshot(path: path)) { [self] reply in
             DispatchQueue.global().async { [self] in  // the file is read off the player's thread
                 let result: Result<[UInt8], WebRefusal>
@@ -77,11 +94,10 @@ public final class WebCamera: @unchecked Sendable {
                 }
                 unlink(path)
                 lock.lock()
-                f.result = result
                 if case .success(let jpeg) = result { last = (MonotonicClock.seconds(), jpeg) }
                 if flight === f { flight = nil }
                 lock.unlock()
-                f.group.leave()
+                f.finish(result)
             }
         }
         return .asked(f)
