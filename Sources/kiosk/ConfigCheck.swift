@@ -109,8 +109,8 @@ struct ConfigCheck {
         case .missing:
             found.append("\(origin): '\(ErrorQuote.cut(path))': no such file or folder")
             return
-        case .folder, .file:
-            confine(path, at: origin)
+        case .folder(let local), .file(let local):
+            confine(local, at: origin)
             return
         case .playlist(let local):
             guard confine(local, at: origin) else { return }
@@ -121,19 +121,38 @@ struct ConfigCheck {
         for entry in PlaylistLoader(log: quiet).parsePlaylist(playlist) {
             if case .missing = PlaylistLoader.kind(of: entry.path) {
                 found.append("\(path): entry '\(ErrorQuote.cut(entry.path))': no such file or folder")
-            } else {
-                confine(entry.path, at: "\(path): entry")
             }
         }
         found += warnings.lines.map { $0.replacingOccurrences(of: "kiosk: warn: ", with: "") }
+        if confinedTo != nil { confineEntries(of: playlist, named: path, seen: [], depth: 0) }
     }
 
-    /// Whether `path` (which exists) lies in `confinedTo` once links are resolved; a problem when not.
+    /// Every entry of `playlist`, and of the playlists it names (at most 8 deep, each once), in `confinedTo`.
+    private mutating func confineEntries(of playlist: String, named: String, seen: Set<String>, depth: Int) {
+        guard depth < 8, !seen.contains(playlist) else { return }
+        for entry in PlaylistLoader(log: Log(level: .error, sink: { _ in })).parsePlaylist(playlist) {
+            switch PlaylistLoader.kind(of: entry.path) {
+            case .folder(let local), .file(let local):
+                confine(local, at: "\(named): entry")
+            case .playlist(let local):
+                if confine(local, at: "\(named): entry") {
+                    confineEntries(of: local, named: local, seen: seen.union([playlist]), depth: depth + 1)
+                }
+            case .url, .missing:
+                continue
+            }
+        }
+    }
+
+    /// Whether `path` (which exists) lies in `confinedTo` once links are resolved; a problem when not (a path that
+    /// cannot be resolved counts as outside).
     @discardableResult
     private mutating func confine(_ path: String, at origin: String) -> Bool {
         guard let root = confinedTo else { return true }
-        let real = realpath(path, nil).map { r in defer { free(r) }; return String(cString: r) } ?? path
-        if real == root || real.hasPrefix(root.hasSuffix("/") ? root : root + "/") { return true }
+        if let real = realpath(path, nil).map({ r in defer { free(r) }; return String(cString: r) }),
+           real == root || real.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
+            return true
+        }
         found.append("\(origin): '\(ErrorQuote.cut(path))' is outside the media folder \(root) (--media-root)")
         return false
     }

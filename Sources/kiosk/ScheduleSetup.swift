@@ -41,13 +41,16 @@ enum ScheduleSetup {
         let (wall, zone) = try wallClock(o, realClock: realClock)
         guard let file = o.string("schedule") else { return nil }
         let schedule = try read(file)
+        let confined = o.string("http") != nil
         return ScheduleDriver(schedule: schedule, timeZone: zone, wall: wall, fallbackItems: fallback,
                               fallbackPaths: o.positional, log: log,
                               onPlay: { paths, items in
                                   folders?.play(paths: paths, items: items)
                                   onPlay(paths)
                               }) { path in
-            PlaylistLoader(log: log).load([path])
+            // editable from the web page (--http), the schedule's playlists, folders and files must lie beneath
+            // --media-root as a remote's do (a no-op without a root); an operator's own schedule is not confined
+            PlaylistLoader(log: log, confined: confined).load([path])
         }
     }
 }

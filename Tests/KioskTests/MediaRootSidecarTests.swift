@@ -119,9 +119,10 @@ final class MediaRootSidecarTests: XCTestCase {
         }
     }
 
-    func testAPlaylistInsideMayNotNameAPlaylistOrFolderOutside() throws {
+    func testAPlaylistInsideMayNotNameAPlaylistFolderOrFileOutside() throws {
         let (picture, outsideList, _) = try playlists()
         _ = try self.picture("outside/photos/b.png")
+        let outsideFile = try self.picture("outside/c.png")
         try FileManager.default.createSymbolicLink(atPath: root + "/sub/evil.m3u", withDestinationPath: outsideList)
         let list = root + "/list.m3u"
         try CaptionFixtures.write("""
@@ -133,6 +134,7 @@ final class MediaRootSidecarTests: XCTestCase {
             \(outside)/photos
             sub/../../outside/photos
             real/inside.m3u
+            \(outsideFile)
             """, to: list)
         let gate = try confinedGate()
         let items = try gate.items(list, list: true)
@@ -145,7 +147,8 @@ final class MediaRootSidecarTests: XCTestCase {
         XCTAssertEqual(logged("\(root)/sub/evil.m3u: skipped: refused").count, 1, "\(lines.all)")
         XCTAssertEqual(logged("\(outside)/photos: skipped: outside --media-root").count, 1, "\(lines.all)")
         XCTAssertEqual(logged("\(root)/sub/../../outside/photos: skipped: outside --media-root").count, 1, "\(lines.all)")
-        XCTAssertEqual(lines.all.count, 5, "\(lines.all)")
+        XCTAssertEqual(logged("\(outsideFile): skipped: outside --media-root").count, 1, "a picture outside is not shown: \(lines.all)")
+        XCTAssertEqual(lines.all.count, 6, "\(lines.all)")
         // the same playlist on the command line (the operator's own, not a remote's) still reads it all
         let operatorItems = PlaylistLoader(log: Log(level: .error, sink: { _ in })).load([list])
         XCTAssertTrue(operatorItems.contains { $0.title == Self.secret }, "the operator's loader is not confined")

@@ -134,28 +134,35 @@ final class WebServerTests: WebServerTestCase {
         XCTAssertTrue(p.isRunning)
     }
 
-    /// A schedule saved from the page may name only what lies in --media-root (a link out counts as out), as IPC's
-    /// loadfile may; check-config's other rules still hold, and nothing is saved with a problem.
+    /// A schedule saved from the page may name only what lies in --media-root (a link out, or an entry of a playlist
+    /// it names, however deep, counts as out), as IPC's loadfile may; check-config's other rules still hold, and
+    /// nothing is saved with a problem.
     func testAScheduleSavedFromThePageStaysInTheMediaFolder() throws {
         let schedule = dir.file("schedule"), outside = dir.file("outside")
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         _ = try ColourPictures.make(dir, "outside/b.png", "blue")
         try FileManager.default.createSymbolicLink(atPath: media + "/out", withDestinationPath: outside)
         try "#EXTM3U\n\(outside)/b.png\n".write(toFile: media + "/p.m3u", atomically: true, encoding: .utf8)
-        try "fallback \(media)\n".write(toFile: schedule, atomically: true, encoding: .utf8)
-        try start(["--schedule", schedule])
+        try "#EXTM3U\na.png\np.m3u\n".write(toFile: media + "/outer.m3u", atomically: true, encoding: .utf8)  // p.m3u inside it
+        // the operator's own file names a playlist whose inner playlist leads out: served from the page, the player
+        // loads the schedule's targets as a remote's, so that picture is skipped (check-config finds the same below)
+        let initial = "fallback \(media)/outer.m3u\n"
+        try initial.write(toFile: schedule, atomically: true, encoding: .utf8)
+        let p = try start(["--schedule", schedule])
+        XCTAssertTrue(p.waitFor("\(outside)/b.png: skipped: outside --media-root", timeout: 20), p.stderr)
         func save(_ text: String) throws -> (status: Int, body: String) {
             let json = JSONValue.object([("text", .string(text))]).text
             let r = try curl(["-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json", "--data-binary", json, base + "/api/schedule"])
             return (r.status, r.body)
         }
-        for (text, what) in [("fallback \(outside)\n", outside), ("fallback \(media)/out\n", media + "/out"), ("fallback \(media)/p.m3u\n", "\(outside)/b.png")] {
+        for (text, what) in [("fallback \(outside)\n", outside), ("fallback \(media)/out\n", media + "/out"), ("fallback \(media)/p.m3u\n", "\(outside)/b.png"),
+                             ("fallback \(media)/outer.m3u\n", "\(outside)/b.png")] {
             let r = try save(text)
             XCTAssertEqual(r.status, 422, r.body)
             XCTAssertTrue(r.body.contains("outside the media folder"), r.body)
             XCTAssertTrue(r.body.contains(what), "names \(what): \(r.body)")
         }
-        XCTAssertEqual(try String(contentsOfFile: schedule, encoding: .utf8), "fallback \(media)\n", "nothing saved")
+        XCTAssertEqual(try String(contentsOfFile: schedule, encoding: .utf8), initial, "nothing saved")
         XCTAssertEqual(try save("fallback \(media)/a.png\n").status, 200)
         XCTAssertEqual(try String(contentsOfFile: schedule, encoding: .utf8), "fallback \(media)/a.png\n")
     }

@@ -10,7 +10,7 @@ import KioskCore
 public struct PlaylistLoader {
     /// Where problems go.
     public let log: Log
-    /// Whether every playlist and folder read must lie beneath `--media-root` (a remote's `loadlist` or `load`):
+    /// Whether every playlist, folder and file read must lie beneath `--media-root` (a remote's `loadlist` or `load`):
     /// one outside, such as a playlist an inside playlist names, is skipped with one line, unread.
     public let confined: Bool
     /// The largest playlist file read, in bytes (16 MiB, some 300,000 entries); a bigger one is skipped.
@@ -53,6 +53,7 @@ public struct PlaylistLoader {
             }
             playlists.remove(real)
         case .file(let path):
+            guard admitsConfined(path) else { return }
             out.append(PlaylistItem(path: path, duration: duration, override: override, title: entry?.title,
                                     window: entry?.window, caption: entry?.caption))
         }
@@ -141,7 +142,8 @@ public struct PlaylistLoader {
         return real
     }
 
-    /// The one line for a playlist or folder outside the root that a remote's playlist named.
+    /// The one line for a playlist, folder or file outside the root that a remote's playlist (or the schedule the web
+    /// page edits) named.
     private func refuseOutside(_ path: String, root: String) {
         log.warn("\(path): skipped: outside --media-root \(root) (named by a playlist a remote loaded)")
     }
