@@ -4,7 +4,8 @@ import Foundation
 /// `Host` it asked for and, on a request that changes something, the `Origin` of the page that sent it.
 ///
 /// Without a password the page trusts whoever reaches it, so it must be reached only from this machine, by its
-/// own name: a client on loopback asking for `127.x.x.x`, `[::1]` or `localhost` (any port). Checking the address
+/// own name: a client on loopback asking for `127.x.x.x`, `[::1]` or `localhost` (any port), in a `Host` header
+/// (which HTTP/1.1 requires). Checking the address
 /// alone is not enough: a web page elsewhere whose name is rebound to 127.0.0.1 (DNS rebinding) is fetched by the
 /// user's own browser, from loopback, but with its own name in `Host`. An SSH tunnel (`ssh -L 8080:127.0.0.1:8080`)
 /// keeps working, since the browser asks for `localhost:8080`.
@@ -19,8 +20,8 @@ enum WebOriginGuard {
             guard isLoopbackClient(r.client) else {
                 return .error(403, "this page has no password, so it answers only on this machine (set --http-password-file)")
             }
-            if let host = r.headers["host"], !isLoopbackHost(host) {
-                return .error(403, "without a password the page answers only to 127.0.0.1, [::1] or localhost, not '\(cut(host))'")
+            guard let host = r.headers["host"], isLoopbackHost(host) else {
+                return .error(403, "without a password the page answers only to 127.0.0.1, [::1] or localhost, not '\(cut(r.headers["host"] ?? ""))'")
             }
         }
         let changes = !(r.method == "GET" || r.method == "HEAD")
@@ -41,7 +42,7 @@ enum WebOriginGuard {
         guard let (name, _) = split(host) else { return false }
         if name == "localhost" || name == "[::1]" { return true }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { p in p.count <= 3 && UInt8(p) != nil }
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { p in p.count <= 3 && digits(p) && UInt8(p) != nil }
     }
 
     /// `name[:port]` in lower case, the port all digits; nil when it is neither.
@@ -52,8 +53,13 @@ enum WebOriginGuard {
         let name = String(h[..<end]), rest = h[end...]
         if rest.isEmpty { return (name, nil) }
         let port = rest.dropFirst()
-        guard rest.first == ":", !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII), UInt16(port) != nil else { return nil }
+        guard rest.first == ":", !port.isEmpty, port.count <= 5, digits(port), UInt16(port) != nil else { return nil }
         return (name, String(port))
+    }
+
+    /// Whether `s` is all ASCII digits (no sign: `UInt8("+1")` would parse).
+    private static func digits(_ s: Substring) -> Bool {
+        s.unicodeScalars.allSatisfy { $0.value >= 48 && $0.value <= 57 }
     }
 
     /// Whether `origin` (`http://HOST[:PORT]`) names the page at `host`, the request's `Host` (on a TLS connection

@@ -130,9 +130,10 @@ public final class LoginLimiter: @unchecked Sendable {
         return Set(failures.keys).union(blockedUntil.keys).union(strikes.keys).count
     }
 
-    /// Forgets failures over a minute old and blocks over `memory` past their end, at most once a minute.
+    /// Forgets failures over a minute old and blocks over `memory` past their end: once a minute, or at once when
+    /// the tables hold over 10,000 addresses (many addresses failing at once).
     private func prune(_ now: Double) {
-        guard now - pruned >= 60 else { return }
+        guard now - pruned >= 60 || failures.count > 10_000 || blockedUntil.count > 10_000 else { return }
         pruned = now
         failures = failures.filter { ($0.value.last ?? -.infinity) > now - 60 }
         blockedUntil = blockedUntil.filter { $0.value > now - Self.memory }

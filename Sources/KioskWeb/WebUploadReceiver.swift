@@ -60,8 +60,6 @@ public final class WebUploadWriter {
     private var done: [UploadedFile] = []
     /// The form's other fields (short text, at most `fieldLimit` bytes each), by name.
     public private(set) var fields: [String: String] = [:]
-    /// Fields that grew over `fieldLimit`, dropped with their later pieces.
-    private var overlong: Set<String> = []
     /// The longest plain field, in bytes (a CSRF token is 64).
     public static let fieldLimit = 4096
 
@@ -91,14 +89,15 @@ public final class WebUploadWriter {
     /// `offset` bytes into the part. False when the upload cannot go on.
     public func part(key: String, filename: String?, data: UnsafePointer<CChar>?, offset: UInt64, size: Int) -> Bool {
         guard let filename else {
-            // a plain field: short text only, however many pieces it comes in
-            guard !overlong.contains(key), fields[key] != nil || fields.count < 32 else { return true }
+            // a plain field: short text only, however many pieces it comes in; a later piece of a field not kept
+            // (over the limit, or past 32 fields) is dropped too
+            if offset > 0, fields[key] == nil { return true }
+            guard fields[key] != nil || fields.count < 32 else { return true }
             let before = offset == 0 ? [] : Array((fields[key] ?? "").utf8)
             let piece = size <= Self.fieldLimit ? data.map { UnsafeRawBufferPointer(start: $0, count: size) }.map(Array.init) ?? [] : []
             let text = String(decoding: before + piece, as: UTF8.self)  // a bad byte becomes U+FFFD: counted as kept
             guard size <= Self.fieldLimit, text.utf8.count <= Self.fieldLimit else {
                 fields[key] = nil
-                if overlong.count < 32 { overlong.insert(key) }
                 return true
             }
             fields[key] = text

@@ -39,6 +39,7 @@ final class WebAppTests: XCTestCase {
     func request(_ method: String, _ path: String, cookie: String? = nil, csrf: String? = nil, form: String? = nil, json: String? = nil,
                  bearer: String? = nil, client: String = "127.0.0.1", secure: Bool = false, headers more: [String: String] = [:]) -> WebRequest {
         var headers = more
+        if headers["host"] == nil { headers["host"] = "127.0.0.1:8080" }  // as every HTTP/1.1 client sends it
         if let cookie { headers["cookie"] = "kiosk_session=\(cookie)" }
         if let csrf { headers["x-csrf-token"] = csrf }
         if let bearer { headers["authorization"] = "Bearer \(bearer)" }
@@ -184,7 +185,7 @@ final class WebAppTests: XCTestCase {
         let app = try app(password: nil)
         let allowed = ["127.0.0.1:8080", "127.0.0.1", "localhost", "LocalHost:8080", "[::1]:8080", "[::1]", "127.1.2.3:80"]
         let refused = ["evil.example", "evil.example:8080", "localhost.evil.example", "127.0.0.1.nip.io", "[::1]x", "localhost:abc",
-                       "localhost:", "127.0.0.256", "[::2]:8080", "192.168.1.5:8080", ""]
+                       "localhost:", "127.0.0.256", "[::2]:8080", "192.168.1.5:8080", "", "127.+0.0.1", "localhost:+80"]
         for host in allowed {
             XCTAssertEqual(send(app, request("GET", "/api/status", headers: ["host": host])).status, 200, host)
         }
@@ -194,6 +195,9 @@ final class WebAppTests: XCTestCase {
             XCTAssertNil(r.header("Set-Cookie"), "no session for '\(host)'")
         }
         XCTAssertEqual(send(app, request("GET", "/", client: "192.168.1.7", headers: ["host": "127.0.0.1:8080"])).status, 403, "a client elsewhere")
+        var noHost = request("GET", "/api/session")
+        noHost.headers["host"] = nil
+        XCTAssertEqual(send(app, noHost).status, 403, "no Host at all (HTTP/1.0)")
         XCTAssertEqual(send(app, request("GET", "/", client: "::ffff:127.0.0.1", headers: ["host": "localhost:8080"])).status, 200)
         // with a password, any name (the box's LAN name) reaches the login
         let guarded = try self.app()
@@ -298,9 +302,15 @@ final class WebAppTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: media + "/zero.png.txt", withDestinationPath: "/dev/zero")
         XCTAssertEqual(mkfifo(media + "/fifo.png.txt", 0o600), 0)
         try String(repeating: "x", count: 4097).write(toFile: media + "/big.png.txt", atomically: true, encoding: .utf8)
-        let started = Date()
-        let list = try JSONValue.parse(send(app, request("GET", "/api/media", cookie: cookie)).body)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "no read waited on the FIFO")
+        // listed on a thread of its own, so that a read stuck on the FIFO fails the test instead of hanging it
+        final class Box: @unchecked Sendable { var body: [UInt8] = [] }
+        let box = Box(), listed = DispatchSemaphore(value: 0), r = request("GET", "/api/media", cookie: cookie)
+        Thread {
+            if case .respond(let answer) = app.admit(r) { box.body = answer.body }  // a GET is answered at its head
+            listed.signal()
+        }.start()
+        guard listed.wait(timeout: .now() + 20) == .success else { return XCTFail("the listing hung (on the FIFO?)") }
+        let list = try JSONValue.parse(box.body)
         guard case .array(let files)? = list["files"] else { return XCTFail("\(list)") }
         let captions = Dictionary(uniqueKeysWithValues: files.compactMap { f in f["name"]?.string.map { ($0, f["caption"]?.string) } })
         XCTAssertEqual(captions, ["big.png": nil, "fifo.png": nil, "linked.png": nil, "plain.png": "Spring sale", "zero.png": nil])
