@@ -95,6 +95,11 @@ public final class WebApp: WebHandler, @unchecked Sendable {
     }
 
     public func respond(_ r: WebRequest) -> WebResponse {
+        if r.method == "HEAD" {  // answered as a GET: libmicrohttpd sends the head alone
+            var get = r
+            get.method = "GET"
+            return respond(get)
+        }
         if r.path.hasPrefix("/api/") { return noStore(api(r)) }
         switch (r.method, r.path) {
         case ("GET", "/app.css"): return WebResponse(type: "text/css; charset=utf-8", body: Array(WebAssets.css.utf8))

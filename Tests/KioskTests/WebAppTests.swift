@@ -324,6 +324,7 @@ final class WebAppTests: XCTestCase {
         _ = try ColourPictures.make(dir, "media/100%25 off.png", "red")
         let r = send(app, request("GET", "/media/100%25 off.png", cookie: cookie))
         XCTAssertEqual(r.status, 200)
+        XCTAssertEqual(send(app, request("HEAD", "/media/100%25 off.png", cookie: cookie)).file, r.file, "HEAD answers as GET")
         XCTAssertEqual(r.file, dir.file("media") + "/100%25 off.png")
         XCTAssertTrue(r.body.isEmpty, "the server sends the file itself")
         XCTAssertEqual(send(app, request("GET", "/media/100% off.png", cookie: cookie)).status, 404, "decoded twice it would be this name")

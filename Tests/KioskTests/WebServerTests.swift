@@ -30,6 +30,9 @@ final class WebServerTests: WebServerTestCase {
                                                            base + "/media/New%20photo.jpg"], timeout: 30)
         XCTAssertEqual(String(decoding: sent.stdout, as: UTF8.self), "200 image/jpeg")
         XCTAssertEqual(FileManager.default.contents(atPath: copy), FileManager.default.contents(atPath: jpeg))
+        let head = try curl(["-I", base + "/media/New%20photo.jpg"])
+        XCTAssertEqual(head.status, 200, head.headers)
+        XCTAssertTrue(head.headers.contains("Content-Length: \(FileManager.default.contents(atPath: jpeg)?.count ?? -1)"), head.headers)
         // the folder watcher sees the whole file and the slideshow plays it
         XCTAssertTrue(p.waitFor("showing \(media)/New photo.jpg", timeout: 30), p.stderr)
         // without the CSRF token: 403 and nothing stored
