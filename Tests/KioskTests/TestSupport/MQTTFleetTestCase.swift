@@ -29,12 +29,16 @@ class MQTTFleetTestCase: XCTestCase {
         try [("a.png", "red"), ("b.png", "green"), ("c.png", "blue")].map { try ColourPictures.make(dir, $0.0, $0.1) }
     }
 
-    /// Starts kiosk on `files` joined to the broker as `id`, and waits until it is connected.
+    /// Starts kiosk on `files` joined to the broker as `id`, and waits until it is connected and subscribed: its
+    /// retained `online` follows its SUBSCRIBE on the same connection, so once the broker holds it, a command
+    /// published from now on reaches kiosk (one published between the connect line and the subscription was lost).
     func start(_ id: String, _ files: [String], extra: [String] = []) throws -> LiveProcess {
         let p = try LiveProcess(["play", "--output", "headless", "--size", "320x240", "--duration", "60", "--transition", "none",
                                  "--mqtt", broker.address, "--mqtt-id", id, "--log-level", "debug"] + extra + files)
         kiosks.append(p)
         XCTAssertTrue(p.waitFor("mqtt: connected to \(broker.address) as kiosk/\(id)", timeout: 30), p.stderr)
+        let online = try clients.bytes("kiosk/\(id)/availability", seconds: 10)
+        XCTAssertEqual(online.map { String(decoding: $0, as: UTF8.self) }, "online", p.stderr)
         return p
     }
 
