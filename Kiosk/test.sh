@@ -20,6 +20,7 @@ if [ -n "${CI:-}" ]; then
   KIOSK_SKIP_VM=0 KIOSK_SKIP_FUZZ=0 KIOSK_ALLOW_SKIPS=0
 fi
 cd "$(dirname "$0")/.."
+. Kiosk/results.sh
 bash Kiosk/setup.sh
 export PATH="/opt/swift/usr/bin:$PATH" LIBGL_ALWAYS_SOFTWARE=1
 # The IPC tests' Python client (python-mpv-jsonipc in a venv, from PyPI): on CI not having it fails the run;
@@ -37,14 +38,9 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 status=0
 swift test --skip-build --disable-swift-testing 2>&1 | tee "$log" || status=$?
-# Counts from XCTest's own summary line.
-summary="$(grep -E 'Executed [0-9]+ tests?, with' "$log" | tail -n 1 || true)"
-count() { grep -oE "[0-9]+ $1" <<<"$summary" | head -n 1 | grep -oE '^[0-9]+' || echo 0; }
-total="$(count 'tests?,')"
-failed="$(count 'failures?')"
-skipped="$(count 'tests? skipped')"
-passed=$((total - skipped - failed))
-if [ -z "$summary" ]; then failed=$((failed + 1)); status=1; echo "no XCTest summary" >&2; fi
+# Counted as test cases, with the "All tests" summary required (Kiosk/results.sh says how).
+read -r passed failed skipped < <(xctest_counts "$log" "$status")
+[ "$failed" = 0 ] || status=1
 # Every skipped test by name; a skip not in VM_ONLY is a failure unless KIOSK_ALLOW_SKIPS=1 (never on CI).
 mapfile -t skips < <(grep -oE "^Test Case '[^']+' skipped" "$log" | sed -E "s/^Test Case '([^']+)' skipped/\1/" | sort -u)
 unexpected=()

@@ -18,6 +18,8 @@ SCRATCH=${SCRATCH:-$ROOT/.build}
 OUT=${OUT:-$ROOT/out/vm}/cec
 PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg v4l-utils"
 . "$HERE/need-tools.sh"
+. "$ROOT/Kiosk/results.sh"
+CEC_CHECKS=11
 need_tools cec-test "$PACKAGES" qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio \
   ffmpeg:ffmpeg cec-follower:v4l-utils
 "$HERE/prepare-kernel.sh"
@@ -130,4 +132,9 @@ python3 "$HERE/vm.py" --gpu bochs --res "$RES" --job "$JOB" --out "$OUT" --timeo
   --initrd "$HERE/.cache/initramfs-cec.cpio" --append "kiosk.modules=vivid vivid.num_outputs=2 vivid.output_types=3" \
   > "$OUT/vm.log" 2>&1 || true
 rm -rf "$OUT/results"; cp -r "$IO/results" "$OUT/results" 2>/dev/null || mkdir -p "$OUT/results"
-python3 "$HERE/cec-check.py" --shots "$OUT" --results "$OUT/results" --fixtures "$FIX" | tee "$OUT/checks.txt"
+rc=0
+python3 "$HERE/cec-check.py" --shots "$OUT" --results "$OUT/results" --fixtures "$FIX" | tee "$OUT/checks.txt" || rc=$?
+# cec-check.py runs CEC_CHECKS checks: fewer means a step stopped checking.
+read -r passed failed < <(judge_checks "$OUT/checks.txt" "$rc" "$CEC_CHECKS" cec-test)
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

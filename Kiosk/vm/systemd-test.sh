@@ -22,6 +22,7 @@ T0=$(date +%s.%N)
 elapsed() { python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f} s')" "$T0"; }
 
 . "$HERE/need-tools.sh"
+. "$ROOT/Kiosk/results.sh"
 need_tools systemd-test "$PACKAGES" qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio \
   ffmpeg:ffmpeg /lib/systemd/systemd:systemd /lib/systemd/systemd-udevd:udev useradd:passwd
 
@@ -56,5 +57,10 @@ python3 "$HERE/vm.py" --gpu "$GPU" --res "$RES" --job "$HERE/systemd-guest-test.
   > "$OUT/$GPU.log" 2>&1 || true
 rm -rf "$OUT/$GPU/results"; cp -r "$IO/results" "$OUT/$GPU/results" 2>/dev/null || mkdir -p "$OUT/$GPU/results"
 echo "== VM: $(python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print('rc', s['rc'], s['events_s'])" "$OUT/$GPU/summary.json" 2>&1) total $(elapsed)"
+rc=0
 python3 "$HERE/systemd-check.py" --shots "$OUT/$GPU" --results "$OUT/$GPU/results" --fixtures "$FIX" \
-  | tee "$OUT/$GPU/checks.txt"
+  | tee "$OUT/$GPU/checks.txt" || rc=$?
+# systemd-check.py runs 15 checks: fewer means a step stopped checking.
+read -r passed failed < <(judge_checks "$OUT/$GPU/checks.txt" "$rc" 15 systemd-test)
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
