@@ -24,7 +24,7 @@ public final class WebApp: WebHandler, @unchecked Sendable {
         self.sessions = sessions
         self.log = log
         self.clock = clock
-        media = backend.mediaRoot.map { WebMedia(root: $0, probe: backend.probe) }
+        media = backend.mediaRoot.map { WebMedia(root: $0, probe: backend.probe, maxPixels: backend.maxPixels) }
     }
 
     /// Who is asking.
@@ -95,10 +95,21 @@ public final class WebApp: WebHandler, @unchecked Sendable {
     }
 
     public func respond(_ r: WebRequest) -> WebResponse {
+        var response = route(r)
+        // a session in use lives on (`WebSessions.csrf` starts its idle time again), and so must its cookie: the
+        // browser gets it again with a fresh Max-Age, or it would drop a session kiosk still holds
+        if response.header("Set-Cookie") == nil, case .session(let token, _) = caller(r) {
+            response.headers.append(("Set-Cookie", cookie(token, secure: r.secure)))
+        }
+        return response
+    }
+
+    /// The answer to `r` by its method and path.
+    private func route(_ r: WebRequest) -> WebResponse {
         if r.method == "HEAD" {  // answered as a GET: libmicrohttpd sends the head alone
             var get = r
             get.method = "GET"
-            return respond(get)
+            return route(get)
         }
         if r.path.hasPrefix("/api/") { return noStore(api(r)) }
         switch (r.method, r.path) {

@@ -22,6 +22,9 @@ public struct WebBackend: Sendable {
     public var schedule: WebSchedule?
     /// Restarts the player (the system page's button): the service manager starts it again.
     public var restart: (@Sendable () -> Void)?
+    /// The most pixels a picture or video may have for the player to show it (`--max-pixels`): an upload over it is
+    /// refused rather than stored; nil: no limit.
+    public var maxPixels: Int?
     /// A media file's thumbnail as JPEG (from the grid's thumbnail cache); nil when it cannot be made.
     public var thumbnail: (@Sendable (String) -> [UInt8]?)?
 

@@ -9,12 +9,15 @@ import KioskCore
 final class WebMedia: @unchecked Sendable {
     let root: String
     private let probe: @Sendable (String) -> MediaSummary?
+    /// `--max-pixels`: an upload with more is refused; nil: no limit.
+    private let maxPixels: Int?
     private let lock = NSLock()
     private var probed: [String: (size: Int64, mtime: Double, summary: MediaSummary?)] = [:]
 
-    init(root: String, probe: @escaping @Sendable (String) -> MediaSummary?) {
+    init(root: String, probe: @escaping @Sendable (String) -> MediaSummary?, maxPixels: Int? = nil) {
         self.root = root
         self.probe = probe
+        self.maxPixels = maxPixels
     }
 
     /// `name` as a path in the folder, when it is a plain name there.
@@ -91,9 +94,22 @@ final class WebMedia: @unchecked Sendable {
         return r.hasPrefix(root + "/") && !r.dropFirst(root.count + 1).contains("/")
     }
 
-    /// Deletes `name` (and its caption).
+    /// Whether `name` is a playlist by its name (`.m3u`, `.m3u8`).
+    static func isPlaylist(_ name: String) -> Bool {
+        let ext = (name as NSString).pathExtension.lowercased()
+        return ext == "m3u" || ext == "m3u8"
+    }
+
+    /// Whether `list` shows `name`: a playlist, or a file a probe calls media (a caption is not; nor is anything
+    /// else kiosk keeps in the folder, such as a play log or a schedule).
+    func listed(_ name: String) -> Bool {
+        guard let p = path(name), stat(p) != nil, inside(p) else { return false }
+        return Self.isPlaylist(name) || ((name as NSString).pathExtension.lowercased() != "txt" && summary(p) != nil)
+    }
+
+    /// Deletes `name` (and its caption), when `list` shows it: the page may remove only what it lists.
     func delete(_ name: String) -> WebResponse {
-        guard let p = path(name), stat(p) != nil, inside(p) else { return .error(404, "no file '\(name)' in the media folder") }
+        guard let p = path(name), listed(name) else { return .error(404, "no media file or playlist '\(name)' in the media folder") }
         guard unlink(p) == 0 else { return .error(500, "cannot delete \(name): \(String(cString: strerror(errno)))") }
         unlink(p + ".txt")
         return .json(200, JSONValue.object([("deleted", .string(name))]).text)
@@ -160,6 +176,14 @@ final class WebMedia: @unchecked Sendable {
         return .json(200, JSONValue.object([("name", .string(name)), ("items", .array(items.map { .string($0) }))]).text)
     }
 
+    /// Why the player would not show a file of `summary`'s size (over `--max-pixels`), or nil.
+    private func overLimit(_ summary: MediaSummary) -> String? {
+        guard let maxPixels, let w = summary.width, let h = summary.height else { return nil }
+        let pixels = w.multipliedReportingOverflow(by: h)
+        guard pixels.overflow || pixels.partialValue > maxPixels else { return nil }
+        return "\(w)x\(h) is over the pixel limit --max-pixels \(DecodeLimits.pixelText(maxPixels)): kiosk would not show it"
+    }
+
     /// An upload's files: each probed, then renamed into place (replacing a file of that name), or removed with
     /// the reason.
     func claim(_ files: [UploadedFile]) -> WebResponse {
@@ -172,6 +196,10 @@ final class WebMedia: @unchecked Sendable {
             }
             guard let summary = probe(f.temporary) else {
                 refused.append(.object([("name", .string(f.name)), ("reason", .string("not a picture, animation or video kiosk can show"))]))
+                continue
+            }
+            if let why = overLimit(summary) {
+                refused.append(.object([("name", .string(f.name)), ("reason", .string(why))]))
                 continue
             }
             guard let target = path(f.name), rename(f.temporary, target) == 0 else {

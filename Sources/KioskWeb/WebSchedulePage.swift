@@ -34,6 +34,11 @@ enum WebSchedulePage {
     /// Saves `text` when check-config finds nothing wrong with it (through a temporary file and a rename), and
     /// the player takes it up; else 422 with the problems.
     static func save(_ schedule: WebSchedule, text: String, log: Log, client: String) -> WebResponse {
+        // a NUL is no text: the file would be cut there by whatever reads it as a C string, so it is never saved
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let line = text.utf8[..<nul].count(where: { $0 == 10 }) + 1
+            return .error(400, "the schedule holds a NUL byte on line \(line): a schedule is text; nothing was saved")
+        }
         switch schedule.check(text) {
         case .failure(let p):
             return .json(422, JSONValue.object([("problems", .array(p.lines.map { .string($0) }))]).text)

@@ -57,7 +57,7 @@ struct Commands {
         let layout = try LayoutCheck.layout(in: o.positional, command: "play", scheduled: o.string("schedule") != nil, config: config)
         let links = try RemoteLinks(o, log: log)
         defer { links.stop() }
-        let web = try WebControl.start(o, grid: config.grid, links: links, log: log)
+        let web = try WebControl.start(o, grid: config.grid, limits: config.limits, links: links, log: log)
         defer { web?.stop() }
         let fleet = links.fleet
         let cec = try CECLink(o, headless: request.kind == .headless, log: log)

@@ -15,10 +15,16 @@ struct PasswdCommand {
         }
         guard args.count == 1, let file = args.first, !file.hasPrefix("-") else { throw UsageError("passwd: give exactly one FILE") }
         let terminal = isatty(STDIN_FILENO) == 1
-        guard let password = Self.read(prompt: terminal ? "Password: " : nil) else { throw UsageError("passwd: no password on standard input") }
+        guard let typed = Self.read(prompt: terminal ? "Password: " : nil) else { throw UsageError("passwd: no password on standard input") }
         if terminal {
-            guard Self.read(prompt: "Again: ") == password else { throw UsageError("passwd: the two passwords differ") }
+            guard Self.read(prompt: "Again: ") == typed else { throw UsageError("passwd: the two passwords differ") }
         }
+        // a NUL first: crypt(3) would stop reading there (1 time in 256, 16 random bytes hashed as the empty password)
+        if typed.contains(0) { throw UsageError("passwd: the password holds a NUL byte (crypt(3) would stop reading it there)") }
+        guard let password = String(validating: typed, as: UTF8.self) else {
+            throw UsageError("passwd: the password is not UTF-8 text (a browser could not send it)")
+        }
+        if let why = WebPassword.refusal(password) { throw UsageError("passwd: \(why)") }
         guard password.count >= 8 else { throw UsageError("passwd: the password must be at least 8 characters") }
         let hash: String
         do { hash = try WebPassword.hash(password) } catch { log.error("passwd: \(error)"); return 1 }
@@ -38,8 +44,9 @@ struct PasswdCommand {
         return 0
     }
 
-    /// One line from standard input, echo off while a terminal shows `prompt`.
-    static func read(prompt: String?) -> String? {
+    /// One line from standard input, echo off while a terminal shows `prompt`: its bytes as they came (a NUL kept,
+    /// for the caller to refuse); nil at the end of input or for an empty line.
+    static func read(prompt: String?) -> [UInt8]? {
         var saved = termios()
         let terminal = prompt != nil && tcgetattr(STDIN_FILENO, &saved) == 0
         if let prompt { Log.writeStandardError(prompt) }
@@ -49,7 +56,23 @@ struct PasswdCommand {
             tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
         }
         defer { if terminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved); Log.writeStandardError("\n") } }
-        guard let line = readLine(strippingNewline: true) else { return nil }
-        return line.isEmpty ? nil : line
+        guard var bytes = rawLine(), !bytes.isEmpty else { return nil }
+        if bytes.last == 13 { bytes.removeLast() }  // a line typed on Windows
+        return bytes.isEmpty ? nil : bytes
+    }
+
+    /// One line of standard input without its newline, read byte by byte so nothing past it is taken; nil at once
+    /// at the end of input or past 4096 bytes.
+    private static func rawLine() -> [UInt8]? {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while line.count <= 4096 {
+            let n = Glibc.read(STDIN_FILENO, &byte, 1)
+            if n < 0, errno == EINTR { continue }
+            guard n == 1 else { return line.isEmpty ? nil : line }
+            if byte == 10 { return line }
+            line.append(byte)
+        }
+        return nil
     }
 }

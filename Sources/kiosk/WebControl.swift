@@ -17,8 +17,9 @@ final class WebControl {
     /// What a saved schedule runs so the player takes it up (the reload SIGHUP runs); set once it exists.
     func onScheduleSaved(_ reload: @escaping @Sendable () -> Void) { hooks.set(reload) }
 
-    /// The server the options ask for; nil without `--http`. `grid` names the thumbnail cache it shares with the grid.
-    static func start(_ o: ParsedOptions, grid: GridSettings, links: RemoteLinks, log: Log) throws -> WebControl? {
+    /// The server the options ask for; nil without `--http`. `grid` names the thumbnail cache it shares with the grid;
+    /// `limits` are the player's (an upload it would refuse to show is refused).
+    static func start(_ o: ParsedOptions, grid: GridSettings, limits: DecodeLimits, links: RemoteLinks, log: Log) throws -> WebControl? {
         guard let given = o.string("http") else {
             for flag in ["http-password-file", "http-token-file", "http-tls-cert", "http-tls-key", "http-upload-mb"] where o.string(flag) != nil {
                 throw UsageError("--\(flag) needs --http ADDR:PORT")
@@ -32,6 +33,12 @@ final class WebControl {
         }
         let cert = o.string("http-tls-cert"), key = o.string("http-tls-key")
         guard (cert == nil) == (key == nil) else { throw UsageError("--http-tls-cert and --http-tls-key go together") }
+        // without a password every local user reaches the page, so it may not hand them the kiosk user's files:
+        // what it plays and writes (loadfile, screenshot-to-file, a schedule's targets) stays in --media-root
+        if passwordFile == nil, o.string("media-root") == nil {
+            throw UsageError("--http \(given) without --http-password-file needs --media-root DIR: every local user can reach the page, "
+                             + "so what it plays and writes must stay in DIR")
+        }
         var tls: (key: String, cert: String)?
         if let cert, let key {
             guard let c = FileAccess.contents(cert).flatMap({ String(data: $0, encoding: .utf8) }) else { throw UsageError("--http-tls-cert: cannot read \(cert)") }
@@ -43,14 +50,15 @@ final class WebControl {
                                        token: try o.string("http-token-file").map { p throws(WebSetupError) in try WebPassword.readToken(p) },
                                        uploadLimit: Int64(o.integer("http-upload-mb") ?? 2048) * 1_048_576)
             let gate = try RemoteControl.mediaGate(o, log: log)
-            return try WebControl(o, address: address, port: port, tls: tls, security: security, gate: gate, grid: grid, links: links, log: log)
+            return try WebControl(o, address: address, port: port, tls: tls, security: security, gate: gate, grid: grid, limits: limits,
+                                  links: links, log: log)
         } catch let e as WebSetupError {
             throw UsageError(e.description)
         }
     }
 
     private init(_ o: ParsedOptions, address: String, port: UInt16, tls: (key: String, cert: String)?, security: WebSecurity, gate: MediaGate,
-                 grid: GridSettings, links: RemoteLinks, log: Log) throws {
+                 grid: GridSettings, limits: DecodeLimits, links: RemoteLinks, log: Log) throws {
         let runner = MPVRequestRunner(board: links.board, sink: relay, gate: gate, reports: links.reports, log: log)
         let camera = WebCamera(sink: relay)
         let recent = self.recent
@@ -73,6 +81,7 @@ final class WebControl {
                                  },
                                  recentLog: { recent.lines })
         backend.schedule = schedule
+        backend.maxPixels = limits.maxPixels
         // the grid's own thumbnail cache (tiles of 360 px, one per folder in the process), so a file the grid has
         // shown costs no decode and the cache's budget counts both
         let thumbs = ThumbnailDiskCache.forGrid(grid, stateDirectory: ProcessInfo.processInfo.environment["STATE_DIRECTORY"], log: log)

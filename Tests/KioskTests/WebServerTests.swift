@@ -194,6 +194,9 @@ final class WebServerTests: WebServerTestCase {
             (["--http", "kiosk.local:80"], "'kiosk.local' is not an IP address"),
             (["--http", "127.0.0.1"], "'127.0.0.1' is not ADDR:PORT"),
             (["--http", "127.0.0.1:8080", "--http-tls-cert", pw], "--http-tls-cert and --http-tls-key go together"),
+            // no password: every local user reaches the page, so what it plays and writes must stay in a folder
+            (["--http", "127.0.0.1:8080"], "--http 127.0.0.1:8080 without --http-password-file needs --media-root DIR"),
+            (["--http", "[::1]:8080", "--http-token-file", dir.file("token")], "without --http-password-file needs --media-root DIR"),
             (["--http", "127.0.0.1:8080", "--http-password-file", dir.file("none")], "--http-password-file: cannot read"),
             (["--http", "127.0.0.1:8080", "--http-password-file", dir.file("media/a.png")], "cannot read"),
             (["--http-password-file", pw], "--http-password-file needs --http ADDR:PORT"),
@@ -208,7 +211,8 @@ final class WebServerTests: WebServerTestCase {
         }
         // a port another server holds: one line, exit 1
         let p = try start()
-        let taken = try CLITests.run(["play", "--output", "headless", "--no-state", "--http", "127.0.0.1:\(port)", media], timeout: 30)
+        let taken = try CLITests.run(["play", "--output", "headless", "--no-state", "--http", "127.0.0.1:\(port)", "--media-root", media, media],
+                                     timeout: 30)
         XCTAssertEqual(taken.status, 2, taken.stderr)
         XCTAssertTrue(taken.stderr.contains("cannot serve on 127.0.0.1:\(port)"), taken.stderr)
         XCTAssertTrue(p.isRunning)
