@@ -73,14 +73,17 @@ enum FleetRequest: Equatable, Sendable {
             guard case .string(let s) = t else { throw FleetRefusal("\"text\" is not a string") }
             text = s
         }
-        var seconds: Double?
+        var seconds: TimeSpan?
         if let v = json["seconds"] {
+            let s: Double
             switch v {
-            case .int(let n): seconds = Double(n)
-            case .double(let d): seconds = d
+            case .int(let n): s = Double(n)
+            case .double(let d): s = d
             default: throw FleetRefusal("\"seconds\" is not a number")
             }
-            guard let s = seconds, s.isFinite, s > 0 else { throw FleetRefusal("\"seconds\" is not above 0") }
+            guard s > 0 else { throw FleetRefusal("\"seconds\" is not above 0") }
+            guard let span = TimeSpan(seconds: s) else { throw FleetRefusal("\"seconds\": \(TimeSpan.refusal(s))") }
+            seconds = span
         }
         var image: String?
         if let v = json["image"] {

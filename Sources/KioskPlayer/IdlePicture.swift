@@ -5,7 +5,10 @@ import KioskMedia
 enum IdlePicture {
     /// Decodes `path` to fit `canvas` (bounded by `timeout`); nil without a path, or with one line on `log`
     /// naming the file and the reason when it can't be shown (then the background colour shows).
-    static func load(_ path: String?, canvas: PixelSize, timeout: Double, log: Log) -> RGBAImage? {
+    /// `what` names it in the one line a failure gives (an alert's picture is not `--idle-image`), `instead` says
+    /// what shows without it.
+    static func load(_ path: String?, canvas: PixelSize, timeout: Double, log: Log, what: String = "--idle-image",
+                     instead: String = "the background colour shows instead") -> RGBAImage? {
         guard let path else { return nil }
         do {
             let decoded = try PlayJob.decodeBounded(path, timeout: timeout) {
@@ -13,7 +16,7 @@ enum IdlePicture {
             }
             return SceneComposer.image(of: decoded.picture, frame: 0)
         } catch {
-            log.warn("--idle-image: \(DecodeCache.describe(error, path: path)); the background colour shows instead")
+            log.warn("\(what): \(DecodeCache.describe(error, path: path)); \(instead)")
             return nil
         }
     }

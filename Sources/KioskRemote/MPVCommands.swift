@@ -192,8 +192,10 @@ enum MPVCommandTable {
                                           arg("image", "String", optional: true)], vararg: false) { a, c throws(MPVError) in
             let text = try a.text(0) ?? ""
             guard text.count <= 4 * EmergencyAlert.maxText else { throw .invalidParameter }
-            let seconds = try a.number(1)
-            if let s = seconds, !(s.isFinite && s > 0) { throw .invalidParameter }
+            let seconds = try a.number(1).map { s throws(MPVError) in
+                guard s > 0, let span = TimeSpan(seconds: s) else { throw .invalidParameter }  // 0 < s <= 100 years
+                return span
+            }
             var image: String?
             if let given = try a.text(2), !given.isEmpty {
                 guard let path = c.media.admitted(MediaGate.absolute(given), what: "alert image") else { throw .command }

@@ -254,7 +254,7 @@ enum MPVPropertyTable {
         MPVProperty("cec-power", .text, get: { s in s.tvPower.map { .string($0.rawValue) } }),
         // The emergency alert on screen: its text (unavailable while none is), and its end on the wall clock.
         MPVProperty("kiosk-alert", .text, get: { s in s.alert.map { .string($0.text) } }),
-        MPVProperty("kiosk-alert-until", .number, get: { s in MPVValue.double(s.alert?.until) }),
+        MPVProperty("kiosk-alert-until", .number, get: { s in MPVValue.double(s.alert?.until?.secondsSince1970) }),
         // A SMIL layout playing (`kiosk play FILE.smil`): its file, and each region with what it shows.
         MPVProperty("kiosk-layout", .text, get: { s in s.layout.map { .string($0) } }),
         MPVProperty("kiosk-regions", .list, get: { s in

@@ -113,12 +113,15 @@ enum ControlRequest {
 
     /// Seconds from `now` to `text`: a duration (`90`, `90s`, `10min`, `1h`), a local time today (`HH:MM`, or
     /// tomorrow when it has passed), or a local date and time (`YYYY-MM-DDTHH:MM[:SS]`) in `zone`, which must be
-    /// ahead.
+    /// ahead; at most 100 years ahead (`TimeSpan`), as the server takes it.
     static func secondsUntil(_ text: String, now: Date, zone: TimeZone) throws(UsageError) -> Double {
         if text.contains("T") {
-            let end = try ClockOptions.startTime(text, timeZone: zone)
+            let end = try ClockOptions.startTime(text, timeZone: zone, flag: "ctl alert: --until")
             guard end > now else { throw UsageError("ctl alert: --until \(text) has passed") }
-            return end.timeIntervalSince(now)
+            guard let span = TimeSpan(seconds: end.timeIntervalSince(now)) else {
+                throw UsageError("ctl alert: --until \(text) is more than 100 years ahead")
+            }
+            return span.seconds
         }
         let parts = text.split(separator: ":")
         if parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0...23).contains(h), (0...59).contains(m), parts[1].count == 2 {
@@ -128,7 +131,7 @@ enum ControlRequest {
             return end.timeIntervalSince(now)
         }
         guard let s = SMILValues.clock(text), s > 0 else {
-            throw UsageError("ctl alert: --until '\(text)' is not a time (90s, 10min, HH:MM, YYYY-MM-DDTHH:MM)")
+            throw UsageError("ctl alert: --until '\(text)' is not a time up to 100 years ahead (90s, 10min, HH:MM, YYYY-MM-DDTHH:MM)")
         }
         return s
     }

@@ -15,7 +15,7 @@ final class EmergencyAlertTests: XCTestCase {
     override func setUp() { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
 
     func testRequestsAndTheStateFileKeepIt() throws {
-        let a = EmergencyAlert(text: "  Fire\u{7} in hall B\nLeave now  ", until: 100)
+        let a = EmergencyAlert(text: "  Fire\u{7} in hall B\nLeave now  ", until: WallInstant(secondsSince1970: 100))
         XCTAssertEqual(a.text, "Fire in hall B\nLeave now", "control characters out, newlines kept, trimmed")
         XCTAssertTrue(a.isOn(at: 99.9))
         XCTAssertFalse(a.isOn(at: 100))

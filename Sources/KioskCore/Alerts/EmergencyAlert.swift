@@ -7,8 +7,9 @@ import Foundation
 public struct EmergencyAlert: Codable, Equatable, Sendable {
     /// The message, one to a few lines.
     public var text: String
-    /// When it ends: seconds since 1970 on the wall clock; nil: when it is cleared.
-    public var until: Double?
+    /// When it ends on the wall clock (1970...9999: a state file's number outside it is refused); nil: when it
+    /// is cleared.
+    public var until: WallInstant?
     /// A picture shown above the message.
     public var image: String?
 
@@ -16,7 +17,7 @@ public struct EmergencyAlert: Codable, Equatable, Sendable {
     public static let maxText = 500
 
     /// An alert of `text` (cut to `maxText` characters, control characters but newlines taken out).
-    public init(text: String, until: Double? = nil, image: String? = nil) {
+    public init(text: String, until: WallInstant? = nil, image: String? = nil) {
         let clean = text.unicodeScalars.filter { $0 == "\n" || !CharacterSet.controlCharacters.contains($0) }
         self.text = String(String.UnicodeScalarView(clean)).trimmingCharacters(in: .whitespacesAndNewlines)
         if self.text.count > Self.maxText { self.text = String(self.text.prefix(Self.maxText)) }
@@ -25,7 +26,7 @@ public struct EmergencyAlert: Codable, Equatable, Sendable {
     }
 
     /// Whether it is still on at `wall` seconds since 1970.
-    public func isOn(at wall: Double) -> Bool { until.map { wall < $0 } ?? true }
+    public func isOn(at wall: Double) -> Bool { until.map { wall < $0.secondsSince1970 } ?? true }
 }
 
 /// What an alert command asks: a message for `seconds` (nil: until cleared), with an optional picture; or, with no
@@ -33,13 +34,13 @@ public struct EmergencyAlert: Codable, Equatable, Sendable {
 public struct AlertRequest: Sendable, Equatable {
     /// The message; nil or empty clears.
     public var text: String?
-    /// How long from now; nil: until cleared.
-    public var seconds: Double?
+    /// How long from now (0 to 100 years, parsed where the number came in); nil: until cleared.
+    public var seconds: TimeSpan?
     /// A picture's path.
     public var image: String?
 
     /// A request.
-    public init(text: String?, seconds: Double? = nil, image: String? = nil) {
+    public init(text: String?, seconds: TimeSpan? = nil, image: String? = nil) {
         self.text = text
         self.seconds = seconds
         self.image = image

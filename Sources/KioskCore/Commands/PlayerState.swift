@@ -85,6 +85,9 @@ extension PlayerState {
             state = try JSONDecoder().decode(PlayerState.self, from: bytes)
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             throw PlayerStateError("bad value at \(Self.describe(context.codingPath))")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            // a value a type refused (`"alert": {"until": 1e300}`): the path and the type's reason
+            throw PlayerStateError("bad value at \(Self.describe(context.codingPath)): \(context.debugDescription)")
         } catch DecodingError.dataCorrupted {
             // The marker was read, so the JSON is whole: this is a number Foundation cannot hold (`"volume": 1e19`,
             // `"position": 1e400`), which it calls "not valid JSON".
@@ -98,14 +101,15 @@ extension PlayerState {
         return state
     }
 
-    /// Checks the values a hand-edited or damaged file could get wrong.
+    /// Checks the values a hand-edited or damaged file could get wrong: every time is a `TimeSpan` (0 to 100
+    /// years; the alert's end, a `WallInstant`, is checked as it is decoded).
     func validate() throws(PlayerStateError) {
         guard (0...100).contains(volume) else { throw PlayerStateError("volume \(volume) is not 0...100") }
         for (name, value) in [("position", position), ("duration", duration)] {
-            if let v = value, !(v.isFinite && v >= 0) { throw PlayerStateError("\(name) \(v) is not a time") }
+            if let v = value, TimeSpan(seconds: v) == nil { throw PlayerStateError("\(name) \(TimeSpan.refusal(v))") }
         }
-        if let bad = resume.first(where: { !($0.value.isFinite && $0.value >= 0) }) {
-            throw PlayerStateError("resume position \(bad.value) of \(bad.key) is not a time")
+        if let bad = resume.first(where: { TimeSpan(seconds: $0.value) == nil }) {
+            throw PlayerStateError("resume position of \(bad.key): \(TimeSpan.refusal(bad.value))")
         }
     }
 

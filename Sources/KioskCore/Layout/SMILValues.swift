@@ -3,7 +3,8 @@
 /// Each parser returns nil for text it does not take; the reader names FILE:LINE and the attribute.
 public enum SMILValues {
     /// Seconds from a SMIL clock value (full `hh:mm:ss(.f)`, partial `mm:ss(.f)`, or a timecount with an optional
-    /// metric `h`, `min`, `s`, `ms`). Negative, non-finite and malformed values give nil.
+    /// metric `h`, `min`, `s`, `ms`). Negative, non-finite and malformed values give nil, and so do values past
+    /// `TimeSpan.longest` (100 years): every clock value in a layout is a `TimeSpan`'s seconds.
     public static func clock(_ text: String) -> Double? {
         let t = text.trimmingCharacters(in: .whitespaces)
         guard !t.isEmpty, t.count <= 64 else { return nil }
@@ -18,7 +19,7 @@ public enum SMILValues {
                 guard let h = Int(parts[0]), h >= 0, parts[0].allSatisfy(\.isNumber) else { return nil }
                 hours = h
             }
-            return Double(hours) * 3600 + Double(minutes) * 60 + seconds
+            return TimeSpan(seconds: Double(hours) * 3600 + Double(minutes) * 60 + seconds)?.seconds
         }
         let metrics: [(String, Double)] = [("min", 60), ("ms", 0.001), ("h", 3600), ("s", 1)]
         var number = t, scale = 1.0
@@ -29,7 +30,7 @@ public enum SMILValues {
         }
         guard !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }), number.filter({ $0 == "." }).count <= 1,
               let value = Double(number), value.isFinite, value >= 0 else { return nil }
-        return value * scale
+        return TimeSpan(seconds: value * scale)?.seconds
     }
 
     /// A region length: pixels (`120`, `120px`, `-10`) or a percentage (`25%`).

@@ -50,8 +50,8 @@ public enum M3U {
             if line.hasPrefix("#") {
                 if line.uppercased().hasPrefix("#EXTINF:") {
                     let v = line.dropFirst(8).prefix { $0 != "," }
-                    // `inf`, `nan` and `1e400` (which reads as inf) are no duration: the entry gets the default.
-                    if let d = Double(v.trimmingCharacters(in: .whitespaces)), d > 0, d.isFinite { pendingDuration = d }
+                    // `inf`, `nan`, `1e400` (inf) and past 100 years (`TimeSpan`) are no duration: the entry gets the default.
+                    if let d = Double(v.trimmingCharacters(in: .whitespaces)), d > 0, let span = TimeSpan(seconds: d) { pendingDuration = span.seconds }
                     let title = line.dropFirst(8).drop { $0 != "," }.dropFirst().trimmingCharacters(in: .whitespaces)
                     pendingTitle = title.isEmpty ? nil : title
                 } else if line.uppercased().hasPrefix(kioskTag) {

@@ -16,10 +16,12 @@ public enum LocalClock {
     /// Seconds in a day of wall-clock time.
     public static let secondsPerDay = 86_400
 
-    /// The wall-clock day of `date` in `timeZone`, and seconds since that day's midnight on the wall clock.
+    /// The wall-clock day of `date` in `timeZone`, and seconds since that day's midnight on the wall clock. A date
+    /// outside `WallInstant`'s years (1970...9999) reads as the nearest of them: no day number overflows.
     public static func wallClock(of date: Date, in timeZone: TimeZone) -> (day: CivilDate, second: Double) {
+        let date = WallInstant(clamping: date).date
         let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
-        let day = Int((local / Double(secondsPerDay)).rounded(.down))
+        let day = Int(saturating: local / Double(secondsPerDay), rounding: .down)
         return (CivilDate(dayNumber: day), local - Double(day * secondsPerDay))
     }
 

@@ -1,6 +1,9 @@
-/// The one way a number from outside (an IPC request, an MQTT payload, the state file, a playlist, or a time
-/// derived from them) becomes an `Int`. `Int(someDouble)` traps when the value is NaN, infinite or past
-/// `Int.max`/`Int.min` (1e19, 2^63), which took the whole player down with its socket; these never trap.
+/// The one way a floating-point number becomes an integer in kiosk's sources (`LayeringTests` holds every other
+/// file to it). A number from outside (an IPC request, an MQTT payload, the state file, a playlist, or a time
+/// derived from them) and a pixel computed from one alike: `Int(someDouble)` traps when the value is NaN,
+/// infinite or past `Int.max`/`Int.min` (1e19, 2^63), which took the whole player down with its socket; these
+/// never trap. For a narrower type, take the `Int` and narrow it with the standard library's integer
+/// `init(clamping:)`.
 extension Int {
     /// The 32-bit range mpv gives its integer options and command arguments (`playlist-pos`, `Integer`
     /// arguments): a value outside it is refused there, not wrapped.
@@ -12,11 +15,12 @@ extension Int {
         self = exact
     }
 
-    /// `value` rounded (half away from zero) and clamped into `range`: infinities and values past the ends give
-    /// the nearest end. Nil only for NaN, which has no nearest end.
-    public init?(clamping value: Double, to range: ClosedRange<Int>) {
+    /// `value` rounded by `rule` (default: half away from zero) and clamped into `range`: infinities and values
+    /// past the ends give the nearest end. Nil only for NaN, which has no nearest end.
+    public init?(clamping value: Double, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero,
+                 to range: ClosedRange<Int>) {
         guard !value.isNaN else { return nil }
-        let rounded = value.rounded()
+        let rounded = value.rounded(rule)
         if rounded <= Double(range.lowerBound) {
             self = range.lowerBound
         } else if rounded >= Double(range.upperBound) {
@@ -26,5 +30,12 @@ extension Int {
             // Double(upperBound) may round past upperBound (2^63 for Int.max), hence the clamp after it.
             self = Swift.min(Swift.max(Int(rounded), range.lowerBound), range.upperBound)
         }
+    }
+
+    /// `value` rounded by `rule` (default: half away from zero; `.towardZero` is what `Int(value)` does),
+    /// saturating at `Int.min`/`Int.max`; NaN gives 0. For a value already bounded (a pixel of a bounded
+    /// canvas, a fraction of a known length) where a trap would be the worse answer.
+    public init(saturating value: Double, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) {
+        self = Int(clamping: value, rounding: rule, to: Int.min...Int.max) ?? 0
     }
 }

@@ -24,7 +24,7 @@ final class AlertMode: PlayerMode {
         let size = player.config.size
         picture = alert.image.flatMap {
             IdlePicture.load($0, canvas: PixelSize(width: size.width, height: size.height * 2 / 5), timeout: player.config.decodeTimeout,
-                             log: player.log)
+                             log: player.log, what: "alert image", instead: "the alert shows without it")
         }
     }
 
@@ -66,7 +66,7 @@ final class AlertMode: PlayerMode {
         // again at the next minute (the clock) or at the alert's end, whichever comes first
         let second = wall.timeIntervalSince1970
         let nextMinute = t + (60 - second.truncatingRemainder(dividingBy: 60))
-        let end = alert.until.map { t + ($0 - second) } ?? .infinity
+        let end = alert.until.map { t + ($0.secondsSince1970 - second) } ?? .infinity
         var rest = Rest.until(min(p.wakeTime(min(nextMinute, end)), end))
         if let untimed = p.untimedClock { rest = .then(.none, { untimed.advance(by: 1.0 / 30) }) }
         return .frame(ModeFrame(pictures: frame, key: FrameKey("alert \(alert.text) \(clock) \(picture != nil)"), overlaid: false,
@@ -76,7 +76,7 @@ final class AlertMode: PlayerMode {
     /// `HH:MM` on the wall clock in `zone`.
     static func clockText(_ date: Date, zone: TimeZone) -> String {
         let (_, second) = LocalClock.wallClock(of: date, in: zone)
-        let s = Int(second.rounded(.down))
+        let s = Int(saturating: second, rounding: .down)
         return String(format: "%02d:%02d", s / 3600, s / 60 % 60)
     }
 }
@@ -89,8 +89,8 @@ extension Player {
             endAlert("cleared", at: t)
             return .done()
         }
-        if let s = request.seconds, !(s.isFinite && s > 0) { return .failed("alert: \(s) is not a number of seconds above 0") }
-        let until = request.seconds.map { wallClock.at(t).timeIntervalSince1970 + $0 }
+        if let s = request.seconds, s.seconds <= 0 { return .failed("alert: \(s.seconds) is not a number of seconds above 0") }
+        let until = request.seconds.map { WallInstant(clamping: wallClock.at(t)).adding($0) }
         startAlert(EmergencyAlert(text: text, until: until, image: request.image), at: t)
         return .done()
     }
@@ -103,7 +103,7 @@ extension Player {
         }
         alertMode = AlertMode(player: self, alert: alert)
         publish([.alert(alert)])
-        let end = alert.until.map { " until " + Self.wallText($0, zone: wallClock.zone) } ?? " until cleared"
+        let end = alert.until.map { " until " + Self.wallText($0.date, zone: wallClock.zone) } ?? " until cleared"
         log.warn("alert: \"\(alert.text.replacingOccurrences(of: "\n", with: " / "))\"\(end)")
     }
 
@@ -120,10 +120,9 @@ extension Player {
         sound.pause(false)
     }
 
-    private static func wallText(_ seconds: Double, zone: TimeZone) -> String {
-        let date = Date(timeIntervalSince1970: seconds)
+    private static func wallText(_ date: Date, zone: TimeZone) -> String {
         let (day, second) = LocalClock.wallClock(of: date, in: zone)
-        let s = Int(second.rounded(.down))
+        let s = Int(saturating: second, rounding: .down)
         return "\(day) " + String(format: "%02d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
     }
 }
