@@ -40,6 +40,9 @@ public struct ShowingItem: Sendable, Equatable {
 /// heartbeat keeps open rows' last-known time, so after a kill or a power cut the next start closes them as
 /// `crash` at their last heartbeat. A disk that is full or read-only is one warn line: playback goes on, the
 /// showings missed are counted and said when writing works again. A damaged file is moved aside and a new one begun.
+///
+/// One thread at a time uses it: the player hands its showings to a `PlayLogWriter`, whose own thread writes them
+/// here, so a lock held by another process or a full disk never holds up a frame.
 public final class PlayLog {
     /// The schema this build writes (`PRAGMA user_version`).
     public static let schemaVersion: Int64 = 2
@@ -50,16 +53,22 @@ public final class PlayLog {
     private var missed = 0
     /// Checkpoints the WAL off the writer's thread (the writer's automatic checkpoint is off).
     private var checkpointer: PlayLogCheckpointer?
+    /// Seconds a write waits for another process's lock before it fails (`SQLITE_BUSY`).
+    private let busy: Double
+    /// The file opened (device and inode): another one at `path`, or none, means it was deleted or replaced.
+    private var opened: (dev: UInt64, ino: UInt64)?
 
-    /// Opens or creates the log at `path`, migrating an older schema and closing what a crash left open. A folder
-    /// that cannot be written (read-only, full) is one warn line: the log is opened again at the next showing, until
-    /// it can be. Other failures (a schema newer than this kiosk's) throw.
-    public init(path: String, log: Log) throws(SQLiteError) {
+    /// Opens or creates the log at `path`, migrating an older schema and closing what a crash left open; a write
+    /// waits up to `busy` seconds for another process's lock. A folder that cannot be written (read-only, full) or
+    /// a lock held past `busy` is one warn line: the log is opened again at the next showing, until it can be. Other
+    /// failures (a schema newer than this kiosk's) throw.
+    public init(path: String, log: Log, busy: Double = 2) throws(SQLiteError) {
         self.path = path
         self.log = log
+        self.busy = busy
         do {
             try openOrSetAside()
-        } catch let e where e.isUnwritable {
+        } catch let e where e.isTransient {
             failed(e)
         }
     }
@@ -86,7 +95,7 @@ public final class PlayLog {
     }
 
     private func open() throws(SQLiteError) {
-        let db = try SQLiteDatabase(path: path)
+        let db = try SQLiteDatabase(path: path, busy: busy)
         try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0;")
         // a file that is no database, or a damaged one, fails here rather than at the first showing
         guard try db.query("PRAGMA quick_check").first?.first?.text == "ok" else {
@@ -111,10 +120,35 @@ public final class PlayLog {
             log.info("play log: closed \(open) showing\(open == 1 ? "" : "s") a crash or a power cut left open, at their last heartbeat")
         }
         self.db = db
+        opened = Self.identity(path)
         if checkpointer == nil { checkpointer = PlayLogCheckpointer(path: path) }
     }
 
     deinit { checkpointer?.stop() }
+
+    /// The device and inode of the file at `path`; nil when there is none.
+    private static func identity(_ path: String) -> (dev: UInt64, ino: UInt64)? {
+        var s = stat()
+        guard stat(path, &s) == 0 else { return nil }
+        return (UInt64(s.st_dev), UInt64(s.st_ino))
+    }
+
+    /// Whether the file this log has open is no longer at `path` (deleted, or another file put there): what is
+    /// written would go nowhere anyone can read. One `stat`.
+    public var isGone: Bool {
+        guard db != nil, let opened else { return false }
+        guard let now = Self.identity(path) else { return true }
+        return now != opened
+    }
+
+    /// Closes the file and opens (or creates) the one at `path` now, as `init` does.
+    public func reopen() throws(SQLiteError) {
+        checkpointer?.stop()  // its connection closes first, so the writer's close is the last and ends the old WAL
+        checkpointer = nil
+        db = nil
+        opened = nil
+        try openOrSetAside()
+    }
 
     /// Each schema version's migration from the one before (index 0: from an empty file to version 1).
     static let migrations = [
@@ -158,12 +192,17 @@ public final class PlayLog {
                       Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), msPart)
     }
 
+    /// Runs a write on the open file, opening it first when it could not be opened before (it may be writable now).
+    private func writing<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        if db == nil { try openOrSetAside() }
+        guard let db else { throw SQLiteError(description: "\(path): not open", code: 14) }  // SQLITE_CANTOPEN
+        return try body(db)
+    }
+
     /// Runs a write; a full or read-only disk is one warn line and `nil` (the caller counts what was missed).
     private func write<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) -> T? {
         do {
-            if db == nil { try openOrSetAside() }  // it could not be opened before: it may be writable now
-            guard let db else { return nil }
-            let r = try body(db)
+            let r = try writing(body)
             if failing {
                 failing = false
                 log.info("play log: writing to \(path) again; \(missed) showing\(missed == 1 ? "" : "s") missed meanwhile")
@@ -178,15 +217,7 @@ public final class PlayLog {
 
     /// A showing of `item` starts at `start`; its row id (nil when it could not be written, and counted missed).
     public func begin(_ item: ShowingItem, at start: Date, screenOn: Bool = true) -> Int64? {
-        let id = write { db throws(SQLiteError) -> Int64 in
-            try db.query("""
-                INSERT INTO showings (start_utc, heartbeat_utc, path, size, mtime_utc, kind, region, layout, element, screen_on)
-                VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-                """, [.text(Self.timestamp(start)), .text(item.path), item.size.map { .int($0) } ?? .null,
-                      item.mtime.map { .text(Self.timestamp($0)) } ?? .null, .text(item.kind), .text(item.region),
-                      item.layout.map { .text($0) } ?? .null, item.element.map { .text($0) } ?? .null, .int(screenOn ? 1 : 0)])
-            return db.lastInsertID
-        }
+        let id = write { db throws(SQLiteError) -> Int64 in try insert(db, item, at: start, screenOn: screenOn) }
         if id == nil { missed += 1 }
         return id
     }
@@ -194,22 +225,55 @@ public final class PlayLog {
     /// Showing `id` ended at `end` for `reason` after `length` seconds, its screen off for `screenOff` of them
     /// (`duration` is the time on screen: the rest, to the millisecond).
     public func end(_ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) {
-        let offMs = Int64((screenOff * 1000).rounded())
-        let onScreen = max(0, ((length - screenOff) * 1000).rounded() / 1000)
-        _ = write { db throws(SQLiteError) in
-            try db.query("""
-                UPDATE showings SET end_utc = ?2, heartbeat_utc = ?2, reason = ?3, screen_off_ms = ?4,
-                  screen_on = CASE WHEN ?4 > 0 THEN 0 ELSE screen_on END, duration = ?5
-                WHERE id = ?1
-                """, [.int(id), .text(Self.timestamp(end)), .text(reason), .int(offMs), .real(onScreen)])
-        }
+        _ = write { db throws(SQLiteError) in try update(db, id, at: end, reason: reason, length: length, screenOff: screenOff) }
     }
 
     /// The open showings are still on at `now` (after a crash they are closed here).
     public func heartbeat(at now: Date) {
-        _ = write { db throws(SQLiteError) in
-            try db.query("UPDATE showings SET heartbeat_utc = ?1 WHERE end_utc IS NULL", [.text(Self.timestamp(now))])
-        }
+        _ = write { db throws(SQLiteError) in try beat(db, at: now) }
+    }
+
+    /// `begin`, throwing what failed (for `PlayLogWriter`, which tries again).
+    func tryBegin(_ item: ShowingItem, at start: Date, screenOn: Bool) throws(SQLiteError) -> Int64 {
+        try writing { db throws(SQLiteError) -> Int64 in try insert(db, item, at: start, screenOn: screenOn) }
+    }
+
+    /// `end`, throwing what failed.
+    func tryEnd(_ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) throws(SQLiteError) {
+        try writing { db throws(SQLiteError) in try update(db, id, at: end, reason: reason, length: length, screenOff: screenOff) }
+    }
+
+    /// `heartbeat`, throwing what failed.
+    func tryHeartbeat(at now: Date) throws(SQLiteError) {
+        try writing { db throws(SQLiteError) in try beat(db, at: now) }
+    }
+
+    /// Seconds on screen of a showing of `length` seconds with the screen off for `screenOff` of them (to the ms).
+    public static func onScreen(length: Double, screenOff: Double) -> Double {
+        max(0, ((length - screenOff) * 1000).rounded() / 1000)
+    }
+
+    private func insert(_ db: SQLiteDatabase, _ item: ShowingItem, at start: Date, screenOn: Bool) throws(SQLiteError) -> Int64 {
+        try db.query("""
+            INSERT INTO showings (start_utc, heartbeat_utc, path, size, mtime_utc, kind, region, layout, element, screen_on)
+            VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            """, [.text(Self.timestamp(start)), .text(item.path), item.size.map { .int($0) } ?? .null,
+                  item.mtime.map { .text(Self.timestamp($0)) } ?? .null, .text(item.kind), .text(item.region),
+                  item.layout.map { .text($0) } ?? .null, item.element.map { .text($0) } ?? .null, .int(screenOn ? 1 : 0)])
+        return db.lastInsertID
+    }
+
+    private func update(_ db: SQLiteDatabase, _ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) throws(SQLiteError) {
+        let offMs = Int64((screenOff * 1000).rounded())
+        try db.query("""
+            UPDATE showings SET end_utc = ?2, heartbeat_utc = ?2, reason = ?3, screen_off_ms = ?4,
+              screen_on = CASE WHEN ?4 > 0 THEN 0 ELSE screen_on END, duration = ?5
+            WHERE id = ?1
+            """, [.int(id), .text(Self.timestamp(end)), .text(reason), .int(offMs), .real(Self.onScreen(length: length, screenOff: screenOff))])
+    }
+
+    private func beat(_ db: SQLiteDatabase, at now: Date) throws(SQLiteError) {
+        try db.query("UPDATE showings SET heartbeat_utc = ?1 WHERE end_utc IS NULL", [.text(Self.timestamp(now))])
     }
 
     /// The showings that started at or after `since` (today's, from local midnight): how many, and their seconds
@@ -224,10 +288,17 @@ public final class PlayLog {
     /// Removes showings that ended before `date` (retention); how many went.
     @discardableResult
     public func prune(before date: Date) -> Int {
-        write { db throws(SQLiteError) -> Int in
-            let n = try db.query("SELECT count(*) FROM showings WHERE end_utc < ?1", [.text(Self.timestamp(date))]).first?.first?.int ?? 0
-            try db.query("DELETE FROM showings WHERE end_utc < ?1", [.text(Self.timestamp(date))])
-            return Int(n)
-        } ?? 0
+        write { db throws(SQLiteError) -> Int in try remove(db, before: date) } ?? 0
+    }
+
+    /// `prune`, throwing what failed.
+    func tryPrune(before date: Date) throws(SQLiteError) -> Int {
+        try writing { db throws(SQLiteError) -> Int in try remove(db, before: date) }
+    }
+
+    private func remove(_ db: SQLiteDatabase, before date: Date) throws(SQLiteError) -> Int {
+        let n = try db.query("SELECT count(*) FROM showings WHERE end_utc < ?1", [.text(Self.timestamp(date))]).first?.first?.int ?? 0
+        try db.query("DELETE FROM showings WHERE end_utc < ?1", [.text(Self.timestamp(date))])
+        return Int(n)
     }
 }

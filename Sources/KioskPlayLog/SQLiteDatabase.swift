@@ -1,11 +1,33 @@
 internal import CSQLite
 import Foundation
 
-/// A SQLite failure: what was being done, SQLite's message and its primary result code.
+/// A SQLite failure in one line: the file and the reason (SQLite's message, never the statement's text), and
+/// SQLite's primary result code.
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    /// `FILE: REASON`.
     public let description: String
+    /// The reason alone.
+    public let reason: String
     /// SQLite's primary result code (`SQLITE_FULL` 13, `SQLITE_READONLY` 8, `SQLITE_CORRUPT` 11, `SQLITE_NOTADB` 26, …).
     public let code: Int32
+
+    /// `reason` about the file at `path`.
+    public init(path: String, reason: String, code: Int32) {
+        description = "\(path): \(reason)"
+        self.reason = reason
+        self.code = code
+    }
+
+    /// A failure said whole in `description` (which names the file).
+    public init(description: String, code: Int32) {
+        self.description = description
+        reason = description
+        self.code = code
+    }
+
+    /// Whether trying again later may work: another connection holds the lock, or the disk is full or cannot
+    /// be written for now.
+    public var isTransient: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED || isUnwritable }
 
     /// Whether the file is damaged or no database at all (it is then moved aside and started anew).
     public var isCorrupt: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
@@ -39,7 +61,7 @@ final class SQLiteDatabase {
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK else {
-            let error = SQLiteError(description: "\(path): \(db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc)))",
+            let error = SQLiteError(path: path, reason: db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc)),
                                     code: rc & 0xFF)
             sqlite3_close_v2(db)
             db = nil
@@ -51,14 +73,15 @@ final class SQLiteDatabase {
 
     deinit { sqlite3_close_v2(db) }
 
-    private func failure(_ what: String, _ rc: Int32) -> SQLiteError {
-        SQLiteError(description: "\(path): \(what): \(String(cString: sqlite3_errmsg(db)))", code: rc & 0xFF)
+    /// What failed: the file and SQLite's message (the statement stays out of it: it says nothing to a user).
+    private func failure(_ rc: Int32) -> SQLiteError {
+        SQLiteError(path: path, reason: String(cString: sqlite3_errmsg(db)), code: rc & 0xFF)
     }
 
     /// Runs `sql` (one or more statements, no results).
     func execute(_ sql: String) throws(SQLiteError) {
         let rc = sqlite3_exec(db, sql, nil, nil, nil)
-        guard rc == SQLITE_OK else { throw failure(String(sql.prefix(40)), rc) }
+        guard rc == SQLITE_OK else { throw failure(rc) }
     }
 
     /// Runs one statement with `values` bound; returns its rows.
@@ -66,7 +89,7 @@ final class SQLiteDatabase {
     func query(_ sql: String, _ values: [Value] = []) throws(SQLiteError) -> [[Value]] {
         var stmt: OpaquePointer?
         var rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
-        guard rc == SQLITE_OK else { throw failure(String(sql.prefix(40)), rc) }
+        guard rc == SQLITE_OK else { throw failure(rc) }
         defer { sqlite3_finalize(stmt) }
         for (i, v) in values.enumerated() {
             let n = Int32(i + 1)
@@ -81,7 +104,7 @@ final class SQLiteDatabase {
         while true {
             rc = sqlite3_step(stmt)
             if rc == SQLITE_DONE { return rows }
-            guard rc == SQLITE_ROW else { throw failure(String(sql.prefix(40)), rc) }
+            guard rc == SQLITE_ROW else { throw failure(rc) }
             rows.append((0..<sqlite3_column_count(stmt)).map { c in
                 switch sqlite3_column_type(stmt, c) {
                 case SQLITE_INTEGER: return .int(sqlite3_column_int64(stmt, c))

@@ -2,22 +2,24 @@ import Foundation
 import KioskCore
 import KioskPlayLog
 
-/// Writes the player's showings to a `PlayLog` on the player's thread and clock (a recording's virtual clock
-/// too, so a recording's rows are the same each time): a row when an item comes on screen and its end when it
-/// leaves, with the time the screen was off during it (the display off, or the TV in standby over HDMI-CEC); a
-/// heartbeat every 10 s; old rows pruned once a day.
+/// Writes the player's showings to a `PlayLog` with the player's clock (a recording's virtual clock too, so a
+/// recording's rows are the same each time): a row when an item comes on screen and its end when it leaves, with
+/// the time the screen was off during it (the display off, or the TV in standby over HDMI-CEC); a heartbeat every
+/// 10 s; old rows pruned once a day. The rows are handed to a `PlayLogWriter`, whose thread writes them: nothing
+/// here waits on the file (a lock another process holds, a full disk), and at the player's end what is left is
+/// written within `flushTimeout` seconds. Today's figures for the status are counted here, not read back.
 ///
 /// The slideshow's showings are region `main`; a layout's are each region's (`.regionShowing`), its SMIL file and
 /// element with them, and what a layout's interrupt replaces ends `interrupted`. An emergency alert ends every
 /// showing on screen as `interrupted` and is a showing itself (kind `alert`); when it goes, what it covered starts
 /// again, each a new row.
 public final class PlayerPlayLog: LoopProducer {
-    private let store: PlayLog
+    private let writer: PlayLogWriter
     private unowned let player: Player
     private let keepDays: Double
-    /// A showing on screen: its row (nil when the log could not write it), and the screen's off time within it.
+    /// A showing on screen: the writer's number for it, and the screen's off time within it.
     private struct Open {
-        let row: Int64?
+        let row: PlayLogWriter.Showing
         let item: ShowingItem
         /// The path as the player named it.
         let path: String
@@ -36,17 +38,27 @@ public final class PlayerPlayLog: LoopProducer {
     private var tvOff = false
     private var nextBeat = 0.0
     private var nextPrune = 0.0
+    /// Today's showings that ended (the local day of the player's wall clock), from the log as it was opened and
+    /// from this player since.
+    private var today: (day: String, midnight: Date, showings: Int, seconds: Double)?
     /// Seconds between heartbeats.
     static let beat = 10.0
+    /// Seconds the player's end waits for the rows to be written.
+    static let flushTimeout = 3.0
 
-    /// Logs `player`'s showings into `store`, keeping `keepDays` days.
+    /// Logs `player`'s showings into `store` through a writer thread of its own, keeping `keepDays` days. Today's
+    /// figures so far are read from `store` here, before the writer owns it.
     public init(store: PlayLog, player: Player, keepDays: Double) {
-        self.store = store
         self.player = player
         self.keepDays = keepDays
+        if let (day, midnight) = Self.day(of: player.wallClock.at(player.clock.now), zone: player.wallClock.zone) {
+            let totals = store.totals(since: midnight) ?? (0, 0)
+            today = (day, midnight, totals.showings, totals.seconds)
+        }
+        writer = PlayLogWriter(store: store, log: player.log)
         player.observe { [unowned self] event in handle(event) }
         player.producers.append(self)
-        countToday(at: player.clock.now)
+        countToday(at: player.clock.now, adding: nil)
     }
 
     private var now: Double { player.clock.now }
@@ -81,6 +93,7 @@ public final class PlayerPlayLog: LoopProducer {
         case .shutdown:
             for region in open.keys.sorted() { close(region, reason: "quit", at: t) }
             covered = [:]
+            writer.flush(timeout: Self.flushTimeout)
         default:
             break
         }
@@ -92,16 +105,15 @@ public final class PlayerPlayLog: LoopProducer {
             covered[item.region] = (item, path, interrupt)
             return
         }
-        let row = store.begin(item, at: wall(t), screenOn: !screenOff)
+        let row = writer.begin(item, at: wall(t), screenOn: !screenOff)
         open[item.region] = Open(row: row, item: item, path: path, start: t, offSince: screenOff ? t : nil, interrupt: interrupt)
     }
 
     private func close(_ region: String, reason: String, at t: Double) {
         guard let o = open.removeValue(forKey: region) else { return }
-        if let row = o.row {
-            store.end(row, at: wall(t), reason: reason, length: t - o.start, screenOff: o.off + (o.offSince.map { t - $0 } ?? 0))
-        }
-        countToday(at: t)
+        let off = o.off + (o.offSince.map { t - $0 } ?? 0)
+        writer.end(o.row, at: wall(t), reason: reason, length: t - o.start, screenOff: off)
+        countToday(at: t, adding: (wall(o.start), PlayLog.onScreen(length: t - o.start, screenOff: off)))
     }
 
     /// An alert over the screen: what showed ends `interrupted` (to show again after); a new alert replaces one on
@@ -145,26 +157,38 @@ public final class PlayerPlayLog: LoopProducer {
         }
     }
 
-    /// Today's figures (the local day of the player's wall clock) into the player's status.
-    private func countToday(at t: Double) {
+    /// The local day of `date` in `zone` (`2026-12-24`) and its midnight.
+    private static func day(of date: Date, zone: TimeZone) -> (String, Date)? {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = player.wallClock.zone
-        let midnight = calendar.startOfDay(for: wall(t))
+        calendar.timeZone = zone
+        let midnight = calendar.startOfDay(for: date)
         let c = calendar.dateComponents([.year, .month, .day], from: midnight)
-        guard let day = CivilDate(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0),
-              let totals = store.totals(since: midnight) else { return }
-        player.playStats = PlayStats(day: day.description, showings: totals.showings, seconds: totals.seconds)
+        guard let day = CivilDate(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0) else { return nil }
+        return (day.description, midnight)
+    }
+
+    /// Today's figures (the local day of the player's wall clock) into the player's status, with a showing that
+    /// ended (its start and seconds on screen) counted when it started today.
+    private func countToday(at t: Double, adding ended: (start: Date, seconds: Double)?) {
+        guard let (day, midnight) = Self.day(of: wall(t), zone: player.wallClock.zone) else { return }
+        if today?.day != day { today = (day, midnight, 0, 0) }  // a new day: only this player's showings are in it
+        guard var figures = today else { return }
+        if let ended, ended.start >= figures.midnight {
+            figures.showings += 1
+            figures.seconds += ended.seconds
+            today = figures
+        }
+        player.playStats = PlayStats(day: day, showings: figures.showings, seconds: (figures.seconds * 1000).rounded() / 1000)
     }
 
     public func turn(at t: Double) -> [PlayerCommand] {
         if t >= nextBeat {
             nextBeat = t + Self.beat
-            if !open.isEmpty { store.heartbeat(at: wall(t)) }
+            if !open.isEmpty { writer.heartbeat(at: wall(t)) }
         }
         if t >= nextPrune {
             nextPrune = t + 86_400
-            let gone = store.prune(before: wall(t).addingTimeInterval(-keepDays * 86_400))
-            if gone > 0 { player.log.info("play log: \(gone) showings older than \(Int(keepDays)) days removed") }
+            writer.prune(before: wall(t).addingTimeInterval(-keepDays * 86_400), days: keepDays)
         }
         return []
     }

@@ -26,7 +26,7 @@ enum PlayLogChoice {
         }
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         do {
-            let store = try PlayLog(path: path, log: log)
+            let store = try PlayLog(path: path, log: log, busy: 0.25)  // its writer's thread tries again itself
             if store.isOpen { log.info("play log: kept in \(path)") }
             return (store, days)
         } catch {

@@ -1,0 +1,210 @@
+import Foundation
+import KioskCore
+
+/// Writes the player's showings into a `PlayLog` on a thread of its own, so that nothing on the frame loop waits on
+/// the file, its lock or the disk. The player hands over events through a bounded queue (`capacity`): a hand-over
+/// appends under a lock held for the append alone and never waits for the writer. Each event carries the player's
+/// own times, so a row written late says when the showing was on screen, not when it was written.
+///
+/// A write that fails for a while (another process holds the lock, as a VACUUM or a maintenance script does; the
+/// disk is full or read-only) is tried again every `retry` seconds, in order, the events waiting in the queue: one
+/// line says the log is held up, one that it writes again and how many showings were written late or dropped. A
+/// queue that is full drops new showings (counted); the end of a showing whose start was queued is never dropped,
+/// so no row stays open. A log file deleted or replaced under the writer is noticed within a second (one line), and
+/// a new one begun with the showings on screen in it.
+public final class PlayLogWriter: @unchecked Sendable {
+    /// A showing as the writer knows it: the number `begin` gave it.
+    public typealias Showing = UInt64
+
+    private enum Event {
+        case begin(Showing, ShowingItem, Date, screenOn: Bool)
+        case end(Showing, Date, reason: String, length: Double, screenOff: Double)
+        case heartbeat(Date)
+        case prune(before: Date, days: Double)
+    }
+
+    private let store: PlayLog
+    private let log: Log
+    private let capacity: Int
+    private let retry: Double
+    private let cond = NSCondition()
+    // guarded by `cond`: the events not yet written (the first ones being written now), and what was dropped
+    private var queue: [Event] = []
+    private var queuedBegins = 0
+    private var droppedShowings: Set<Showing> = []
+    private var dropped = 0
+    private var nextShowing: Showing = 1
+    // the writer thread's own
+    private var rows: [Showing: (row: Int64, item: ShowingItem, start: Date, screenOn: Bool)] = [:]
+    private var failing: SQLiteError?
+    private var late = 0
+    private var lastCheck = Date.distantPast
+    /// Changes left out since the last one written, for a failure that trying again cannot mend (a damaged file).
+    private var leftOut = 0
+
+    /// Writes into `store` from now on (the player must not use `store` itself any more), keeping at most
+    /// `capacity` showings waiting, trying a failed write again after `retry` seconds.
+    public init(store: PlayLog, log: Log, capacity: Int = 1024, retry: Double = 0.25) {
+        self.store = store
+        self.log = log
+        self.capacity = capacity
+        self.retry = retry
+        let thread = Thread { [self] in run() }
+        thread.name = "kiosk-playlog"
+        thread.start()
+    }
+
+    /// The log's file.
+    public var path: String { store.path }
+
+    /// A showing of `item` came on screen at `start`; the number its `end` names. Never waits.
+    public func begin(_ item: ShowingItem, at start: Date, screenOn: Bool) -> Showing {
+        cond.lock()
+        defer { cond.unlock() }
+        let showing = nextShowing
+        nextShowing += 1
+        if queuedBegins >= capacity {
+            droppedShowings.insert(showing)
+            dropped += 1
+        } else {
+            queue.append(.begin(showing, item, start, screenOn: screenOn))
+            queuedBegins += 1
+            cond.broadcast()
+        }
+        return showing
+    }
+
+    /// Showing `showing` left the screen at `end` after `length` seconds, `screenOff` of them with the screen off.
+    /// Never waits; never dropped when its start was not.
+    public func end(_ showing: Showing, at end: Date, reason: String, length: Double, screenOff: Double) {
+        cond.lock()
+        defer { cond.unlock() }
+        if droppedShowings.remove(showing) != nil { return }
+        queue.append(.end(showing, end, reason: reason, length: length, screenOff: screenOff))
+        cond.broadcast()
+    }
+
+    /// The showings on screen are still on at `now` (dropped when the queue is full: the next one says the same).
+    public func heartbeat(at now: Date) { enqueueSpare(.heartbeat(now)) }
+
+    /// Removes the showings that ended before `date` (`days` old, for the line that says how many).
+    public func prune(before date: Date, days: Double) { enqueueSpare(.prune(before: date, days: days)) }
+
+    private func enqueueSpare(_ event: Event) {
+        cond.lock()
+        defer { cond.unlock() }
+        guard queue.count < capacity else { return }
+        queue.append(event)
+        cond.broadcast()
+    }
+
+    /// Waits up to `timeout` seconds for every event handed over to be written (at the player's end); false, and
+    /// one line saying how many showings were not written, when it could not be.
+    @discardableResult
+    public func flush(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        cond.lock()
+        while !queue.isEmpty, cond.wait(until: deadline) {}
+        let left = queuedBegins + queue.filter { if case .end = $0 { true } else { false } }.count
+        let done = queue.isEmpty
+        cond.unlock()
+        if !done {
+            log.warn("play log: \(store.path) could not be written in \(timeout) s at the end (\(failing?.description ?? "still writing")); "
+                     + "\(left) showing start\(left == 1 ? "" : "s") and end\(left == 1 ? "" : "s") not written")
+        }
+        return done
+    }
+
+    private func run() {
+        while true {
+            cond.lock()
+            while queue.isEmpty { _ = cond.wait(until: Date(timeIntervalSinceNow: 1)); if queue.isEmpty { break } }
+            let batch = Array(queue.prefix(64))
+            cond.unlock()
+            checkFile()
+            var written = 0
+            var error: SQLiteError?
+            for event in batch {
+                do throws(SQLiteError) {
+                    try write(event)
+                    written += 1
+                    leftOut = 0
+                } catch let e where e.isTransient {
+                    error = e
+                    break
+                } catch {
+                    if leftOut == 0 { log.warn("play log: cannot write \(error.description); such changes are left out") }
+                    leftOut += 1
+                    written += 1
+                }
+            }
+            cond.lock()
+            for event in queue.prefix(written) { if case .begin = event { queuedBegins -= 1 } }
+            queue.removeFirst(written)
+            cond.broadcast()
+            let droppedNow = dropped
+            cond.unlock()
+            if let error {
+                held(error)
+                Thread.sleep(forTimeInterval: retry)
+            } else if written > 0 {
+                resumed(dropped: droppedNow)
+            }
+        }
+    }
+
+    private func write(_ event: Event) throws(SQLiteError) {
+        switch event {
+        case .begin(let showing, let item, let start, let screenOn):
+            let row = try store.tryBegin(item, at: start, screenOn: screenOn)
+            rows[showing] = (row, item, start, screenOn)
+            if failing != nil { late += 1 }
+        case .end(let showing, let end, let reason, let length, let screenOff):
+            guard let row = rows[showing]?.row else { return }
+            try store.tryEnd(row, at: end, reason: reason, length: length, screenOff: screenOff)
+            rows[showing] = nil
+        case .heartbeat(let now):
+            try store.tryHeartbeat(at: now)
+        case .prune(let date, let days):
+            let gone = try store.tryPrune(before: date)
+            if gone > 0 { log.info("play log: \(gone) showings older than \(Int(days.rounded())) days removed") }
+        }
+    }
+
+    /// A write failed for a while: said once.
+    private func held(_ error: SQLiteError) {
+        guard failing == nil else { return }
+        failing = error
+        log.warn("play log: waiting for \(store.path) (\(error.reason)); playback goes on, showings are written when it can be")
+    }
+
+    /// Writes work (again): said once, with what was late and what was dropped.
+    private func resumed(dropped total: Int) {
+        let droppedSince = total - reportedDrops
+        guard failing != nil || droppedSince > 0 else { return }
+        reportedDrops = total
+        let what = failing != nil ? "writing to \(store.path) again" : "writing to \(store.path) fell behind"
+        log.info("play log: \(what); \(late) showing\(late == 1 ? "" : "s") written late, \(droppedSince) dropped (the queue was full)")
+        failing = nil
+        late = 0
+    }
+    private var reportedDrops = 0
+
+    /// A file deleted or replaced under the log is noticed (at most once a second): a new one is begun, with the
+    /// showings on screen written into it again.
+    private func checkFile() {
+        guard Date().timeIntervalSince(lastCheck) >= 1 else { return }
+        lastCheck = Date()
+        guard store.isGone else { return }
+        do throws(SQLiteError) {
+            try store.reopen()
+            for (showing, r) in rows.sorted(by: { $0.key < $1.key }) {
+                rows[showing]?.row = try store.tryBegin(r.item, at: r.start, screenOn: r.screenOn)
+            }
+            log.warn("play log: \(store.path) was deleted or replaced while kiosk wrote it; began a new one "
+                     + "(\(rows.count) showing\(rows.count == 1 ? "" : "s") on screen written into it again)")
+        } catch {
+            log.warn("play log: \(store.path) was deleted or replaced while kiosk wrote it, and a new one cannot be begun (\(error.reason))")
+        }
+    }
+}
