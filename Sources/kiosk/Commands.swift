@@ -21,6 +21,7 @@ struct Commands {
             o = try ParsedOptions.parse(DemoPlaylist.flags + args, specs: specs, command: command)
         }
         if let l = o.string("log-level"), let level = LogLevel(name: l) { log.level = level }
+        if ["play", "record"].contains(command), let notice = RealtimeClock.environmentNotice() { log.warn(notice) }
         return o
     }
 

@@ -21,6 +21,19 @@ public final class RealtimeClock: Sendable {
         RealtimeClock(skew: environment[skewVariable].flatMap(RealtimeSkew.init(parsing:)) ?? RealtimeSkew())
     }
 
+    /// The line a command that plays logs at start when the environment sets the test skew (nil when it does not),
+    /// so that a shipped binary never reads a moved clock without a word: what it reads, or that the value is
+    /// unreadable and the clock is not moved.
+    public static func environmentNotice(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        guard let text = environment[skewVariable] else { return nil }
+        let shown = "\(skewVariable)=\(Log.escaped(String(text.prefix(200))))"
+        guard let skew = RealtimeSkew(parsing: text) else {
+            return "\(shown) is not S or S1,AFTER,S2 (seconds): a test setting, ignored; the wall clock is not moved"
+        }
+        let step = skew.stepAfter.map { String(format: ", then %.3f s from %.3f s after start", skew.after, $0) } ?? ""
+        return "\(shown): a test setting: the wall clock --sync-epoch reads is moved \(String(format: "%.3f", skew.before)) s ahead\(step)"
+    }
+
     /// CLOCK_REALTIME in seconds (with the test skew).
     public func now() -> Double {
         Self.systemSeconds() + skew.seconds(after: MonotonicClock.seconds() - made)
