@@ -104,9 +104,14 @@ final class MediaRootRaceTests: XCTestCase {
         XCTAssertEqual(leftovers, [], "no temporary file is left")
     }
 
-    /// A real kiosk on its socket while a link inside the root flips between a folder inside and one outside,
-    /// as fast as it can: of 150 screenshots none may land outside.
+    /// A real kiosk on its socket while the screenshot folder inside the root and a link to a folder outside trade
+    /// names, atomically (`renameat2` with `RENAME_EXCHANGE`), as fast as they can. Screenshots are asked for
+    /// until the race was seen both ways (a request checked while the name was the link, refused by the gate; one
+    /// checked while it was the folder and swapped before the write, refused by the open beneath the root) and
+    /// some were written inside; 4,000 requests at most. None may land outside, and every refusal has its line.
     func testScreenshotsRacingAFlippingLinkNeverLandOutside() throws {
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        let exchange = try XCTUnwrap(dlsym(nil, "renameat2").map { unsafeBitCast($0, to: RenameAt2.self) }, "glibc has renameat2")
         let victim = outside + "/shot.png"
         try Data("VICTIM".utf8).write(to: URL(fileURLWithPath: victim))
         let picture = dir.file("root/a.png")
@@ -116,30 +121,45 @@ final class MediaRootRaceTests: XCTestCase {
                                          length: 300, test: self)
         let p = server.process
         defer { server.stopExpectingCleanExit() }
-        let flip = root + "/flip"
-        try FileManager.default.createSymbolicLink(atPath: flip, withDestinationPath: "shots")
+        let shots = root + "/shots", swapped = root + "/shots.swap"
+        try FileManager.default.createSymbolicLink(atPath: swapped, withDestinationPath: outside)
+        XCTAssertEqual(exchange(AT_FDCWD, shots, AT_FDCWD, swapped, 2 /* RENAME_EXCHANGE */), 0, "renameat2: \(errno)")
+        XCTAssertEqual(exchange(AT_FDCWD, shots, AT_FDCWD, swapped, 2), 0, "and back: shots is the folder again")
         let stop = LockedFlag()
-        let flipper = Thread { [root, outside] in
-            var inside = false
-            while !stop.isSet {
-                let temporary = root + "/flip.new"
-                _ = symlink(inside ? "shots" : outside, temporary)
-                _ = rename(temporary, root + "/flip")
-                inside.toggle()
-            }
+        let flipper = Thread {
+            while !stop.isSet { _ = exchange(AT_FDCWD, shots, AT_FDCWD, swapped, 2) }
         }
         flipper.start()
         defer { stop.set() }
         let c = try IPCConnection(path: sock)
-        var written = 0
-        for _ in 0..<150 {
-            let reply = try c.request(#"["screenshot-to-file","\#(flip)/shot.png"]"#)
-            if reply["error"] == .string("success") { written += 1 }
+        var written = 0, refused = 0
+        /// The refusals kiosk logged so far: by the gate (checked while the name was the link), and at the write
+        /// (checked while it was the folder, then swapped: the race itself).
+        func refusals() -> (gate: Int, write: Int) {
+            let lines = p.stderr.split(separator: "\n")
+            return (lines.filter { $0.contains("ipc: screenshot-to-file \(shots)/shot.png") && $0.contains("refused: outside --media-root") }.count,
+                    lines.filter { $0.contains("screenshot: ") && $0.contains("beneath --media-root") }.count)
+        }
+        let deadline = Date(timeIntervalSinceNow: 120)
+        for attempt in 1...4000 {
+            let reply = try c.request(#"["screenshot-to-file","\#(shots)/shot.png"]"#)
+            if reply["error"] == .string("success") { written += 1 } else { refused += 1 }
+            guard attempt % 20 == 0 else { continue }
+            let seen = refusals()
+            if (written > 0 && seen.gate > 0 && seen.write > 0) || Date() > deadline { break }
         }
         stop.set()
+        _ = eventually(5, every: 0.1) { let r = refusals(); return r.gate + r.write >= refused }  // the lines come before the replies
+        let seen = refusals()
         XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "VICTIM", "no screenshot went outside the root")
-        XCTAssertGreaterThan(written, 0, "the screenshots checked while the link pointed inside were written, inside")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/shots/shot.png"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), ["shot.png"], "nothing else was made outside")
+        XCTAssertGreaterThan(written, 0, "the screenshots checked and written while the name was the folder")
+        let folder = try [shots, swapped].first { try FileManager.default.attributesOfItem(atPath: $0)[.type] as? FileAttributeType == .typeDirectory }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: (folder ?? shots) + "/shot.png"), "written inside, in the folder")
+        XCTAssertGreaterThan(seen.gate, 0, "the gate refused a request while the name was the link: \(p.stderr.suffix(2000))")
+        XCTAssertGreaterThan(seen.write, 0, "the race happened: checked as the folder, swapped, refused at the write: \(p.stderr.suffix(2000))")
+        XCTAssertEqual(refused, seen.gate + seen.write, "every refusal has its line: \(p.stderr.suffix(2000))")
+        print("media root race: \(written) written, \(seen.gate) refused by the gate, \(seen.write) at the write")
     }
 }
 
