@@ -105,12 +105,12 @@ public final class PlayLogWriter: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: timeout)
         cond.lock()
         while !queue.isEmpty, cond.wait(until: deadline) {}
-        let left = queuedBegins + queue.filter { if case .end = $0 { true } else { false } }.count
-        let done = queue.isEmpty
+        let (changes, showings) = (queue.count, queuedBegins)
         cond.unlock()
+        let done = changes == 0
         if !done {
-            log.warn("play log: \(store.path) could not be written in \(timeout) s at the end (\(failing?.description ?? "still writing")); "
-                     + "\(left) showing start\(left == 1 ? "" : "s") and end\(left == 1 ? "" : "s") not written")
+            log.warn("play log: \(store.path) not written within \(timeout) s (\(failing?.reason ?? "still writing")); "
+                     + "\(changes) change\(changes == 1 ? "" : "s") left, \(showings) of them new showings")
         }
         return done
     }
@@ -167,7 +167,7 @@ public final class PlayLogWriter: @unchecked Sendable {
             try store.tryHeartbeat(at: now)
         case .prune(let date, let days):
             let gone = try store.tryPrune(before: date)
-            if gone > 0 { log.info("play log: \(gone) showings older than \(Int(days.rounded())) days removed") }
+            if gone > 0 { log.info("play log: \(gone) showings older than \(Int(saturating: days)) days removed") }
         }
     }
 
