@@ -44,6 +44,9 @@ public enum PlayLogReport {
             throw SQLiteError(description: "\(path): no such file", code: 14)
         }
         let db = try SQLiteDatabase(path: path, readOnly: true)
+        guard try db.query("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'showings'").first?.first?.int == 1 else {
+            throw SQLiteError(path: path, reason: "is a SQLite database but not a play log (it has no showings)", code: 1)
+        }
         let rows = try db.query(query(by: by, perItem: perItem), [.text(since.map(PlayLog.timestamp) ?? ""), .text(until.map(PlayLog.timestamp) ?? "9999")])
         return rows.map { r in
             Row(group: r[0].text ?? "", item: r[1].text ?? "", count: Int(r[2].int ?? 0), seconds: r[3].real ?? 0,
@@ -97,7 +100,7 @@ public enum PlayLogReport {
             let stats = rows.map { r in
                 let media = by == .item ? r.group : r.item
                 return "  <stat type=\"media\" fromdt=\"\(when(r.first))\" todt=\"\(when(r.last))\" scheduleid=\"0\" layoutid=\"0\" "
-                    + "mediaid=\"\(xml(media))\" tag=\"\" count=\"\(r.count)\" duration=\"\(Int(r.seconds.rounded()))\"/>"
+                    + "mediaid=\"\(xml(media))\" tag=\"\" count=\"\(r.count)\" duration=\"\(Int(saturating: r.seconds))\"/>"
             }
             return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<stats>\n" + stats.map { $0 + "\n" }.joined() + "</stats>\n"
         }

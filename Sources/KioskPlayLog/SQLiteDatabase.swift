@@ -58,6 +58,7 @@ final class SQLiteDatabase {
     init(path: String, readOnly: Bool = false, busy: Double = 2) throws(SQLiteError) {
         Self.ownersKept
         self.path = path
+        try Self.requireRegularFile(path)
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK else {
@@ -67,11 +68,28 @@ final class SQLiteDatabase {
             db = nil
             throw error
         }
-        sqlite3_busy_timeout(db, Int32(busy * 1000))
+        sqlite3_busy_timeout(db, Int32(clamping: Int(saturating: busy * 1000, rounding: .towardZero)))
         sqlite3_extended_result_codes(db, 0)
     }
 
     deinit { sqlite3_close_v2(db) }
+
+    /// Refuses what is at `path` unless it is a regular file (or nothing, to be created): SQLite's own `open` of a
+    /// FIFO would wait for a writer for good, and a folder gave "disk I/O error". Looked at through a non-blocking
+    /// `open` and `fstat`, which never wait.
+    private static func requireRegularFile(_ path: String) throws(SQLiteError) {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return }  // none yet, or unreadable: SQLite's open says which
+        defer { close(fd) }
+        var s = stat()
+        guard fstat(fd, &s) == 0 else { return }
+        switch s.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw SQLiteError(path: path, reason: "is a folder, not a play log", code: SQLITE_CANTOPEN)
+        case S_IFIFO: throw SQLiteError(path: path, reason: "is a FIFO, not a play log (a regular file is needed)", code: SQLITE_CANTOPEN)
+        default: throw SQLiteError(path: path, reason: "is not a regular file (a play log is one)", code: SQLITE_CANTOPEN)
+        }
+    }
 
     /// What failed: the file and SQLite's message (the statement stays out of it: it says nothing to a user).
     private func failure(_ rc: Int32) -> SQLiteError {
@@ -121,7 +139,7 @@ final class SQLiteDatabase {
 }
 
 extension SQLiteDatabase.Value {
-    var int: Int64? { if case .int(let x) = self { x } else if case .real(let x) = self { Int64(x) } else { nil } }
+    var int: Int64? { if case .int(let x) = self { x } else if case .real(let x) = self { Int64(Int(saturating: x, rounding: .towardZero)) } else { nil } }
     var real: Double? { if case .real(let x) = self { x } else if case .int(let x) = self { Double(x) } else { nil } }
     var text: String? { if case .text(let s) = self { s } else { nil } }
 }
