@@ -42,14 +42,15 @@ public enum PlayJob {
     /// of the playlist (or until the end with `--no-loop`). `shouldStop` ends it early (a signal); the file is
     /// then finalised with what was recorded, and so it is when an error stops it after frames were written.
     /// A recording with no frame leaves no file. With `layout` it records that SMIL layout instead of `items`
-    /// (one pass of its body without `length`).
+    /// (one pass of its body without `length`; a body that never ends or lasts 0 s needs `length`).
     public static func record(items: [PlaylistItem], layout: SMILFile? = nil, config: PlayerConfig, output path: String, fps: Int,
                               length: Double?, realTime: Bool = false, log: Log, shouldStop: @escaping () -> Bool = { false },
                               onStart: ((Player) -> Void)? = nil) throws -> PlayReport {
         var config = config
         if length == nil { config.slideshow.loop = false }
-        if let layout, length == nil, !layout.timeline(stillDuration: config.slideshow.duration).duration.isFinite {
-            throw PlayerError("record: \(layout.document.file) has no end (an indefinite or repeating body): give --length")
+        // a body without an end (endless, or lasting 0 s) would be recorded for ever: a usage error (exit 2)
+        if let layout, length == nil, let why = layout.timeline(stillDuration: config.slideshow.duration).extent.noEnd {
+            throw UsageError("record: \(layout.document.file) \(why): give --length")
         }
         let clock = VirtualClock()
         let withSound = items.contains { item in

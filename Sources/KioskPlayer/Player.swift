@@ -105,6 +105,8 @@ public final class Player {
     var itemEffect: (spec: EffectSpec, before: PictureEffect)?
     /// The clock's time at the top of this frame (the effect's split is read at it).
     var frameTime = 0.0
+    /// The player time `run(length:)` stops at (nil: none): no rest goes past it.
+    var runEnd: Double?
     /// What text and bars are overlaid: fed the player's events and notes, asked each frame through
     /// `overlayScene(at:)` (PlayerOverlays.swift).
     public let overlays: OverlayState
@@ -246,6 +248,7 @@ public final class Player {
         let modes = LoopModes(player: self)
         if config.grid.openAtStart { inbox.queueFromLoop(.grid(.open)) }
         defer { stopPlaying() }
+        runEnd = length
         var last: PlayerMode?
         loop: while !shouldStop() && !quitRequested {
             onLoopTurn?()

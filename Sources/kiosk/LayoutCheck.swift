@@ -27,7 +27,8 @@ enum LayoutCheck {
     }
 
     /// `kiosk check-config FILE.smil`: its problems (media that will not play count: the layout would show
-    /// empty regions), its warnings, and with no problems each region's first minute. The exit status.
+    /// empty regions; so does a body in which nothing ever shows), its warnings, and with no problems each
+    /// region's first minute. The exit status.
     static func check(_ path: String, stillDuration: Double, anchor: SMILTimeline.WallAnchor) -> Int32 {
         let file: SMILFile
         do {
@@ -45,6 +46,14 @@ enum LayoutCheck {
         }
         let timeline = file.timeline(stillDuration: stillDuration, anchor: anchor)
         for line in timeline.wallclockProblems { Log.writeStandardError("kiosk: warning: \(Log.escaped(line))\n") }
+        if case .empty(let triggers) = timeline.extent, let why = timeline.extent.nothingShows {
+            // nothing would ever show: a problem; nothing until a tap or a key: a layout may mean that, so a warning
+            Log.writeStandardError("kiosk: \(triggers.isEmpty ? "" : "warning: ")\(Log.escaped("\(path): lasts 0 s: \(why)"))\n")
+            if triggers.isEmpty {
+                Log.writeStandardError("kiosk: \(path): 1 problem\n")
+                return 2
+            }
+        }
         print("\(path): ok")
         print(firstMinute(timeline), terminator: "")
         print(wallclockBegins(file.document, anchor: anchor), terminator: "")

@@ -82,12 +82,13 @@ extension Player {
         }
     }
 
-    /// Rests as `rest` says; a command, input or a producer's wakeup ends a wait at once.
+    /// Rests as `rest` says, never past the end of the run (`--length`), whatever the mode asked (a layout of
+    /// stills, an alert); a command, input or a producer's wakeup ends a wait at once.
     func rest(_ rest: Rest) {
         switch rest {
         case .none: break
         case .nextFrame: presenter?.wait(until: nil)
-        case .until(let deadline): presenter?.wait(until: deadline)
+        case .until(let deadline): presenter?.wait(until: min(deadline, runEnd ?? .infinity))
         case .then(let first, let step):
             self.rest(first)
             step()

@@ -43,6 +43,8 @@ final class LayoutMode: PlayerMode {
     private var showings: [String: (media: Int, activation: Int)] = [:]
     /// When the layout's clock began on the wall clock (its wallclock begins are placed from it).
     private var wallStart = Date()
+    /// Whether the line saying that nothing in the layout shows was written.
+    private var saidNothingShows = false
     /// Whether a frame of the layout has reached the screen.
     private var shownOnce = false
     /// How long the screen may keep what it showed before while the layout's first media decode (then the
@@ -151,7 +153,17 @@ final class LayoutMode: PlayerMode {
             return .rest(.none)
         }
         let length = endsSlot == nil ? screen.timeline.duration : .infinity  // an item loops its body until its length
-        if length.isFinite, length > 0, t - start >= length {
+        if let why = screen.timeline.extent.nothingShows, !saidNothingShows {
+            saidNothingShows = true  // one line; the loop below then rests until a command, a trigger or the overlays
+            p.log.warn("layout: \(screen.file.document.file) lasts 0 s: \(why); " + (endsSlot == nil && !p.config.slideshow.loop
+                ? "nothing to play once (--no-loop)" : "showing the regions' backgrounds"))
+            if endsSlot == nil, !p.config.slideshow.loop, screen.file.document.outsideTriggers.isEmpty {
+                p.postStatus(scene: nil)
+                return .end
+            }
+        }
+        let loops = length.isFinite && length > 0  // a body of 0 s has no loop to go round (it would go round at once)
+        if loops, t - start >= length {
             guard p.config.slideshow.loop else {
                 p.postStatus(scene: nil)
                 return .end
@@ -177,7 +189,7 @@ final class LayoutMode: PlayerMode {
         }
         var rest: Rest = .nextFrame
         if let next = screen.nextChange(after: local) {
-            let deadline = min(start + next, length.isFinite ? start + length : .infinity)
+            let deadline = min(start + next, loops ? start + length : .infinity, endsSlot.map { start + $0.length } ?? .infinity)
             rest = .until(min(p.wakeTime(deadline), p.overlayDeadline(after: t) ?? .infinity))
         }
         if let untimed = p.untimedClock {
