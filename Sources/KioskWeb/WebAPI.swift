@@ -96,12 +96,16 @@ extension WebApp {
     }
 
     /// `GET /api/report?since=&until=&by=&format=`: the play log's report (JSON unless `format` says otherwise;
-    /// CSV as a download). `since` and `until` are ISO 8601 instants or local dates (`2026-12-01`).
+    /// CSV as a download). `since` and `until` are read by `ReportTime`, as `kiosk report` reads its own: local
+    /// dates or times in the player's zone (`2026-12-01`, `2026-12-01T08:00`) or times with `Z` or an offset.
     private func report(_ r: WebRequest) -> WebResponse {
         func instant(_ name: String) -> (Date?, WebResponse?) {
             guard let text = r.query[name], !text.isEmpty else { return (nil, nil) }
-            if let d = PlayReportQuery.instant(text) ?? WebPages.localDay(text) { return (d, nil) }
-            return (nil, WebResponse.error(400, "\(name) '\(text)' is not YYYY-MM-DD or an ISO 8601 time"))
+            do throws(ReportTime.Refusal) {
+                return (try ReportTime.parse(text, zone: backend.reports.zone), nil)
+            } catch {
+                return (nil, WebResponse.error(400, "\(name): \(error)"))
+            }
         }
         let by = r.query["by"] ?? "item", format = r.query["format"] ?? "json"
         guard PlayReportQuery.groupings.contains(by) else { return .error(400, "by '\(by)' is not item, hour, day or region") }

@@ -8,8 +8,8 @@ struct ReportCommand {
 
     static let specs: [OptionSpec] = [
         OptionSpec("play-log", .text, metavar: "FILE", "the play log (default: plays.sqlite in the state folder)"),
-        OptionSpec("since", .text, metavar: "YYYY-MM-DD[THH:MM[:SS]]", "showings that started at or after this local time"),
-        OptionSpec("until", .text, metavar: "YYYY-MM-DD[THH:MM[:SS]]", "showings that started before this local time"),
+        OptionSpec("since", .text, metavar: "YYYY-MM-DD[THH:MM[:SS]]", "showings that started at or after this local time (or with Z or +HH:MM)"),
+        OptionSpec("until", .text, metavar: "YYYY-MM-DD[THH:MM[:SS]]", "showings that started before this local time (or with Z or +HH:MM)"),
         OptionSpec("timezone", .text, metavar: "AREA/CITY", "the zone of --since and --until (default: the system's)"),
         OptionSpec("by", .choice(PlayLogReport.Grouping.allCases.map(\.rawValue)), "group by item (default), hour, day or region (hours and days in UTC)"),
         OptionSpec("format", .choice(PlayLogReport.Format.allCases.map(\.rawValue)), "table (default), csv, json or xibo (Xibo's stats XML)"),
@@ -28,10 +28,7 @@ struct ReportCommand {
         let zone = try o.string("timezone").map { value throws(UsageError) in try ClockOptions.timeZone(value) } ?? .current
         func time(_ name: String) throws -> Date? {
             guard let text = o.string(name) else { return nil }
-            let full = text.contains("T") ? text : text + "T00:00"
-            do { return try ClockOptions.startTime(full, timeZone: zone) } catch {
-                throw UsageError("--\(name): '\(text)' is not YYYY-MM-DD[THH:MM[:SS]]")
-            }
+            do { return try ReportTime.parse(text, zone: zone) } catch { throw UsageError("--\(name): \(error)") }  // as the web page reads it
         }
         let since = try time("since"), until = try time("until")
         let path: String

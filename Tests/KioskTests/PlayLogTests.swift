@@ -266,6 +266,6 @@ final class PlayLogTests: XCTestCase {
         XCTAssertEqual(missing.stderr, "kiosk: error: report: \(dir.file("none.sqlite")): no such file\n")
         let bad = try CLITests.run(["report", "--play-log", db, "--since", "yesterday"], timeout: 30)
         XCTAssertEqual(bad.status, 2)
-        XCTAssertEqual(bad.stderr, "kiosk: --since: 'yesterday' is not YYYY-MM-DD[THH:MM[:SS]]\n")
+        XCTAssertEqual(bad.stderr, "kiosk: --since: 'yesterday' is not YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|+HH:MM|-HH:MM] (a date is YYYY-MM-DD)\n")
     }
 }

@@ -26,13 +26,10 @@ public struct PlayReportQuery: Sendable, Equatable {
 
 extension PlayReportQuery {
     /// An instant as the IPC request carries it: ISO 8601 with a zone (`2026-12-06T08:00:00Z`,
-    /// `2026-12-06T09:00:00.250+01:00`); nil for anything else.
+    /// `2026-12-06T09:00:00.250+01:00`), read by `ReportTime` as the CLI and the web page read theirs; nil for
+    /// anything else (`2026-13-45T…`, `+99:99`).
     public static func instant(_ text: String) -> Date? {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        if let d = f.date(from: text) { return d }
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: text)
+        try? ReportTime.parse(text, zone: TimeZone(secondsFromGMT: 0) ?? .current, needsZone: true)
     }
 
     /// `date` as a request carries it (UTC, whole seconds).
