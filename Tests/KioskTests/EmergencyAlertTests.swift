@@ -10,7 +10,8 @@ import XCTest
 
 /// The emergency alert: it takes the whole screen (white on deep red, large, with the time; tesseract reads the
 /// message back), the slideshow and a layout resume where they were when it ends, it survives a restart while it
-/// is on, and IPC, `kiosk ctl` and MQTT set and clear it.
+/// is on (tesseract reads it on the restarted screen, and not once cleared), and IPC, `kiosk ctl` and MQTT set and
+/// clear it.
 final class EmergencyAlertTests: XCTestCase {
     override func setUp() { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
 
@@ -165,10 +166,17 @@ final class EmergencyAlertTests: XCTestCase {
         let picture = try ColourPictures.make(dir, "a.png", "green")
         let sock = dir.file("ipc.sock"), state = dir.file("state")
         func start() throws -> LiveProcess {
-            let p = try LiveProcess(["play", picture, "--output", "headless", "--size", "320x180", "--state-dir", state, "--no-watch",
+            let p = try LiveProcess(["play", picture, "--output", "headless", "--size", "640x360", "--state-dir", state, "--no-watch",
                                      "--input-ipc-server", sock, "--log-level", "info"])
             XCTAssertTrue(p.waitFor("first frame presented", timeout: 30), p.stderr)
             return p
+        }
+        /// What tesseract reads on the screen now: a screenshot through `kiosk ctl`.
+        func screenText(_ name: String) throws -> String {
+            let shot = dir.file("\(name).png")
+            let r = try CLITests.run(["ctl", "--socket", sock, "screenshot", shot], timeout: 20)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return try ScreenOCR.read(shot, size: PixelSize(width: 640, height: 360), name: "\(name)-read", in: dir.path)
         }
         var p = try start()
         var c = try IPCConnection(path: sock)
@@ -186,11 +194,16 @@ final class EmergencyAlertTests: XCTestCase {
         c = try IPCConnection(path: sock)
         XCTAssertEqual(try c.get("kiosk-alert"), .string("Storm: stay inside"), p.stderr)
         XCTAssertEqual(try c.get("kiosk-alert-until"), .double(until))
+        let restarted = try screenText("restarted")
+        XCTAssertTrue(restarted.contains("Storm: stay inside"), "on the screen after the restart, not only in state: read \(restarted)")
         let cleared = try CLITests.run(["ctl", "--socket", sock, "alert", "--clear"], timeout: 20)
         XCTAssertEqual(cleared.status, 0, cleared.stderr)
         XCTAssertTrue(try eventually(5) { try c.request(#"["get_property","kiosk-alert"]"#)["error"] == .string("property unavailable") },
                       p.stderr)
         XCTAssertTrue(try eventually(5) { p.stderr.contains("alert: ends: cleared") }, p.stderr)
+        var after = ""
+        XCTAssertTrue(try eventually(10, every: 0.5) { after = try screenText("cleared"); return !after.contains("Storm") },
+                      "the screen still reads \(after)")
         // bad input: no text, a time that is no time
         let bare = try CLITests.run(["ctl", "--socket", sock, "alert"], timeout: 20)
         XCTAssertEqual(bare.status, 2, bare.stderr)
