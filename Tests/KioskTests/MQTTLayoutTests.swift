@@ -80,27 +80,18 @@ final class MQTTLayoutTests: MQTTFleetTestCase {
             return first["src"]
         }
         XCTAssertNotNil(try clients.wait("kiosk/wall/state", seconds: 10) { mainSrc($0) == .string("green.png") }, p.stderr)
-        // events are not retained: listen for the two (the trigger, the interrupt's start) before the notify
-        let heard = Heard()
-        let listened = DispatchSemaphore(value: 0)
-        let clients = self.clients!
-        DispatchQueue.global().async {
-            heard.messages = (try? clients.messages(["kiosk/wall/event"], count: 2, seconds: 20)) ?? []
-            listened.signal()
-        }
-        Thread.sleep(forTimeInterval: 1)  // mosquitto_sub is subscribed
+        // events are not retained: listen for the two (the trigger, the interrupt's start) before the notify, from
+        // when the listener is subscribed (kiosk's retained availability reached it after the event topic's SUBSCRIBE)
+        let probe = "kiosk/wall/availability"
+        let listener = try clients.listen(["kiosk/wall/event"], count: 2, seconds: 25, probe: probe)
         try clients.publish("kiosk/wall/cmd/notify", "fire")
         XCTAssertNotNil(try clients.wait("kiosk/wall/state", seconds: 10) { mainSrc($0) == .string("red.png") }, p.stderr)
         XCTAssertTrue(p.waitFor("layout: notify(fire) at", timeout: 10), p.stderr)
-        XCTAssertEqual(listened.wait(timeout: .now() + 25), .success)
-        let events = heard.messages.compactMap { try? JSONValue.parse(Array($0.payload.utf8)) }
-        XCTAssertTrue(events.contains { $0["event"] == .string("trigger") && $0["trigger"] == .string("notify(fire)") }, "\(heard.messages)")
-        XCTAssertTrue(events.contains { $0["event"] == .string("interrupt-started") && $0["src"] == .string("red.png") }, "\(heard.messages)")
+        XCTAssertEqual(listener.finish(timeout: 30).status, 0, "mosquitto_sub got both events: \(listener.stdout) \(listener.stderr)")
+        let heard = MQTTClients.heard(listener, probe: probe)
+        let events = heard.compactMap { try? JSONValue.parse(Array($0.payload.utf8)) }
+        XCTAssertTrue(events.contains { $0["event"] == .string("trigger") && $0["trigger"] == .string("notify(fire)") }, "\(heard)")
+        XCTAssertTrue(events.contains { $0["event"] == .string("interrupt-started") && $0["src"] == .string("red.png") }, "\(heard)")
         stop(p)
     }
-}
-
-/// Messages a background subscriber heard.
-private final class Heard: @unchecked Sendable {
-    var messages: [(topic: String, payload: String)] = []
 }

@@ -106,9 +106,10 @@ struct MQTTClients {
         self.extra = extra
     }
 
-    /// Publishes `payload` (empty: a null message) on `topic` at QoS 1.
-    func publish(_ topic: String, _ payload: String) throws {
-        let body = payload.isEmpty ? ["-n"] : ["-m", payload]
+    /// Publishes `payload` (empty: a null message) on `topic` at QoS 1; `retain`: as the retained message (a
+    /// retained null message clears the topic's).
+    func publish(_ topic: String, _ payload: String, retain: Bool = false) throws {
+        let body = (payload.isEmpty ? ["-n"] : ["-m", payload]) + (retain ? ["-r"] : [])
         let r = try BoundedProcess.run(pub, ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic] + body + extra, timeout: 10)
         XCTAssertEqual(r.status, 0, String(decoding: r.stderr, as: UTF8.self))
     }
@@ -120,6 +121,27 @@ struct MQTTClients {
         return String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").compactMap { line -> (String, String)? in
             let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { return nil }
+            return (String(parts[0]), String(parts[1]))
+        }
+    }
+
+    /// A mosquitto_sub on `topics` running in the background (at most `count` messages of them, `seconds` at most),
+    /// returned once it is subscribed: `probe`, a topic that holds a retained message (kiosk's `availability`), is
+    /// subscribed after `topics` on the same connection, and the broker sends its retained message only once it
+    /// took that subscription, so when the probe's message is printed the subscriptions before it are in place.
+    /// Its standard output has one `TOPIC<tab>PAYLOAD` line a message, the probe's first.
+    func listen(_ topics: [String], count: Int, seconds: Int, probe: String) throws -> LiveProcess {
+        let p = try LiveProcess(["-h", "127.0.0.1", "-p", "\(port)", "-C", "\(count + 1)", "-W", "\(seconds)", "-F", "%t\t%p"]
+                                + extra + (topics + [probe]).flatMap { ["-t", $0] }, executable: sub)
+        XCTAssertTrue(p.waitForOutput(probe + "\t", timeout: 10), "mosquitto_sub heard nothing on \(probe): \(p.stderr)")
+        return p
+    }
+
+    /// The `TOPIC<tab>PAYLOAD` lines a `listen`er printed, the probe's left out.
+    static func heard(_ listener: LiveProcess, probe: String) -> [(topic: String, payload: String)] {
+        listener.stdout.split(separator: "\n").compactMap { line -> (String, String)? in
+            let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0] != probe else { return nil }
             return (String(parts[0]), String(parts[1]))
         }
     }
