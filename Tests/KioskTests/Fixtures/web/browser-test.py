@@ -1,29 +1,29 @@
 #!/usr/bin/env python3
 """kiosk's web page in a real browser: Debian's chromium, headless, driven by selenium through chromedriver.
 
-browser-test.py BASE PASSWORD UPLOAD OUT KIOSK SOCKET SHOT
+browser-test.py BASE PASSWORD UPLOAD OUT
 
-Logs in, uploads UPLOAD through the media page's file input, waits until it is listed and then on screen (the
-player is paused there with the dashboard's own Pause button), saves the dashboard's live view as the browser
-shows it (OUT/live.png) next to `KIOSK ctl --socket SOCKET screenshot SHOT` (inside the player's --media-root, a
-hidden name), reorders the playlist,
-deletes a file, saves a schedule with an error and reads its FILE:LINE, and looks for the report's chart. Each
-page is saved as OUT/web-NAME.png (the README's pictures). Prints one JSON object of what it saw.
+Logs in, pauses the slideshow with the dashboard's own Pause button (before anything else, so no slide can move
+on under the test), uploads UPLOAD through the media page's file input, waits until it is listed, steps to it with
+the dashboard's Next button (each step waits for the player's status to change), reads the now-playing text, and
+saves the dashboard's live view as the browser shows it (OUT/live.png) once it has loaded three pictures after the
+status named the upload. Then it reorders the playlist, deletes a file, saves a schedule with an error and reads its
+FILE:LINE, and looks for the report's chart. Each page is saved as OUT/web-NAME.png (the README's pictures).
+Prints one JSON object of what it saw.
 """
 import base64
 import json
 import os
-import subprocess
 import sys
-import time
 
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-base, password, upload, out, kiosk, socket_path, shot_path = sys.argv[1:8]
+base, password, upload, out = sys.argv[1:5]
 name = os.path.basename(upload)
 seen = {}
 
@@ -56,6 +56,10 @@ try:
     driver.find_element(By.CSS_SELECTOR, "form.login button").click()
     wait.until(EC.presence_of_element_located((By.ID, "screen")))
 
+    # the dashboard first: pause there with the page's button, so the slideshow holds from now on
+    driver.find_element(By.ID, "pause").click()
+    wait.until(lambda d: status().get("paused") is True)
+
     # the media page: upload through the file input, see it listed with its progress bar full
     driver.get(base + "/media")
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#media tbody tr")))
@@ -66,24 +70,39 @@ try:
     seen["progress"] = driver.find_element(By.CSS_SELECTOR, "#progress progress").get_attribute("value")
     shot("media")
 
-    # the dashboard: wait for the upload on screen, pause there with the page's button
+    # the dashboard: step to the upload with the page's Next button, still paused; each step waits for the status
     driver.get(base + "/")
-    wait.until(lambda d: (status().get("path") or "").endswith("/" + name))
-    driver.find_element(By.ID, "pause").click()
-    wait.until(lambda d: status().get("paused") is True)
+    wait.until(EC.presence_of_element_located((By.ID, "screen")))
+    wait.until(lambda d: status().get("count", 0) >= 2)  # a.png and the upload: the folder's watch took it in
+    steps = 0
+    while not (status().get("path") or "").endswith("/" + name):
+        before = status().get("path")
+        steps += 1
+        if steps > 30:
+            raise RuntimeError("30 steps with Next and the upload never came: %s" % status())
+        driver.find_element(By.CSS_SELECTOR, "button[data-command*=playlist-next]").click()
+        wait.until(lambda d: status().get("path") != before)
+    seen["steps"] = steps
     seen["paused_on"] = status().get("path")
-    time.sleep(4.5)  # two refreshes of the live view, both after the pause
+    seen["still_paused"] = status().get("paused")
+    # the now-playing text names the upload, and the live view loads three pictures from here: the camera's
+    # pictures are under a second old and asked for 2 s apart, so the last was taken after the status said so
+    try:
+        wait.until(lambda d: d.find_element(By.ID, "now").text == name + " (paused)")
+    except TimeoutException:
+        pass  # the test says what the text was
+    seen["now_text"] = driver.find_element(By.ID, "now").text
+    driver.execute_script("""window.liveLoads = 0;
+        document.getElementById('screen').addEventListener('load', () => { window.liveLoads += 1; });""")
+    wait.until(lambda d: d.execute_script("return window.liveLoads") >= 3)
     live = driver.execute_script("""
         const img = document.getElementById('screen');
         const c = document.createElement('canvas'); c.width = img.naturalWidth; c.height = img.naturalHeight;
-        c.getContext('2d').drawImage(img, 0, 0); return c.toDataURL('image/png');""")
+        c.getContext('2d').drawImage(img, 0, 0); return [c.width, c.height, c.toDataURL('image/png')];""")
+    seen["live_size"] = [live[0], live[1]]
     with open(os.path.join(out, "live.png"), "wb") as f:
-        f.write(base64.b64decode(live.split(",", 1)[1]))
-    ctl = subprocess.run([kiosk, "ctl", "--socket", socket_path, "screenshot", shot_path],
-                         capture_output=True, text=True, timeout=30)
-    seen["ctl_screenshot"] = ctl.returncode
-    seen["ctl_said"] = ctl.stderr.strip()
-    seen["now_text"] = driver.find_element(By.ID, "now").text
+        f.write(base64.b64decode(live[2].split(",", 1)[1]))
+    seen["paused_after"] = status().get("paused")
     driver.execute_script("window.scrollTo(0, 0)")
     shot("dashboard")
 
