@@ -112,7 +112,7 @@ public final class AudioOutput: @unchecked Sendable {
                 } else if rc == 0 {
                     if MonotonicClock.seconds() - lastProgress > Self.stallSeconds {
                         throw AudioDeviceError(device: device, call: "snd_pcm_wait",
-                                               reason: "no room in the buffer for \(Int(Self.stallSeconds)) s (device stalled)")
+                                               reason: "no room in the buffer for \(Int(saturating: Self.stallSeconds, rounding: .towardZero)) s (device stalled)")
                     }
                     try waitForRoom()
                 } else {

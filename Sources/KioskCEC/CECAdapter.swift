@@ -131,7 +131,7 @@ public final class CECAdapter: CECBus {
     public func next(timeout: Double) throws(CECError) -> CECBusEvent? {
         var p = pollfd(fd: fd, events: Int16(POLLIN | POLLPRI), revents: 0)
         var n: Int32
-        repeat { n = poll(&p, 1, Int32(max(0, min(timeout, 3600)) * 1000)) } while n < 0 && errno == EINTR
+        repeat { n = poll(&p, 1, Int32(clamping: Int(saturating: max(0, min(timeout, 3600)) * 1000, rounding: .towardZero))) } while n < 0 && errno == EINTR
         if n < 0 { throw CECError("\(path): \(String(cString: strerror(errno)))", gone: errno == ENODEV) }
         if p.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0, p.revents & Int16(POLLIN | POLLPRI) == 0 {
             throw CECError("\(path): the adapter went away", gone: true)

@@ -114,7 +114,7 @@ enum FleetRequest: Equatable, Sendable {
             throw FleetRefusal("'\(clipped(payload))' is not a whole number 0...100")
         }
         guard (0...100).contains(v) else { throw FleetRefusal("\(clipped(payload)) is out of range 0...100") }
-        return Int(v)
+        return Int(saturating: v, rounding: .towardZero)
     }
 
     /// A path: one line (whether it is local and allowed is the media gate's to say).

@@ -34,7 +34,7 @@ final class DRMFlipWaiter {
         }
         let deadline = MonotonicClock.seconds() + Double(timeoutMs) / 1000
         while slot.pointee < 0 {
-            let left = Int32(max(0, (deadline - MonotonicClock.seconds()) * 1000))
+            let left = Int32(clamping: Int(saturating: max(0, (deadline - MonotonicClock.seconds()) * 1000), rounding: .towardZero))
             var pfd = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
             let n = poll(&pfd, 1, left)
             if n < 0 {

@@ -180,7 +180,7 @@ public final class DRMOutput {
         guard let shown = try waiter.wait(device: device, timeoutMs: Self.flipWaitSliceMs) else {
             if MonotonicClock.seconds() - since > Self.flipTimeout {
                 throw DRMError(call: "page flip", path: device.path,
-                               reason: "no page-flip event within \(Int(Self.flipTimeout * 1000)) ms")
+                               reason: "no page-flip event within \(Int(saturating: Self.flipTimeout * 1000, rounding: .towardZero)) ms")
             }
             return nil
         }

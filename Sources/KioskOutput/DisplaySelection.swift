@@ -33,7 +33,7 @@ public struct ModeRequest: Sendable, Equatable, CustomStringConvertible {
     /// `WxH` or `WxH@Hz`.
     public var description: String {
         guard let hz = refreshHz else { return "\(width)x\(height)" }
-        return "\(width)x\(height)@\(hz == hz.rounded() ? String(Int(hz)) : String(hz))"
+        return "\(width)x\(height)@\(hz == hz.rounded() ? String(Int(saturating: hz, rounding: .towardZero)) : String(hz))"
     }
 
     /// Whether `mode` satisfies the request (refresh within 0.5 Hz when one is asked for).

@@ -51,7 +51,7 @@ public final class WakeupSignal: @unchecked Sendable {
     public func wait(timeout: Double, also descriptors: [Int32] = []) -> [Int32] {
         var fds = descriptors.filter { $0 >= 0 }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         if fd >= 0 { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-        let ms = Int32(max(0, min(timeout, 3600)) * 1000 + 0.999)
+        let ms = Int32(clamping: Int(saturating: max(0, min(timeout, 3600)) * 1000 + 0.999, rounding: .towardZero))
         if fds.isEmpty {
             if ms > 0 { usleep(UInt32(ms) * 1000) }
             return []

@@ -182,7 +182,7 @@ public final class PlayLog {
 
     /// `2026-12-24T21:59:00.250Z`: UTC with milliseconds.
     public static func timestamp(_ date: Date) -> String {
-        var ms = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var ms = Int64(Int(saturating: date.timeIntervalSince1970 * 1000, rounding: .down))
         let msPart = Int(((ms % 1000) + 1000) % 1000)
         ms -= Int64(msPart)
         var t = time_t(ms / 1000)
@@ -264,7 +264,7 @@ public final class PlayLog {
     }
 
     private func update(_ db: SQLiteDatabase, _ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) throws(SQLiteError) {
-        let offMs = Int64((screenOff * 1000).rounded())
+        let offMs = Int64(Int(saturating: screenOff * 1000))
         try db.query("""
             UPDATE showings SET end_utc = ?2, heartbeat_utc = ?2, reason = ?3, screen_off_ms = ?4,
               screen_on = CASE WHEN ?4 > 0 THEN 0 ELSE screen_on END, duration = ?5

@@ -108,7 +108,7 @@ public final class DecodeCache: @unchecked Sendable {
         }
     }
 
-    private static func seconds(_ t: Double) -> String { t == t.rounded() ? "\(Int(t)) s" : "\(t) s" }
+    private static func seconds(_ t: Double) -> String { t == t.rounded() ? "\(Int(saturating: t, rounding: .towardZero)) s" : "\(t) s" }
 
     /// What the slideshow may know about `index` now; starts its decode if needed.
     public func availability(_ index: ItemID) -> Availability {

@@ -219,7 +219,7 @@ final class GridScreen {
         }
         if !opened.saidReady, tiles.allSatisfy({ pictures[$0.index] != nil || failed($0.entry.path) }), let now = store?.stats {
             opened.saidReady = true
-            let ms = Int(((t - opened.at) * 1000).rounded())
+            let ms = Int(saturating: (t - opened.at) * 1000)
             log.info("grid: \(tiles.count) tiles ready \(ms) ms after opening (\(Self.delta(now, since: opened.stats)))")
         }
         let look = GridPainter(state: s, tiles: tiles, pictures: pictures, failed: failed)
@@ -233,7 +233,7 @@ final class GridScreen {
             paintFailure = why
             overlays = look.shapes()
         }
-        let key = FrameKey(scroll: Int(s.scroll.rounded()), focus: s.focus, filter: s.filter, canvas: canvas,
+        let key = FrameKey(scroll: Int(saturating: s.scroll), focus: s.focus, filter: s.filter, canvas: canvas,
                            tiles: tiles.map(\.index), loaded: pictures.count, ready: store?.stats.ready ?? 0,
                            built: built.facts, version: built.version, current: s.current)
         return (RenderFrame(background: GridPainter.background, layers: [], overlays: overlays), key)

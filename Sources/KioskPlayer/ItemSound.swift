@@ -70,7 +70,7 @@ final class ItemSound {
 
     /// The device volume for the set `volume` (0...100) at `level` (a fraction; above 1 is held at 100).
     private static func volume(_ volume: Int, level: Double) -> Int {
-        min(100, max(0, Int((Double(volume) * level).rounded())))
+        min(100, max(0, Int(saturating: Double(volume) * level)))
     }
 
     /// Whether slot `sequence`'s sound is playing now.

@@ -57,8 +57,8 @@ struct ItemView {
         let side = max(shown.size.width, shown.size.height)
         guard maxSide > 0, side > maxSide else { return shown }
         let s = Double(maxSide) / Double(side)
-        return try Scaler.scale(shown, to: PixelSize(width: max(1, min(maxSide, Int((Double(shown.size.width) * s).rounded()))),
-                                                     height: max(1, min(maxSide, Int((Double(shown.size.height) * s).rounded())))))
+        return try Scaler.scale(shown, to: PixelSize(width: max(1, min(maxSide, Int(saturating: Double(shown.size.width) * s))),
+                                                     height: max(1, min(maxSide, Int(saturating: Double(shown.size.height) * s)))))
     }
 
     /// The size to decode a picture of `picture` size to: whole (within limits) for a sphere, else `flatSize`.
@@ -70,8 +70,8 @@ struct ItemView {
         let eye = p.stereo.eyeDisplaySize(picture: picture)
         let wanted = flatSize(eye)
         let s = min(1, max(Double(wanted.width) / Double(eye.width), Double(wanted.height) / Double(eye.height)))
-        return PixelSize(width: max(1, Int((Double(picture.width) * s).rounded())),
-                         height: max(1, Int((Double(picture.height) * s).rounded())))
+        return PixelSize(width: max(1, Int(saturating: Double(picture.width) * s)),
+                         height: max(1, Int(saturating: Double(picture.height) * s)))
     }
 
     /// The effect chosen on the command line, or none (also when its spec is invalid: the command line is checked

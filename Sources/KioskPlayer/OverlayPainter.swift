@@ -56,7 +56,7 @@ public final class OverlayPainter {
         for text in scene.texts where !text.text.isEmpty && text.opacity > 0 {
             let key = StackKey(anchor: text.anchor, area: text.area)
             let drawing = try block(text, canvas: canvas, stacked: stacks[key] ?? 0)
-            stacks[key, default: 0] += drawing.area.height + Int((Double(canvas.height) * 0.008).rounded())
+            stacks[key, default: 0] += drawing.area.height + Int(saturating: Double(canvas.height) * 0.008)
             out.append(RenderOverlay(text: drawing, opacity: text.opacity, z: 2))
         }
         blocks = blocks.filter { used.contains($0.key) }  // blocks no longer on screen go
@@ -76,8 +76,8 @@ public final class OverlayPainter {
         let size = TextSize.pixels(fractionOfHeight: text.sizeFraction, canvasHeight: canvas.height)
         let style = Self.style(box: text.box ? boxOpacity : 0)
         let look = style.resolved(pixelSize: size)
-        let pad = Int((look.background?.padding ?? look.outlineWidth ?? 0).rounded(.up))
-        let maxWidth = max(1, min(area.width, Int(Double(canvas.width) * text.maxWidthFraction)) - 2 * pad)
+        let pad = Int(saturating: look.background?.padding ?? look.outlineWidth ?? 0, rounding: .up)
+        let maxWidth = max(1, min(area.width, Int(saturating: Double(canvas.width) * text.maxWidthFraction, rounding: .towardZero)) - 2 * pad)
         let anchor = Self.anchor(text.anchor)
         // The layout decides the block's size, and so its place: the same text in the same room is shaped once,
         // and the same text at the same place is rasterised once.
@@ -96,8 +96,8 @@ public final class OverlayPainter {
         }
         let extent = layout.box.insetBy(-pad)
         let h = Double(text.anchor.x), v = Double(text.anchor.y)
-        var x = area.x + Int((Double(area.width - extent.width) * h).rounded())
-        var y = area.y + Int((Double(area.height - extent.height) * v).rounded())
+        var x = area.x + Int(saturating: Double(area.width - extent.width) * h)
+        var y = area.y + Int(saturating: Double(area.height - extent.height) * v)
         y += v >= 1 ? -stacked : stacked
         x += pad
         y += pad
@@ -120,7 +120,7 @@ public final class OverlayPainter {
     static func bar(_ bar: OverlayBar, canvas: PixelSize) -> [RenderOverlay] {
         let track = pixels(bar.rect, canvas)
         guard !track.isEmpty else { return [] }
-        let fill = PixelRect(x: track.x, y: track.y, width: Int((Double(track.width) * min(max(bar.filled, 0), 1)).rounded()),
+        let fill = PixelRect(x: track.x, y: track.y, width: Int(saturating: Double(track.width) * min(max(bar.filled, 0), 1)),
                              height: track.height)
         var out = [RenderOverlay(.solid(PremultipliedColor(red: 0, green: 0, blue: 0, alpha: 0.45)), rect: track, z: 2)]
         if !fill.isEmpty { out.append(RenderOverlay(.solid(PremultipliedColor(red: 1, green: 1, blue: 1, alpha: 1)), rect: fill, z: 2)) }
@@ -130,8 +130,8 @@ public final class OverlayPainter {
     /// A rectangle in canvas fractions, in whole pixels.
     static func pixels(_ r: OverlayRect, _ canvas: PixelSize) -> PixelRect {
         let w = Double(canvas.width), h = Double(canvas.height)
-        let x0 = Int((r.x * w).rounded()), y0 = Int((r.y * h).rounded())
-        let x1 = Int((r.maxX * w).rounded()), y1 = Int((r.maxY * h).rounded())
+        let x0 = Int(saturating: r.x * w), y0 = Int(saturating: r.y * h)
+        let x1 = Int(saturating: r.maxX * w), y1 = Int(saturating: r.maxY * h)
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 

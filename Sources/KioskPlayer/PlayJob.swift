@@ -74,10 +74,10 @@ public enum PlayJob {
     /// recording's clock; silence elsewhere.
     static func mixedSound(_ spans: [SoundSpan], length: Double, log: Log) -> [Int16] {
         let rate = 48_000
-        var out = [Int16](repeating: 0, count: max(0, Int((length * Double(rate)).rounded())) * 2)
+        var out = [Int16](repeating: 0, count: max(0, Int(saturating: length * Double(rate))) * 2)
         for span in spans {
-            let first = Int((span.start * Double(rate)).rounded())
-            let wanted = min(Int((span.length * Double(rate)).rounded()), out.count / 2 - first)
+            let first = Int(saturating: span.start * Double(rate))
+            let wanted = min(Int(saturating: span.length * Double(rate)), out.count / 2 - first)
             guard first >= 0, wanted > 0 else { continue }
             do {
                 let decoder = try AudioDecoder(path: span.path, format: .standard)
@@ -89,7 +89,7 @@ public enum PlayJob {
                         let n = min(chunk.frames, wanted - at)
                         for i in 0..<(n * 2) {
                             let v = span.level == 1 ? Int16(littleEndian: samples[i])
-                                : Int16(clamping: Int((Double(Int16(littleEndian: samples[i])) * span.level).rounded()))
+                                : Int16(clamping: Int(saturating: Double(Int16(littleEndian: samples[i])) * span.level))
                             out[(first + at) * 2 + i] = v
                         }
                         at += n

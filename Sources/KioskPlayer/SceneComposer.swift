@@ -154,7 +154,7 @@ final class SceneComposer {
             let video = try VideoTexture(context: context, frame: frame)
             entry = SlotTexture(texture: video, rgba: nil, video: video, frame: 0, view: itemView(item, slot: slot))
         }
-        entry?.frame = Int((frame.pts * 1000).rounded())
+        entry?.frame = Int(saturating: frame.pts * 1000)
         textures[slot.sequence] = entry
         shownPTS[slot.sequence] = frame.pts
         clip.recycle(&frame)

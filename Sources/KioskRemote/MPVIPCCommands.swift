@@ -21,7 +21,7 @@ extension MPVSession {
             return .reply(.success(.string(c.name)))
         case "get_time_us":
             try count(0)
-            return .reply(.success(.int(Int64(MonotonicClock.seconds() * 1_000_000))))
+            return .reply(.success(.int(Int64(Int(saturating: MonotonicClock.seconds() * 1_000_000, rounding: .towardZero)))))
         case "get_version":
             try count(0)
             return .reply(.success(.int(Self.clientAPIVersion)))

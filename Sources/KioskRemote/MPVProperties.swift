@@ -85,7 +85,7 @@ enum MPVPropertyTable {
         MPVProperty("volume", .number, get: { .double(Double($0.volume)) }, set: { v, _ throws(MPVError) in
             let n = try MPVValue.number(v)
             guard (0...100).contains(n) else { throw .propertyFormat }
-            return [.volume(.set(Int(n.rounded())))]  // within 0...100: cannot trap
+            return [.volume(.set(Int(saturating: n)))]  // within 0...100: cannot trap
         }, stepRange: { _ in 0...100 }),
         MPVProperty("mute", .flag, get: { .bool($0.mute) }, set: { v, _ throws(MPVError) in
             [.volume(.mute(try MPVValue.flag(v)))]

@@ -39,8 +39,8 @@ final class MinifyPass {
     static func stageSizes(picture: PixelSize, drawn: (width: Double, height: Double)) -> [PixelSize] {
         guard drawn.width > 0, drawn.height > 0,
               Double(picture.width) > threshold * drawn.width || Double(picture.height) > threshold * drawn.height else { return [] }
-        let goal = PixelSize(width: min(max(Int(drawn.width.rounded()), 1), picture.width),
-                             height: min(max(Int(drawn.height.rounded()), 1), picture.height))
+        let goal = PixelSize(width: min(max(Int(saturating: drawn.width), 1), picture.width),
+                             height: min(max(Int(saturating: drawn.height), 1), picture.height))
         var sizes: [PixelSize] = []
         var current = picture
         while current != goal {

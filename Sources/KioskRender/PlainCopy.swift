@@ -43,7 +43,7 @@ enum PlainCopy {
         guard abs(shownWidth - Double(picture.width)) < tolerance, abs(shownHeight - Double(picture.height)) < tolerance,
               abs(left - left.rounded()) < tolerance, abs(top - top.rounded()) < tolerance,
               abs(left) < 1e9, abs(top) < 1e9 else { return nil }
-        let x = rect.x + Int(left.rounded()), y = rect.y + Int(top.rounded())
+        let x = rect.x + Int(saturating: left), y = rect.y + Int(saturating: top)
         let x0 = max(x, rect.x), x1 = min(x + picture.width, rect.x + rect.width)
         let y0 = max(y, rect.y), y1 = min(y + picture.height, rect.y + rect.height)
         guard x1 > x0, y1 > y0 else { return nil }

@@ -26,14 +26,14 @@ public struct YUVConversion: Sendable, Equatable {
         switch range {
         case .limited:
             // Codes in 8-bit units over 255: 16...235 luma, 16...240 chroma.
-            codeScale = 1 / (255 * Double(1 << (Int(bits) - 8)) * step)
+            codeScale = 1 / (255 * Double(1 << (Int(saturating: bits, rounding: .towardZero) - 8)) * step)
             offset = (16 / 255, 128 / 255, 128 / 255)
             ys = 255 / 219
             cs = 255 / 224
         case .full:
-            let maxCode = Double((1 << Int(bits)) - 1)
+            let maxCode = Double((1 << Int(saturating: bits, rounding: .towardZero)) - 1)
             codeScale = 1 / (maxCode * step)
-            let zero = Double(1 << (Int(bits) - 1)) / maxCode
+            let zero = Double(1 << (Int(saturating: bits, rounding: .towardZero) - 1)) / maxCode
             offset = (0, zero, zero)
             ys = 1
             cs = 1

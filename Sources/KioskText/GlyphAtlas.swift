@@ -72,7 +72,7 @@ public final class GlyphAtlas {
     /// The glyph `glyph` of `font`, rasterised and packed on first use; nil when it does not fit even at the
     /// largest size (the caller may `reset()` and ask again).
     public func glyph(_ glyph: UInt32, font: Font) throws -> AtlasGlyph? {
-        let key = Key(font: font.id, glyph: glyph, size64: Int((font.pixelSize * 64).rounded()))
+        let key = Key(font: font.id, glyph: glyph, size64: Int(saturating: font.pixelSize * 64))
         if let found = glyphs[key] { return found }
         let bitmap = try font.rasterise(glyph: glyph)
         guard bitmap.width > 0, bitmap.height > 0 else {

@@ -12,7 +12,7 @@ public enum TextAnchor: String, Sendable, CaseIterable {
     /// 0 (top), 0.5 or 1 (bottom).
     var vertical: Double { [0, 0.5, 1][TextAnchor.allCases.firstIndex(of: self).map { $0 / 3 } ?? 0] }
     /// The line alignment that goes with it: left for the left column, right for the right, else centred.
-    public var alignment: TextAlignment { [.left, .center, .right][Int(horizontal * 2)] }
+    public var alignment: TextAlignment { [.left, .center, .right][Int(saturating: horizontal * 2, rounding: .towardZero)] }
 }
 
 /// An anchor, a margin and the TV-safe area.
@@ -34,7 +34,7 @@ public struct TextPlacement: Sendable, Equatable {
     /// The part of a `canvas` the text may use: the canvas less `overscan` percent on each side, less the margin.
     public func safeArea(canvas: PixelSize) -> PixelRect {
         let o = min(max(overscan, 0), 25) / 100, m = max(margin, 0)
-        let dx = Int((Double(canvas.width) * o + m).rounded()), dy = Int((Double(canvas.height) * o + m).rounded())
+        let dx = Int(saturating: Double(canvas.width) * o + m), dy = Int(saturating: Double(canvas.height) * o + m)
         return PixelRect(x: dx, y: dy, width: max(canvas.width - 2 * dx, 0), height: max(canvas.height - 2 * dy, 0))
     }
 }
@@ -66,7 +66,7 @@ public final class TextBlockBuilder {
 
     /// The font of `file` at `pixelSize`, loaded once.
     public func font(_ file: FontFile, pixelSize: Double) throws -> Font {
-        let key = FontKey(file: file, size64: Int((pixelSize * 64).rounded()))
+        let key = FontKey(file: file, size64: Int(saturating: pixelSize * 64))
         if let font = fonts[key] { return font }
         let font = try Font(file: file, pixelSize: pixelSize)
         fonts[key] = font
@@ -86,8 +86,8 @@ public final class TextBlockBuilder {
         let layout = try TextLayout(text, font: font, maxWidth: min(maxWidth ?? room, room), maxLines: maxLines,
                                     alignment: alignment ?? placement.anchor.alignment)
         let extent = layout.box.insetBy(-pad)
-        let x = safe.x + Int((Double(safe.width - extent.width) * placement.anchor.horizontal).rounded())
-        let y = safe.y + Int((Double(safe.height - extent.height) * placement.anchor.vertical).rounded())
+        let x = safe.x + Int(saturating: Double(safe.width - extent.width) * placement.anchor.horizontal)
+        let y = safe.y + Int(saturating: Double(safe.height - extent.height) * placement.anchor.vertical)
         return try build(layout, style: look, x: x + pad, y: y + pad)
     }
 
@@ -104,7 +104,7 @@ public final class TextBlockBuilder {
                             + "largest size \(atlas.maximumSize)")
         }
         var placed = quads.map { GlyphQuad(source: $0.source, destination: $0.destination.offsetBy(x, y)) }
-        let padding = Int((look.background?.padding ?? 0).rounded())
+        let padding = Int(saturating: look.background?.padding ?? 0)
         let box = layout.box.offsetBy(x, y).insetBy(-padding)
         if look.background != nil {
             // Ink past the box (marks stacked above a line) is cut so that it and its outline and shadow stay in.
@@ -116,7 +116,7 @@ public final class TextBlockBuilder {
 
     /// Pixels around the line box that belong to the block when placing it: the box's padding, or the outline.
     private func frame(_ look: TextStyle) -> Int {
-        if let b = look.background { return Int((b.padding ?? 0).rounded()) }
-        return Int((look.outlineWidth ?? 0).rounded(.up))
+        if let b = look.background { return Int(saturating: b.padding ?? 0) }
+        return Int(saturating: look.outlineWidth ?? 0, rounding: .up)
     }
 }

@@ -81,7 +81,7 @@ public struct TextLayout {
 
     /// The block's box in layout pixels: (0, 0) to the width and height rounded up.
     public var box: PixelRect {
-        PixelRect(x: 0, y: 0, width: Int(width.rounded(.up)), height: Int(height.rounded(.up)))
+        PixelRect(x: 0, y: 0, width: Int(saturating: width, rounding: .up), height: Int(saturating: height, rounding: .up))
     }
 
     /// One quad per glyph with ink, in layout pixels: each pen position rounded to a whole pixel, the glyph's
@@ -94,8 +94,8 @@ public struct TextLayout {
                 guard let placed = try atlas.glyph(g.id, font: font) else { return nil }
                 defer { pen += g.advance }
                 guard !placed.rect.isEmpty else { continue }
-                let x = Int((pen + g.xOffset).rounded()) + placed.left
-                let y = Int(line.baseline - g.yOffset.rounded()) - placed.top
+                let x = Int(saturating: pen + g.xOffset) + placed.left
+                let y = Int(saturating: line.baseline - g.yOffset.rounded(), rounding: .towardZero) - placed.top
                 quads.append(GlyphQuad(source: placed.rect,
                                        destination: PixelRect(x: x, y: y, width: placed.rect.width, height: placed.rect.height)))
             }

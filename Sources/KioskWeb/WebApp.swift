@@ -167,8 +167,8 @@ public final class WebApp: WebHandler, @unchecked Sendable {
     private func login(_ r: WebRequest) -> WebResponse {
         let now = clock()
         if let wait = logins.wait(r.client, now: now) {
-            var response = WebPages.login(error: "Too many wrong passwords. Try again in \(Int(wait.rounded(.up))) s.", status: 429)
-            response.headers.append(("Retry-After", String(Int(wait.rounded(.up)))))
+            var response = WebPages.login(error: "Too many wrong passwords. Try again in \(Int(saturating: wait, rounding: .up)) s.", status: 429)
+            response.headers.append(("Retry-After", String(Int(saturating: wait, rounding: .up))))
             return response
         }
         let given = r.urlEncodedForm["password"] ?? ""
@@ -182,8 +182,8 @@ public final class WebApp: WebHandler, @unchecked Sendable {
         guard ok else {
             log.warn("http: a wrong password from \(r.client)")
             if let wait = logins.wait(r.client, now: now) {
-                var response = WebPages.login(error: "Too many wrong passwords. Try again in \(Int(wait.rounded(.up))) s.", status: 429)
-                response.headers.append(("Retry-After", String(Int(wait.rounded(.up)))))
+                var response = WebPages.login(error: "Too many wrong passwords. Try again in \(Int(saturating: wait, rounding: .up)) s.", status: 429)
+                response.headers.append(("Retry-After", String(Int(saturating: wait, rounding: .up))))
                 return response
             }
             return WebPages.login(error: "Wrong password.", status: 401)

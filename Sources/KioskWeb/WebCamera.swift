@@ -64,7 +64,7 @@ public final class WebCamera: @unchecked Sendable {
         case .ready(let jpeg): return jpeg
         case .asked(let flight):
             guard let result = flight.wait(until: flight.asked + answerSeconds) else {
-                throw WebRefusal("the player did not answer within \(Int(answerSeconds)) s")
+                throw WebRefusal("the player did not answer within \(Int(saturating: answerSeconds, rounding: .towardZero)) s")
             }
             return try result.get()
         }

@@ -78,7 +78,7 @@ enum WebSchedulePage {
             let length = dayEnd.timeIntervalSince(dayStart)
             for s in spans where s.end > dayStart && s.start < dayEnd {
                 let a = max(s.start, dayStart).timeIntervalSince(dayStart), b = min(s.end, dayEnd).timeIntervalSince(dayStart)
-                let x = left + Int(Double(width) * a / length), w = max(1, Int(Double(width) * (b - a) / length))
+                let x = left + Int(saturating: Double(width) * a / length, rounding: .towardZero), w = max(1, Int(saturating: Double(width) * (b - a) / length, rounding: .towardZero))
                 let colour = s.off ? "#a0aec0" : colours[s.label] ?? palette[colours.count % palette.count]
                 colours[s.label] = colour
                 out += "<rect x=\"\(x)\" y=\"\(y + 4)\" width=\"\(w)\" height=\"\(row - 8)\" fill=\"\(colour)\"><title>\(WebPages.escape(s.label))</title></rect>"

@@ -69,7 +69,7 @@ final class HTTPClient {
 
     private func fill() throws {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&pfd, 1, Int32(timeout * 1000)) > 0 else { throw BenchError("no answer in \(timeout) s") }
+        guard poll(&pfd, 1, Int32(clamping: Int(saturating: timeout * 1000, rounding: .towardZero))) > 0 else { throw BenchError("no answer in \(timeout) s") }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         guard n > 0 else { throw BenchError("the server closed the connection") }

@@ -96,7 +96,7 @@ struct IPCBench {
     static func percentile(_ values: [Double], _ p: Double) -> Double {
         guard !values.isEmpty else { return .nan }
         let s = values.sorted()
-        return s[min(s.count - 1, Int((Double(s.count - 1) * p / 100).rounded()))]
+        return s[min(s.count - 1, Int(saturating: Double(s.count - 1) * p / 100))]
     }
 }
 
@@ -139,7 +139,7 @@ private final class LineClient {
                 return line
             }
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, Int32(max(0, deadline.timeIntervalSinceNow) * 1000)) > 0 else { throw BenchError("no reply in \(timeout) s") }
+            guard poll(&pfd, 1, Int32(clamping: Int(saturating: max(0, deadline.timeIntervalSinceNow) * 1000, rounding: .towardZero))) > 0 else { throw BenchError("no reply in \(timeout) s") }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             guard n > 0 else { throw BenchError("the server closed the connection") }

@@ -96,7 +96,7 @@ final class IPCConnection {
         }
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .connect(socket: socket, reason: "socket: \(Self.errnoText())") }
-        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        var limit = timeval(tv_sec: Int(saturating: timeout, rounding: .towardZero), tv_usec: Int(saturating: (timeout - timeout.rounded(.down)) * 1_000_000, rounding: .towardZero))
         _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -160,7 +160,7 @@ final class IPCConnection {
         if let deadline {
             let left = deadline.at - MonotonicClock.seconds()
             guard left > 0 else { throw .timeout(socket: socket, request: request, seconds: deadline.seconds) }
-            timeout = Int32(min(left * 1000, Double(Int32.max)).rounded(.up))
+            timeout = Int32(clamping: Int(saturating: min(left * 1000, Double(Int32.max)), rounding: .up))
         }
         var pollers = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
         if let watched = endOnHangUp { pollers.append(pollfd(fd: watched, events: 0, revents: 0)) }

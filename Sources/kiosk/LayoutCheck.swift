@@ -85,13 +85,13 @@ enum LayoutCheck {
 
     /// `#RRGGBB` of a layout colour.
     private static func hex(_ c: LayoutColor) -> String {
-        String(format: "#%02X%02X%02X", Int((c.red * 255).rounded()), Int((c.green * 255).rounded()), Int((c.blue * 255).rounded()))
+        String(format: "#%02X%02X%02X", Int(saturating: c.red * 255), Int(saturating: c.green * 255), Int(saturating: c.blue * 255))
     }
 
     /// `YYYY-MM-DD HH:MM:SS` on the wall clock of `zone`.
     private static func local(_ date: Date, in zone: TimeZone) -> String {
         let (day, second) = LocalClock.wallClock(of: date, in: zone)
-        let s = Int(second.rounded(.down))
+        let s = Int(saturating: second, rounding: .down)
         return "\(day) " + String(format: "%02d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
     }
 
@@ -141,7 +141,7 @@ enum LayoutCheck {
 
     /// `m:ss.s`.
     private static func clock(_ t: Double) -> String {
-        let tenths = Int((t * 10).rounded())
+        let tenths = Int(saturating: t * 10)
         return String(format: "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10)
     }
 }

@@ -14,6 +14,6 @@ enum ProcessAge {
         guard fields.count > 19, let ticks = Double(fields[19]),
               let up = uptime.split(separator: " ").first.flatMap({ Double($0) }) else { return -1 }
         let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
-        return Int(((up - ticks / max(hz, 1)) * 1000).rounded())
+        return Int(saturating: (up - ticks / max(hz, 1)) * 1000)
     }
 }

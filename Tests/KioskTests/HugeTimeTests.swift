@@ -29,8 +29,8 @@ final class HugeTimeTests: XCTestCase {
         XCTAssertEqual(day.year, 9999)
         // the one checked conversion
         XCTAssertEqual(Int(saturating: 1e300), Int.max)
-        XCTAssertEqual(Int(saturating: -.infinity), Int.min)
-        XCTAssertEqual(Int(saturating: .nan), 0)
+        XCTAssertEqual(Int(saturating: -Double.infinity), Int.min)
+        XCTAssertEqual(Int(saturating: Double.nan), 0)
         XCTAssertEqual(Int(saturating: 2.5), 3)
         XCTAssertEqual(Int(saturating: -2.7, rounding: .towardZero), -2)
         XCTAssertEqual(Int(saturating: 2.2, rounding: .up), 3)
@@ -41,6 +41,12 @@ final class HugeTimeTests: XCTestCase {
         XCTAssertNil(SMILValues.clock("999999999999999999h"))
         XCTAssertNil(SMILValues.clock("99999999999:00:00"))
         XCTAssertEqual(SMILValues.clock("2h"), 7200)
+        for period in ["P99999999999999999999Y", "P101Y", "PT" + String(repeating: "9", count: 400) + "H"] {
+            guard case .failure(let e)? = SMILWallclock.parse("wallclock(R/2026-12-24T09:00/\(period))") else { return XCTFail(period) }
+            XCTAssertTrue("\(e)".contains("is not an ISO 8601 period above zero and up to 100 years"), "\(e)")
+        }
+        guard case .success(let yearly)? = SMILWallclock.parse("wallclock(R/2026-12-24T09:00/P100Y)") else { return XCTFail("P100Y") }
+        XCTAssertEqual(yearly.period.months, 1200)
         let list = M3U.entries(in: "#EXTINF:1e300,Huge\na.png\n#EXTINF:7,Fine\nb.png\n", base: "/m", source: "t.m3u", log: Log(level: .error))
         XCTAssertEqual(list.map(\.duration), [nil, 7])
     }

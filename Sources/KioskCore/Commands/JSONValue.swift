@@ -49,7 +49,7 @@ public enum JSONValue: Sendable, Equatable {
     public var integer: Int64? {
         switch self {
         case .int(let i): return i
-        case .double(let d) where d.rounded() == d && abs(d) < 9e15: return Int64(d)
+        case .double(let d) where d.rounded() == d && abs(d) < 9e15: return Int64(Int(saturating: d, rounding: .towardZero))
         default: return nil
         }
     }
@@ -149,10 +149,10 @@ private struct JSONReader {
         guard at + 4 <= bytes.count else { throw error("short \\u escape") }
         var v: UInt32 = 0
         for b in bytes[at..<at + 4] {
-            guard let d = UInt8(exactly: b).flatMap({ Int(String(UnicodeScalar($0)), radix: 16) }) else {
+            guard let digit = UInt8(exactly: b).flatMap({ Int(String(UnicodeScalar($0)), radix: 16) }) else {
                 throw error("bad \\u escape")
             }
-            v = v << 4 | UInt32(d)
+            v = v << 4 | UInt32(digit)
         }
         at += 4
         return v

@@ -172,7 +172,7 @@ public enum OptionParser {
     }
 
     private static func fmt(_ d: Double) -> String {
-        d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+        d == d.rounded() && abs(d) < 1e15 ? String(Int(saturating: d, rounding: .towardZero)) : String(d)
     }
 
     /// `--help` text for a command.

@@ -55,10 +55,10 @@ public struct GridLayout: Sendable, Equatable {
         let w = max(1, canvas.width), h = max(1, canvas.height)
         let short = Double(min(w, h))
         let cols = columns.map { max(1, $0) } ?? Self.columns(forWidth: w)
-        let gap = max(2, Int((short * Self.gapFraction / Double(cols)).rounded()))
+        let gap = max(2, Int(saturating: short * Self.gapFraction / Double(cols)))
         let side = max(1, (w - (cols + 1) * gap) / cols)
         let left = (w - (cols * side + (cols - 1) * gap)) / 2
-        let chipHeight = max(Self.minChipHeight, Int((short * Self.chipFraction).rounded()))
+        let chipHeight = max(Self.minChipHeight, Int(saturating: short * Self.chipFraction))
         let filters = GridFilter.allCases
         let room = w - 2 * left - (filters.count - 1) * gap
         let chipWidth = max(1, min(3 * chipHeight, room / filters.count))
@@ -77,7 +77,7 @@ public struct GridLayout: Sendable, Equatable {
 
     /// The columns chosen for a canvas `width` pixels wide.
     public static func columns(forWidth width: Int) -> Int {
-        let n = Int((Double(max(0, width)) / pixelsPerColumn).rounded())
+        let n = Int(saturating: Double(max(0, width)) / pixelsPerColumn)
         return min(max(n, columnRange.lowerBound), columnRange.upperBound)
     }
 
@@ -96,7 +96,7 @@ public struct GridLayout: Sendable, Equatable {
 
     /// `scroll` in whole pixels (non-finite counts as 0).
     static func pixels(_ scroll: Double) -> Int {
-        scroll.isFinite ? Int(min(max(scroll, -1e9), 1e9).rounded()) : 0
+        scroll.isFinite ? Int(saturating: min(max(scroll, -1e9), 1e9)) : 0
     }
 
     /// Where tile `index` is on the canvas when the content is scrolled up by `scroll` pixels (0: the top row
@@ -126,8 +126,8 @@ public struct GridLayout: Sendable, Equatable {
     /// The tile under canvas point `p` at `scroll`: nil outside the tile area, in a gap or past the last tile.
     public func tile(at p: CanvasPoint, scroll: Double) -> Int? {
         guard p.x.isFinite, p.y.isFinite, p.y >= Double(tileArea.y), p.y < Double(tileArea.maxY) else { return nil }
-        let x = Int(p.x.rounded(.down)) - left
-        let y = Int(p.y.rounded(.down)) - tileArea.y + Self.pixels(scroll)
+        let x = Int(saturating: p.x, rounding: .down) - left
+        let y = Int(saturating: p.y, rounding: .down) - tileArea.y + Self.pixels(scroll)
         guard x >= 0, y >= 0 else { return nil }
         let col = x / rowHeight, row = y / rowHeight
         guard col < columns, x % rowHeight < tileSide, y % rowHeight < tileSide else { return nil }
@@ -138,7 +138,7 @@ public struct GridLayout: Sendable, Equatable {
     /// The chip under canvas point `p`, if any.
     public func chip(at p: CanvasPoint) -> GridFilter? {
         guard p.x.isFinite, p.y.isFinite else { return nil }
-        let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+        let x = Int(saturating: p.x, rounding: .down), y = Int(saturating: p.y, rounding: .down)
         return chips.first { x >= $0.rect.x && x < $0.rect.maxX && y >= $0.rect.y && y < $0.rect.maxY }?.filter
     }
 

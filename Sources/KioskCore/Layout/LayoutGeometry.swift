@@ -19,8 +19,8 @@ public struct LayoutRect: Sendable, Hashable, CustomStringConvertible {
     /// The whole pixels it covers most of: each edge rounded to the nearest pixel boundary, so two regions that
     /// touch in the layout touch on the screen, with neither a gap nor an overlap.
     public var pixels: PixelRect {
-        let x0 = Int(x.rounded()), y0 = Int(y.rounded())
-        return PixelRect(x: x0, y: y0, width: max(0, Int(maxX.rounded()) - x0), height: max(0, Int(maxY.rounded()) - y0))
+        let x0 = Int(saturating: x), y0 = Int(saturating: y)
+        return PixelRect(x: x0, y: y0, width: max(0, Int(saturating: maxX) - x0), height: max(0, Int(saturating: maxY) - y0))
     }
 
     /// The part inside `other` (empty, at this rectangle's corner, when they do not meet).

@@ -46,7 +46,7 @@ public struct SMILWallclock: Sendable, Hashable {
                 guard let c = Int(n), c >= 1 else { return .failure(BeginValueError("\(parts[0]) is not R or R followed by a count of 1 or more")) }
                 value.count = c
             }
-            guard let p = period(parts[2]), !p.isZero else { return .failure(BeginValueError("\(parts[2]) is not an ISO 8601 period above zero")) }
+            guard let p = period(parts[2]), !p.isZero else { return .failure(BeginValueError("\(parts[2]) is not an ISO 8601 period above zero and up to 100 years")) }
             value.period = p
             parts = [parts[1]]
         }
@@ -98,18 +98,21 @@ public struct SMILWallclock: Sendable, Hashable {
                 inTime = true
                 continue
             }
-            guard let n = Double(number) else { return nil }
+            guard let n = Double(number), n.isFinite else { return nil }
             number = ""
+            /// `n` whole units, of which `century` make 100 years (`TimeSpan.longest`); nil past that.
+            func units(_ century: Double) -> Int? { n <= century ? Int(saturating: n, rounding: .towardZero) : nil }
             switch (inTime, c) {
-            case (false, "Y"): p.months += Int(n) * 12
-            case (false, "M"): p.months += Int(n)
-            case (false, "W"): p.days += Int(n) * 7
-            case (false, "D"): p.days += Int(n)
+            case (false, "Y"): guard let u = units(100) else { return nil }; p.months += u * 12
+            case (false, "M"): guard let u = units(1200) else { return nil }; p.months += u
+            case (false, "W"): guard let u = units(5218) else { return nil }; p.days += u * 7
+            case (false, "D"): guard let u = units(36_525) else { return nil }; p.days += u
             case (true, "H"): p.seconds += n * 3600
             case (true, "M"): p.seconds += n * 60
             case (true, "S"): p.seconds += n
             default: return nil
             }
+            guard TimeSpan(seconds: p.seconds) != nil else { return nil }
         }
         return number.isEmpty ? p : nil
     }
@@ -128,7 +131,7 @@ public struct SMILWallclock: Sendable, Hashable {
             if let utcOffset {
                 base = wall - Double(utcOffset)
             } else {
-                let whole = Int(wall.rounded(.down))
+                let whole = Int(saturating: wall, rounding: .down)
                 base = Double(LocalClock.firstSecond(wall: whole, in: zone)) + (wall - Double(whole))
             }
             return Date(timeIntervalSince1970: base + period.seconds * Double(k))
@@ -137,7 +140,7 @@ public struct SMILWallclock: Sendable, Hashable {
         var k = 0
         // a period of elapsed time alone: jump to the repeat just before `from`
         if total > 1, period.months == 0, period.days == 0, period.seconds > 0 {
-            k = max(0, Int(((from.timeIntervalSince(at(0))) / period.seconds).rounded(.down)))
+            k = max(0, Int(saturating: (from.timeIntervalSince(at(0))) / period.seconds, rounding: .down))
         }
         var out: [Date] = []
         while k < total, out.count < limit {

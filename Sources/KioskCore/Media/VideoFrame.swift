@@ -176,7 +176,7 @@ public struct VideoFrame: Sendable, Equatable {
 
     /// The displayed size: width stretched by the sample aspect ratio, then turned by the orientation.
     public var displaySize: PixelSize {
-        let w = max(1, Int((Double(size.width) * sampleAspect).rounded()))
+        let w = max(1, Int(saturating: Double(size.width) * sampleAspect))
         return orientation.displayedSize(of: PixelSize(width: w, height: size.height))
     }
 }

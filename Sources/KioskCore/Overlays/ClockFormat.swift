@@ -45,7 +45,7 @@ public struct ClockFormat: Sendable, Equatable {
     /// The clock's text at `date` in `timeZone`.
     public func text(at date: Date, in timeZone: TimeZone) -> String {
         let (day, second) = LocalClock.wallClock(of: date, in: timeZone)
-        let s = max(0, min(LocalClock.secondsPerDay - 1, Int(second.rounded(.down))))
+        let s = max(0, min(LocalClock.secondsPerDay - 1, Int(saturating: second, rounding: .down)))
         guard let local = CivilDateTime(year: day.year, month: day.month, day: day.day, hour: s / 3600,
                                         minute: s / 60 % 60, second: s % 60) else { return "" }
         return format.format(local)

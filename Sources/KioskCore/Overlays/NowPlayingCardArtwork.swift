@@ -13,7 +13,7 @@ extension NowPlayingCard.Layout {
     public static func artworkPixels(canvas: PixelSize, safeArea: OverlayRect) -> PixelRect {
         let r = artwork(canvas: canvas, safeArea: safeArea)
         let w = Double(canvas.width), h = Double(canvas.height)
-        func edge(_ f: Double, _ span: Double, _ limit: Int) -> Int { min(max(0, Int((f * span).rounded())), limit) }
+        func edge(_ f: Double, _ span: Double, _ limit: Int) -> Int { min(max(0, Int(saturating: f * span)), limit) }
         let x0 = edge(r.x, w, canvas.width - 1), y0 = edge(r.y, h, canvas.height - 1)
         let x1 = max(x0 + 1, edge(r.maxX, w, canvas.width)), y1 = max(y0 + 1, edge(r.maxY, h, canvas.height))
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)

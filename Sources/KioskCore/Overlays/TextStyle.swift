@@ -96,6 +96,6 @@ public struct TextStyle: Sendable, Hashable {
     public var effectReach: Int {
         let outline = outlineWidth ?? 0
         let shadow = self.shadow.map { ($0.offset ?? 0) + ($0.softness ?? 0) } ?? 0
-        return Int((outline + shadow).rounded(.up)) + 1
+        return Int(saturating: outline + shadow, rounding: .up) + 1
     }
 }

@@ -17,6 +17,7 @@ extension Int {
 
     /// `value` rounded by `rule` (default: half away from zero) and clamped into `range`: infinities and values
     /// past the ends give the nearest end. Nil only for NaN, which has no nearest end.
+    @inlinable
     public init?(clamping value: Double, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero,
                  to range: ClosedRange<Int>) {
         guard !value.isNaN else { return nil }
@@ -35,7 +36,14 @@ extension Int {
     /// `value` rounded by `rule` (default: half away from zero; `.towardZero` is what `Int(value)` does),
     /// saturating at `Int.min`/`Int.max`; NaN gives 0. For a value already bounded (a pixel of a bounded
     /// canvas, a fraction of a known length) where a trap would be the worse answer.
+    @inlinable
     public init(saturating value: Double, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) {
         self = Int(clamping: value, rounding: rule, to: Int.min...Int.max) ?? 0
+    }
+
+    /// `init(saturating:rounding:)` of a `Float` (a pixel's channel in a downscaler's sums).
+    @inlinable
+    public init(saturating value: Float, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) {
+        self.init(saturating: Double(value), rounding: rule)
     }
 }

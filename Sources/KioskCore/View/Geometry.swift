@@ -158,6 +158,6 @@ public struct FlatView: Sendable, Equatable {
             w = min(w, Double(picture.width))
             h = min(h, Double(picture.height))
         }
-        return PixelSize(width: max(1, Int(w.rounded())), height: max(1, Int(h.rounded())))
+        return PixelSize(width: max(1, Int(saturating: w)), height: max(1, Int(saturating: h)))
     }
 }

@@ -3,10 +3,10 @@
 extension RGBAImage {
     /// The part of the picture inside `rect` (fractions of the picture), rounded to whole pixels, at least 1×1.
     public func cropped(to rect: UnitRect) -> RGBAImage {
-        let x0 = min(max(0, Int((rect.x * Double(size.width)).rounded())), size.width - 1)
-        let y0 = min(max(0, Int((rect.y * Double(size.height)).rounded())), size.height - 1)
-        let w = min(max(1, Int((rect.width * Double(size.width)).rounded())), size.width - x0)
-        let h = min(max(1, Int((rect.height * Double(size.height)).rounded())), size.height - y0)
+        let x0 = min(max(0, Int(saturating: rect.x * Double(size.width))), size.width - 1)
+        let y0 = min(max(0, Int(saturating: rect.y * Double(size.height))), size.height - 1)
+        let w = min(max(1, Int(saturating: rect.width * Double(size.width))), size.width - x0)
+        let h = min(max(1, Int(saturating: rect.height * Double(size.height))), size.height - y0)
         if x0 == 0, y0 == 0, w == size.width, h == size.height { return self }
         var out = [UInt8](repeating: 0, count: w * h * 4)
         pixels.withUnsafeBufferPointer { src in

@@ -125,8 +125,8 @@ public struct ItemProjection: Sendable, Equatable {
         let side = max(picture.width, picture.height)
         guard side > maxSourceSide else { return picture }
         let s = Double(maxSourceSide) / Double(side)
-        return PixelSize(width: max(1, Int((Double(picture.width) * s).rounded())),
-                         height: max(1, Int((Double(picture.height) * s).rounded())))
+        return PixelSize(width: max(1, Int(saturating: Double(picture.width) * s)),
+                         height: max(1, Int(saturating: Double(picture.height) * s)))
     }
 }
 

@@ -48,7 +48,7 @@ public struct WallLayout: Sendable, Equatable {
     public func placement(on screen: PixelSize) -> WallPlacement {
         let sx = Double(screen.width) / Double(viewport.width)
         let sy = Double(screen.height) / Double(viewport.height)
-        func r(_ v: Double) -> Int { Int(v.rounded()) }
+        func r(_ v: Double) -> Int { Int(saturating: v) }
         let canvas = PixelSize(width: max(1, r(Double(wall.width) * sx)), height: max(1, r(Double(wall.height) * sy)))
         return WallPlacement(canvas: canvas, offsetX: -r(Double(viewport.x) * sx), offsetY: -r(Double(viewport.y) * sy))
     }

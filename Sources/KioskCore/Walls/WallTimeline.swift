@@ -118,7 +118,7 @@ public struct WallTimeline: Sendable, Equatable {
     /// What shows at wall time `wall`.
     public func position(at wall: Double) -> TimelinePosition {
         let since = wall - epoch
-        var pass = Int((since / passLength).rounded(.down))
+        var pass = Int(saturating: since / passLength, rounding: .down)
         var start = epoch + Double(pass) * passLength
         // Rounding at a pass edge: keep `start <= wall < start + passLength`.
         if wall < start { pass -= 1; start -= passLength }
@@ -137,7 +137,7 @@ public struct WallTimeline: Sendable, Equatable {
     /// Slot number `slot`: its item and when it begins.
     public func slot(_ slot: Int) -> TimelinePosition {
         let n = lengths.count
-        let pass = Int((Double(slot) / Double(n)).rounded(.down))
+        let pass = Int(saturating: Double(slot) / Double(n), rounding: .down)
         let place = slot - pass * n
         let order = order(ofPass: pass)
         var start = epoch + Double(pass) * passLength

@@ -136,7 +136,7 @@ struct AreaDownscaler {
             pixels.withUnsafeMutableBufferPointer { out in
                 for x in 0..<target.width {
                     for c in 0..<3 {
-                        out[start + x * 4 + c] = UInt8(min(255, max(0, a[x * 3 + c] + 0.5)))
+                        out[start + x * 4 + c] = UInt8(clamping: Int(saturating: min(255, max(0, a[x * 3 + c] + 0.5)), rounding: .towardZero))
                         a[x * 3 + c] = 0
                     }
                 }

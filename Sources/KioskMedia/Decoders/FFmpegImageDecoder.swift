@@ -123,7 +123,7 @@ public enum FFmpegImageDecoder {
             if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) {
                 let angle = av_display_rotation_get(UnsafeRawPointer(matrix).assumingMemoryBound(to: Int32.self))
                 if angle.isFinite {
-                    switch Int((angle / 90).rounded()) & 3 {
+                    switch Int(saturating: angle / 90) & 3 {
                     case 3: orientation = .right   // -90: turn clockwise to show
                     case 1: orientation = .left
                     case 2: orientation = .down
@@ -135,7 +135,7 @@ public enum FFmpegImageDecoder {
             var frames = Int(stream.pointee.nb_frames)
             if frames <= 0, let d = duration {
                 let rate = stream.pointee.avg_frame_rate
-                if rate.num > 0 && rate.den > 0 { frames = Int((d * Double(rate.num) / Double(rate.den)).rounded()) }
+                if rate.num > 0 && rate.den > 0 { frames = Int(saturating: d * Double(rate.num) / Double(rate.den)) }
             }
             var info = MediaInfo(path: path, kind: .video, width: size.width, height: size.height, frames: max(frames, 0),
                                  duration: duration, loops: 1, orientation: orientation.rawValue,

@@ -69,7 +69,7 @@ public final class VideoDecoder: ClipSource, @unchecked Sendable {
 
     /// A stream's displayed size.
     private static func displaySize(_ info: VideoStreamInfo) -> PixelSize {
-        let w = max(1, Int((Double(info.size.width) * info.sampleAspect).rounded()))
+        let w = max(1, Int(saturating: Double(info.size.width) * info.sampleAspect))
         return info.orientation.displayedSize(of: PixelSize(width: w, height: info.size.height))
     }
 

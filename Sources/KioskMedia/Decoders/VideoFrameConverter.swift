@@ -36,13 +36,13 @@ final class VideoFrameConverter {
     /// is given as displayed (`orientation` turns it back to stored axes).
     static func targetSize(stored size: PixelSize, sampleAspect: Double, orientation: Orientation,
                            limit: PixelSize?) -> PixelSize {
-        let square = PixelSize(width: max(1, Int((Double(size.width) * sampleAspect).rounded())), height: size.height)
+        let square = PixelSize(width: max(1, Int(saturating: Double(size.width) * sampleAspect)), height: size.height)
         guard let shown = limit, shown.width > 0, shown.height > 0 else { return square }
         let stored = orientation.swapsAxes ? shown.transposed : shown
         let scale = min(1, Double(stored.width) / Double(square.width), Double(stored.height) / Double(square.height))
         guard scale < 1 else { return square }
-        return PixelSize(width: max(1, Int((Double(square.width) * scale).rounded())),
-                         height: max(1, Int((Double(square.height) * scale).rounded())))
+        return PixelSize(width: max(1, Int(saturating: Double(square.width) * scale)),
+                         height: max(1, Int(saturating: Double(square.height) * scale)))
     }
 
     /// A decoded frame's planes as one RGBA plane of `target` size (stride `width * 4`), its rows stored

@@ -121,7 +121,7 @@ final class VideoStreamReader {
         guard let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return .up }
         let angle = av_display_rotation_get(UnsafeRawPointer(matrix).assumingMemoryBound(to: Int32.self))
         guard angle.isFinite else { return .up }
-        switch Int((angle / 90).rounded()) & 3 {
+        switch Int(saturating: angle / 90) & 3 {
         case 3: return .right
         case 1: return .left
         case 2: return .down

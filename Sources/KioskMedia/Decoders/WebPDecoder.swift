@@ -37,7 +37,7 @@ public enum WebPDecoder {
             var durations: [Double] = []
             var iter = WebPIterator()
             if WebPDemuxGetFrame(demux, 1, &iter) != 0 {
-                repeat { durations.append(frameDuration(milliseconds: Int(iter.duration))) } while WebPDemuxNextFrame(&iter) != 0
+                repeat { durations.append(frameDuration(milliseconds: Int(truncatingIfNeeded: iter.duration))) } while WebPDemuxNextFrame(&iter) != 0
                 WebPDemuxReleaseIterator(&iter)
             }
             return info(path: path, width: width, height: height, durations: durations, loopCount: loopCount)
@@ -78,7 +78,7 @@ public enum WebPDecoder {
             var durations: [Double] = []
             var iter = WebPIterator()
             if WebPDemuxGetFrame(demux, 1, &iter) != 0 {
-                repeat { durations.append(frameDuration(milliseconds: Int(iter.duration))) } while WebPDemuxNextFrame(&iter) != 0
+                repeat { durations.append(frameDuration(milliseconds: Int(truncatingIfNeeded: iter.duration))) } while WebPDemuxNextFrame(&iter) != 0
                 WebPDemuxReleaseIterator(&iter)
             }
             return durations

@@ -28,7 +28,7 @@ final class WakePipe: @unchecked Sendable {
     /// whether `fd` is readable.
     func wait(timeout: Double?, also fd: Int32) -> Bool {
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
-        let ms = timeout.map { Int32(min(3600, max(0, $0)) * 1000 + 0.999) } ?? -1
+        let ms = timeout.map { Int32(clamping: Int(saturating: min(3600, max(0, $0)) * 1000 + 0.999, rounding: .towardZero)) } ?? -1
         var n: Int32
         repeat { n = poll(&fds, nfds_t(fds.count), ms) } while n < 0 && errno == EINTR
         guard n > 0 else { return false }

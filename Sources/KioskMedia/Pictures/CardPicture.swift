@@ -41,14 +41,14 @@ public enum CardPicture {
 
     /// How many pixels the shadow reaches beyond the artwork in `square`.
     public static func shadowReach(_ square: PixelRect) -> Int {
-        max(1, Int((Double(min(square.width, square.height)) * shadowWidth).rounded()))
+        max(1, Int(saturating: Double(min(square.width, square.height)) * shadowWidth))
     }
 
     /// `size` scaled to fit `box` keeping its shape (enlarged or shrunk), each side rounded, at least one pixel.
     public static func fitted(_ size: PixelSize, in box: PixelSize) -> PixelSize {
         let s = min(Double(box.width) / Double(max(1, size.width)), Double(box.height) / Double(max(1, size.height)))
-        return PixelSize(width: min(box.width, max(1, Int((Double(size.width) * s).rounded()))),
-                         height: min(box.height, max(1, Int((Double(size.height) * s).rounded()))))
+        return PixelSize(width: min(box.width, max(1, Int(saturating: Double(size.width) * s))),
+                         height: min(box.height, max(1, Int(saturating: Double(size.height) * s))))
     }
 
     /// `art` covering `canvas` (its middle cropped to the canvas's shape), blurred and darkened, opaque.
@@ -56,12 +56,12 @@ public enum CardPicture {
         let crop = coverCrop(art.size, shape: canvas)
         let small = PixelSize(width: max(1, canvas.width / backgroundShrink), height: max(1, canvas.height / backgroundShrink))
         var shrunk = try shrink(art, crop: crop, to: small, path: path)
-        let radius = max(1, Int((Double(max(small.width, small.height)) * blurRadius).rounded()))
+        let radius = max(1, Int(saturating: Double(max(small.width, small.height)) * blurRadius))
         shrunk = BoxBlur.blur(shrunk, radius: radius, passes: blurPasses)
         shrunk.pixels.withUnsafeMutableBufferPointer { p in
             var i = 0
             while i < p.count {
-                for c in 0..<3 { p[i + c] = UInt8(Double(p[i + c]) * darkening + 0.5) }
+                for c in 0..<3 { p[i + c] = UInt8(clamping: Int(saturating: Double(p[i + c]) * darkening + 0.5, rounding: .towardZero)) }
                 p[i + 3] = 255
                 i += 4
             }
@@ -74,9 +74,9 @@ public enum CardPicture {
         let wanted = shape.aspect
         var w = size.width, h = size.height
         if size.aspect > wanted {
-            w = min(size.width, max(1, Int((Double(h) * wanted).rounded())))
+            w = min(size.width, max(1, Int(saturating: Double(h) * wanted)))
         } else {
-            h = min(size.height, max(1, Int((Double(w) / wanted).rounded())))
+            h = min(size.height, max(1, Int(saturating: Double(w) / wanted)))
         }
         return PixelRect(x: (size.width - w) / 2, y: (size.height - h) / 2, width: w, height: h)
     }
@@ -132,7 +132,7 @@ public enum CardPicture {
                     guard d > 0, d < 1 else { continue }
                     let f = 1 - shadowStrength * (1 - d) * (1 - d)
                     let i = (y * w + x) * 4
-                    for c in 0..<3 { p[i + c] = UInt8(Double(p[i + c]) * f + 0.5) }
+                    for c in 0..<3 { p[i + c] = UInt8(clamping: Int(saturating: Double(p[i + c]) * f + 0.5, rounding: .towardZero)) }
                 }
             }
         }

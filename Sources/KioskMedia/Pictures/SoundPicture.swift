@@ -40,7 +40,7 @@ public final class SoundPicture: ClipSource, @unchecked Sendable {
         case .fitted:
             let art = Self.coverArt(path, log: log) { full in
                 let s = min(1, min(Double(canvas.width) / Double(max(1, full.width)), Double(canvas.height) / Double(max(1, full.height))))
-                return PixelSize(width: max(1, Int(Double(full.width) * s)), height: max(1, Int(Double(full.height) * s)))
+                return PixelSize(width: max(1, Int(saturating: Double(full.width) * s, rounding: .towardZero)), height: max(1, Int(saturating: Double(full.height) * s, rounding: .towardZero)))
             }
             image = art ?? Self.placeholder(size: PixelSize(width: 480, height: 270))
             hasCoverArt = art != nil
@@ -97,9 +97,9 @@ public final class SoundPicture: ClipSource, @unchecked Sendable {
                 let i = (y * size.width + x) * 4
                 let d = ((Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy)).squareRoot()
                 let disc = softEdge ? min(1, max(0, r - d + 0.5)) : (d < r ? 1.0 : 0.0)
-                p[i] = UInt8(g * 0.8 + 90 * disc)
-                p[i + 1] = UInt8(g * 0.9 + 100 * disc)
-                p[i + 2] = UInt8(g * 1.4 + 110 * disc)
+                p[i] = UInt8(clamping: Int(saturating: g * 0.8 + 90 * disc, rounding: .towardZero))
+                p[i + 1] = UInt8(clamping: Int(saturating: g * 0.9 + 100 * disc, rounding: .towardZero))
+                p[i + 2] = UInt8(clamping: Int(saturating: g * 1.4 + 110 * disc, rounding: .towardZero))
             }
         }
         return RGBAImage(size: size, pixels: p)

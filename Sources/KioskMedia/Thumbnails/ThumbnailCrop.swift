@@ -29,12 +29,12 @@ struct ThumbnailCrop: Sendable {
     /// than the square is shown wide); at least 1×1 and inside the picture.
     func square(in size: PixelSize) -> PixelRect {
         let (w, h) = squareSize(in: size)
-        let width = min(size.width, max(1, Int(w.rounded())))
-        let height = min(size.height, max(1, Int(h.rounded())))
+        let width = min(size.width, max(1, Int(saturating: w)))
+        let height = min(size.height, max(1, Int(saturating: h)))
         let cx = (eye.x + eye.width / 2) * Double(size.width), cy = (eye.y + eye.height / 2) * Double(size.height)
         // Half a pixel left over goes to the right and bottom, as ffmpeg's crop filter centres (it truncates).
-        let x = min(size.width - width, max(0, Int((cx - Double(width) / 2).rounded(.down))))
-        let y = min(size.height - height, max(0, Int((cy - Double(height) / 2).rounded(.down))))
+        let x = min(size.width - width, max(0, Int(saturating: cx - Double(width) / 2, rounding: .down)))
+        let y = min(size.height - height, max(0, Int(saturating: cy - Double(height) / 2, rounding: .down)))
         return PixelRect(x: x, y: y, width: width, height: height)
     }
 
@@ -46,8 +46,8 @@ struct ThumbnailCrop: Sendable {
         let shortest = min(w, h)
         guard shortest > 0 else { return full }
         let f = min(1, Double(side) / shortest)
-        return PixelSize(width: min(full.width, max(1, Int((Double(full.width) * f).rounded()))),
-                         height: min(full.height, max(1, Int((Double(full.height) * f).rounded()))))
+        return PixelSize(width: min(full.width, max(1, Int(saturating: Double(full.width) * f))),
+                         height: min(full.height, max(1, Int(saturating: Double(full.height) * f))))
     }
 
     /// `image` cut to `rect` (which must lie inside it).

@@ -151,7 +151,7 @@ public final class ThumbnailDiskCache: @unchecked Sendable {
 
     /// Now on the wall clock (file times are wall-clock times), in nanoseconds.
     private static func nowNanoseconds() -> Int64 {
-        Int64(Date().timeIntervalSince1970 * 1e9)
+        Int64(Int(saturating: Date().timeIntervalSince1970 * 1e9, rounding: .towardZero))
     }
 
     private static func reason(_ error: any Error) -> String {

@@ -220,8 +220,8 @@ final class LayoutComposer {
                             offsetX: (Double(visible.x) - onScreen.x) / onScreen.width,
                             offsetY: (Double(visible.y) - onScreen.y) / onScreen.height)
         if let view {  // the slow zoom inside the placed picture: placed fraction -> the zoomed window of the picture
-            let z = view.transform(picture: size, canvas: PixelSize(width: max(1, Int(onScreen.width.rounded())),
-                                                                     height: max(1, Int(onScreen.height.rounded()))))
+            let z = view.transform(picture: size, canvas: PixelSize(width: max(1, Int(saturating: onScreen.width)),
+                                                                     height: max(1, Int(saturating: onScreen.height))))
             t = UVTransform(scaleX: t.scaleX * z.scaleX, scaleY: t.scaleY * z.scaleY,
                             offsetX: t.offsetX * z.scaleX + z.offsetX, offsetY: t.offsetY * z.scaleY + z.offsetY)
         }

@@ -49,7 +49,7 @@ final class RegionText {
         var strip = try self.strip(entry, path: path, style: style, font: font, region: rect.size, pass: strips[entry.media.index]?.pass ?? 0)
         let travel = style.mode == .crawl ? Double(rect.width + strip.size.width) : Double(rect.height + strip.size.height)
         let passLength = travel / max(rate, 1e-6)
-        let pass = style.mode == .still ? 0 : Int((entry.offset / passLength).rounded(.down))
+        let pass = style.mode == .still ? 0 : Int(saturating: entry.offset / passLength, rounding: .down)
         if pass != strip.pass { strip = try self.strip(entry, path: path, style: style, font: font, region: rect.size, pass: pass) }
         let into = style.mode == .still ? 0 : entry.offset - Double(pass) * passLength
         // where the strip's top-left corner is, in the region (fractional pixels)
@@ -117,8 +117,8 @@ final class RegionText {
     private func raster(_ text: String, style: SMILTextStyle, font: Double, width: Int?) throws -> RGBAImage {
         let side = min(context.maxTextureSize, 16_384)
         let lines = max(1, text.split(separator: "\n").count)
-        let canvas = width.map { PixelSize(width: max(1, $0), height: min(side, Int(font * 1.5) * lines * 4 + 16)) }
-            ?? PixelSize(width: side, height: Int((font * 1.6).rounded(.up)) + 8)
+        let canvas = width.map { PixelSize(width: max(1, $0), height: min(side, Int(saturating: font * 1.5, rounding: .towardZero) * lines * 4 + 16)) }
+            ?? PixelSize(width: side, height: Int(saturating: font * 1.6, rounding: .up) + 8)
         let anchor: OverlayAnchor = width == nil ? .topLeft : (style.align == .center ? .top : style.align == .right ? .topRight : .topLeft)
         let block = OverlayText(role: .caption, text: text, anchor: anchor, area: UnitRect(x: 0, y: 0, width: 1, height: 1),
                                 sizeFraction: font / Double(canvas.height), maxLines: width == nil ? 1 : 400, maxWidthFraction: 1,
@@ -135,8 +135,8 @@ final class RegionText {
         let margin = 2
         let left = width == nil ? ink.x : 0
         let size = PixelSize(width: (width ?? ink.width) + 2 * margin, height: ink.height + 2 * margin)
-        let (r, g, b) = (UInt8((style.color.red * 255).rounded()), UInt8((style.color.green * 255).rounded()),
-                         UInt8((style.color.blue * 255).rounded()))
+        let (r, g, b) = (UInt8(clamping: Int(saturating: style.color.red * 255)), UInt8(clamping: Int(saturating: style.color.green * 255)),
+                         UInt8(clamping: Int(saturating: style.color.blue * 255)))
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
         for q in quads {
             for row in 0..<q.source.height {
@@ -148,7 +148,7 @@ final class RegionText {
                     let cover = Double(atlas.pixels[sy * atlas.size.width + sx]) * style.color.alpha
                     let i = (dy * size.width + dx) * 4
                     let a = max(Double(pixels[i + 3]), cover)
-                    (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (r, g, b, UInt8(min(255, a.rounded())))
+                    (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = (r, g, b, UInt8(clamping: Int(saturating: min(255, a.rounded()), rounding: .towardZero)))
                 }
             }
         }
