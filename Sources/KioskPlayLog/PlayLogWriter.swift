@@ -34,6 +34,7 @@ public final class PlayLogWriter: @unchecked Sendable {
     private var droppedShowings: Set<Showing> = []
     private var dropped = 0
     private var nextShowing: Showing = 1
+    private var finishing = false
     // the writer thread's own
     private var rows: [Showing: (row: Int64, item: ShowingItem, start: Date, screenOn: Bool)] = [:]
     private var failing: SQLiteError?
@@ -115,10 +116,26 @@ public final class PlayLogWriter: @unchecked Sendable {
         return done
     }
 
+    /// Writes what is queued, waiting up to `timeout` seconds (as `flush`), then ends the thread: the player's end.
+    /// What is handed over after it is not written.
+    @discardableResult
+    public func finish(timeout: Double) -> Bool {
+        let done = flush(timeout: timeout)
+        cond.lock()
+        finishing = true
+        cond.broadcast()
+        cond.unlock()
+        return done
+    }
+
     private func run() {
         while true {
             cond.lock()
-            while queue.isEmpty { _ = cond.wait(until: Date(timeIntervalSinceNow: 1)); if queue.isEmpty { break } }
+            while queue.isEmpty, !finishing { _ = cond.wait(until: Date(timeIntervalSinceNow: 1)); if queue.isEmpty { break } }
+            if finishing {
+                cond.unlock()
+                return
+            }
             let batch = Array(queue.prefix(64))
             cond.unlock()
             checkFile()

@@ -93,7 +93,7 @@ public final class PlayerPlayLog: LoopProducer {
         case .shutdown:
             for region in open.keys.sorted() { close(region, reason: "quit", at: t) }
             covered = [:]
-            writer.flush(timeout: Self.flushTimeout)
+            writer.finish(timeout: Self.flushTimeout)
         default:
             break
         }

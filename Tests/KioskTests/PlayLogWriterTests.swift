@@ -43,6 +43,7 @@ final class PlayLogWriterTests: XCTestCase {
         XCTAssertEqual(lines.matching("play log: writing to \(db) again; 4 showings written late, 6 dropped (the queue was full)").count, 1,
                        "\(lines.matching("play log"))")
         XCTAssertEqual(lines.matching("play log").count, 3, "\(lines.matching("play log"))")
+        writer.finish(timeout: 1)
     }
 
     /// The log deleted while a showing is on screen (as `rm` or a careless web request would): within a second
@@ -68,5 +69,39 @@ final class PlayLogWriterTests: XCTestCase {
             "/m/b.png|2026-12-24T09:00:03.000Z|2026-12-24T09:00:05.000Z|2.0|quit",
         ])
         XCTAssertEqual(lines.matching("was deleted or replaced").count, 1)
+        writer.finish(timeout: 1)
+    }
+
+    /// `kiosk play` (stills of 1 s) whose play log is deleted under it: one line says so within 2.5 s, and the new
+    /// file holds every showing from the one on screen then, each closed and about 1 s long.
+    func testKioskNoticesItsPlayLogDeleted() throws {
+        let dir = try TempDir()
+        let pictures = try ["red", "blue"].map { try ColourPictures.make(dir, "\($0).png", $0) }
+        let db = dir.file("plays.sqlite")
+        let p = try LiveProcess(["play", "--output", "headless", "--size", "64x36", "--duration", "1", "--transition", "none",
+                                 "--no-state", "--play-log", db, "--log-level", "info"] + pictures)
+        XCTAssertTrue(p.waitFor("play log: kept in", timeout: 30), p.stderr)
+        XCTAssertTrue(p.waitFor("kiosk: info: showing ", count: 2, timeout: 30), p.stderr)
+        Thread.sleep(forTimeInterval: 0.5)
+        try FileManager.default.removeItem(atPath: db)
+        let removed = Date()
+        XCTAssertTrue(p.waitFor("play log: \(db) was deleted or replaced while kiosk wrote it; began a new one (1 showing on screen", timeout: 5), p.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(removed), 2.5)
+        XCTAssertTrue(p.waitFor("kiosk: info: showing ", count: 6, timeout: 30), p.stderr)
+        p.send(SIGTERM)
+        XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
+        let rows = try PlayLogTests.sqlite3(db, "SELECT duration, reason FROM showings ORDER BY id")
+        XCTAssertGreaterThanOrEqual(rows.count, 4, "\(rows)")
+        for (i, row) in rows.enumerated() {
+            let f = row.split(separator: "|").map(String.init)
+            let seconds = Double(f.first ?? "") ?? -1
+            if i == rows.count - 1 {
+                XCTAssertEqual(f.last, "quit", "\(rows)")
+            } else {
+                XCTAssertEqual(f.last, "eof", "\(rows)")
+                XCTAssertTrue((0.8...1.5).contains(seconds), "row \(i): \(rows)")
+            }
+        }
+        XCTAssertEqual(p.stderr.components(separatedBy: "was deleted or replaced").count - 1, 1, p.stderr)
     }
 }
