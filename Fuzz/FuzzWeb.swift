@@ -38,6 +38,9 @@ enum FuzzWeb {
         return WebApp(backend: backend, security: WebSecurity(passwordHash: hash, token: token, uploadLimit: 1 << 20), log: Log(level: .error))
     }()
 
+    /// What anybody may read: the login page and the static files.
+    static let publicPaths: Set<String> = ["/login", "/app.css", "/app.js", "/favicon.svg"]
+
     /// The request an input describes.
     static func request(_ bytes: UnsafeBufferPointer<UInt8>) -> WebRequest {
         let all = Array(bytes)
@@ -79,6 +82,14 @@ enum FuzzWeb {
                 check(sent.commands == before, "a command ran without authorization: \(r.method) \(r.path)")
                 check(FileManager.default.fileExists(atPath: media + "/keep.png"), "a file went without authorization: \(r.method) \(r.path)")
                 if !["GET", "HEAD"].contains(r.method) { check(!(200..<300).contains(response.status), "an anonymous \(r.method) \(r.path) succeeded") }
+                // nobody may read anything but the login page and the static files: 401, or 303 to the login page;
+                // 404 only for a path no route serves (the API, thumbnails and media answer 401 to anybody unknown)
+                if ["GET", "HEAD"].contains(r.method), !r.headers.keys.contains("cookie"), !publicPaths.contains(r.path) {
+                    let routed = ["/api/", "/thumb/", "/media/"].contains { r.path.hasPrefix($0) }
+                    check(response.status == 401 || (response.status == 303 && response.header("Location") == "/login")
+                          || (response.status == 404 && !routed),
+                          "an anonymous \(r.method) \(r.path) got \(response.status)")
+                }
             } else if !FileManager.default.fileExists(atPath: media + "/keep.png") {
                 _ = FileManager.default.createFile(atPath: media + "/keep.png", contents: Data([0x89, 0x50, 0x4E, 0x47]))
             }

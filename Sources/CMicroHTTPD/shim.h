@@ -15,6 +15,28 @@ struct kiosk_http_limits {
     unsigned int threads;            /* MHD_OPTION_THREAD_POOL_SIZE */
 };
 
+/// The most query arguments a request may carry. libmicrohttpd keeps each in the connection's memory (64 KiB with
+/// the headers): past about 950 it runs out while parsing them and drops the connection without an answer.
+#define KIOSK_HTTP_MAX_ARGUMENTS 256
+
+/// The context `kiosk_http_uri_check` gives a request whose query it dropped (never a real object's address).
+static inline void *kiosk_http_too_many_arguments(void) { return (void *)(uintptr_t)1; }
+
+/// libmicrohttpd's URI callback, run on a request's target before its query is parsed: a query of more than
+/// KIOSK_HTTP_MAX_ARGUMENTS arguments is emptied (its first byte after the `?`, in libmicrohttpd's read buffer,
+/// becomes a NUL: libmicrohttpd has found the `?` already and parses the C string after it) and the request is
+/// marked, for the access handler to answer 414 rather than the connection dying unanswered.
+static inline void *kiosk_http_uri_check(void *cls, const char *uri, struct MHD_Connection *connection) {
+    (void)cls; (void)connection;
+    char *query = strchr(uri, '?');
+    if (!query) return NULL;
+    size_t arguments = 1, length = strlen(query);
+    for (size_t i = 0; i < length; i++) arguments += query[i] == '&';
+    if (arguments <= KIOSK_HTTP_MAX_ARGUMENTS) return NULL;
+    query[1] = '\0';
+    return kiosk_http_too_many_arguments();
+}
+
 /// Starts a daemon on `address` (IPv4 or IPv6) with an internal epoll thread pool; TLS (GnuTLS) when `tls_key`
 /// and `tls_cert` (PEM text) are given. NULL when it cannot (the port taken, bad TLS material).
 static inline struct MHD_Daemon *kiosk_http_start(const struct sockaddr *address, uint16_t port,
@@ -34,14 +56,15 @@ static inline struct MHD_Daemon *kiosk_http_start(const struct sockaddr *address
         { MHD_OPTION_THREAD_POOL_SIZE, limits.threads, NULL },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, handler_cls },
         { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, handler_cls },
+        { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)kiosk_http_uri_check, NULL },
         { MHD_OPTION_END, 0, NULL },  /* the TLS pair replaces this and the next when given */
         { MHD_OPTION_END, 0, NULL },
         { MHD_OPTION_END, 0, NULL },
     };
     if (tls_key && tls_cert) {
         flags |= MHD_USE_TLS;
-        options[8] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key };
-        options[9] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert };
+        options[9] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key };
+        options[10] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert };
     }
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }

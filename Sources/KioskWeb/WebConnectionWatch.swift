@@ -7,9 +7,16 @@ import KioskCore
 /// by the deadline `reading` set, is cut off (shutdown(2) of its socket, which libmicrohttpd then closes).
 /// libmicrohttpd's own timeout counts idle time only, so a slow-loris client that trickles a byte every few seconds
 /// would otherwise hold its connection for ever.
+///
+/// It also budgets the connections that wait for headers: past `waiting` of them (below libmicrohttpd's own limit,
+/// so a slot is always free), a new connection cuts the oldest waiting one of the address that holds the most. A
+/// few addresses (loopback has 16 million) that open connections and send half a request can then not shut out a
+/// fresh client, which is accepted at once and answered.
 final class WebConnectionWatch: @unchecked Sendable {
     private struct Entry {
         let socket: Int32
+        /// The client's address: connections are budgeted by it.
+        let address: String
         var since: Double
         var busy: Bool
         /// When a body being read must be in (monotonic seconds); nil: no body is timed.
@@ -23,13 +30,37 @@ final class WebConnectionWatch: @unchecked Sendable {
     private var running = false
     /// Connections cut off so far.
     private(set) var cut = 0
+    /// The most connections that may wait for headers at once.
+    private let waiting: Int
+
+    /// A watch that lets at most `waiting` connections wait for headers at once.
+    init(waiting: Int) { self.waiting = max(1, waiting) }
 
     private static func key(_ c: OpaquePointer) -> Int { Int(bitPattern: UnsafeRawPointer(c)) }
 
-    func opened(_ c: OpaquePointer, socket: Int32) {
+    /// A connection from `address` is open: it waits for its headers. Past the budget, the oldest waiting connection
+    /// of the address with the most is cut off.
+    func opened(_ c: OpaquePointer, socket: Int32, address: String) {
         lock.lock()
-        entries[Self.key(c)] = Entry(socket: socket, since: MonotonicClock.seconds(), busy: false, deadline: nil)
+        entries[Self.key(c)] = Entry(socket: socket, address: address, since: MonotonicClock.seconds(), busy: false, deadline: nil)
+        let waitingNow = entries.filter { !$0.value.busy && $0.value.since.isFinite && $0.value.socket >= 0 }
+        if waitingNow.count > waiting {
+            let byAddress = Dictionary(grouping: waitingNow, by: { $0.value.address })
+            if let heaviest = byAddress.max(by: { $0.value.count < $1.value.count })?.value,
+               let oldest = heaviest.min(by: { $0.value.since < $1.value.since }) {
+                cutOff(oldest.key)
+            }
+        }
         lock.unlock()
+    }
+
+    /// Cuts off the connection `k` (shutdown(2): libmicrohttpd then closes it); the lock is held.
+    private func cutOff(_ k: Int) {
+        guard let e = entries[k] else { return }
+        shutdown(e.socket, Int32(SHUT_RDWR))
+        entries[k]?.since = .infinity  // once
+        entries[k]?.deadline = nil
+        cut += 1
     }
 
     /// A request's headers are in: not timed until its answer has gone (`idle`), unless `reading` says so.
@@ -73,10 +104,7 @@ final class WebConnectionWatch: @unchecked Sendable {
                 if stopping { lock.unlock(); break }
                 let now = MonotonicClock.seconds()
                 for (k, e) in entries where e.socket >= 0 && ((!e.busy && now - e.since > headerSeconds) || now > e.deadline ?? .infinity) {
-                    shutdown(e.socket, Int32(SHUT_RDWR))
-                    entries[k]?.since = .infinity  // once
-                    entries[k]?.deadline = nil
-                    cut += 1
+                    cutOff(k)
                 }
                 lock.unlock()
             }

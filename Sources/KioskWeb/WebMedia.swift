@@ -13,6 +13,10 @@ final class WebMedia: @unchecked Sendable {
     private let maxPixels: Int?
     private let lock = NSLock()
     private var probed: [String: (size: Int64, mtime: Double, summary: MediaSummary?)] = [:]
+    /// One thumbnail decode at a time.
+    private let thumbnailing = DispatchSemaphore(value: 1)
+    /// Seconds a thumbnail waits for the one being made.
+    static let thumbnailWait = 30.0
 
     init(root: String, probe: @escaping @Sendable (String) -> MediaSummary?, maxPixels: Int? = nil) {
         self.root = root
@@ -79,10 +83,19 @@ final class WebMedia: @unchecked Sendable {
         return r
     }
 
-    /// A file's thumbnail (JPEG, cached a few minutes by the browser); `name` as for `file`.
+    /// A file's thumbnail (JPEG, cached a few minutes by the browser); `name` as for `file`. Made one at a time (a
+    /// request waits at most `thumbnailWait` seconds for the one before, else 503): a JPEG is decoded scaled, but
+    /// a PNG whole before it is scaled (64 MP: 256 MiB), so four asked for at once took RSS from 115 to 700 MiB.
     func thumbnail(_ name: String, make: (@Sendable (String) -> [UInt8]?)?) -> WebResponse {
         guard let p = path(name), inside(p), stat(p) != nil else { return .error(404, "no such file") }
-        guard let jpeg = make?(p) else { return .error(404, "no thumbnail for \(name)") }
+        guard thumbnailing.wait(timeout: .now() + Self.thumbnailWait) == .success else {
+            var busy = WebResponse.error(503, "busy making other thumbnails; try again")
+            busy.headers.append(("Retry-After", "2"))
+            return busy
+        }
+        let made = make?(p)
+        thumbnailing.signal()
+        guard let jpeg = made else { return .error(404, "no thumbnail for \(name)") }
         return WebResponse(type: "image/jpeg", body: jpeg, headers: [("Cache-Control", "private, max-age=300")])
     }
 

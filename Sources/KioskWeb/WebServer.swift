@@ -34,6 +34,9 @@ public struct WebLimits: Sendable {
     public var bodySeconds: Double = 20
     public var connectionMemory = 64 * 1024
     public var threads: UInt32 = 4
+    /// The most connections that may wait for a request's headers at once (below `connections`): past it a new one
+    /// cuts the oldest waiting connection of the address holding the most, so a fresh client is always accepted.
+    public var waiting = 48
     /// The largest form or JSON body.
     public static let smallBody = 256 * 1024
     public init() {}
@@ -48,7 +51,7 @@ public final class WebServer: @unchecked Sendable {
     let limits: WebLimits
     let secure: Bool
     let log: Log
-    let watch = WebConnectionWatch()
+    let watch: WebConnectionWatch
 
     /// Starts serving `handler` on `address`:`port` (IPv4 or IPv6 text); `tls` the PEM key and certificate.
     public init(address: String, port: UInt16, tls: (key: String, cert: String)?, limits: WebLimits = WebLimits(),
@@ -57,6 +60,7 @@ public final class WebServer: @unchecked Sendable {
         self.limits = limits
         self.secure = tls != nil
         self.log = log
+        watch = WebConnectionWatch(waiting: limits.waiting)
         var v4 = sockaddr_in(), v6 = sockaddr_in6()
         let isV6 = address.contains(":")
         if isV6 {
@@ -154,13 +158,16 @@ final class WebExchange {
 private let webAccess: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, context in
     guard let cls, let connection, let context, let uploadSize else { return MHD_Result.NO }
     let server = Unmanaged<WebServer>.fromOpaque(cls).takeUnretainedValue()
-    guard let raw = context.pointee else {
+    // a query of too many arguments was cut off before libmicrohttpd parsed it (kiosk_http_uri_check): answered 414
+    let overlong = context.pointee == kiosk_http_too_many_arguments()
+    guard let raw = context.pointee, !overlong else {
         let head = WebServer.head(connection, url: url.map { String(cString: $0) } ?? "/", method: method.map { String(cString: $0) } ?? "GET",
                                   secure: server.secure)
         let exchange = WebExchange(head)
         server.watch.busy(connection)
         context.pointee = Unmanaged.passRetained(exchange).toOpaque()
-        let admission = server.handler.admit(head)
+        let admission = overlong ? .respond(.error(414, "the query has more than \(KIOSK_HTTP_MAX_ARGUMENTS) arguments"))
+                                 : server.handler.admit(head)
         exchange.admission = admission
         switch admission {
         case .respond(let response) where WebServer.carriesBody(head):
@@ -231,7 +238,7 @@ private let webAccess: MHD_AccessHandlerCallback = { cls, connection, url, metho
 
 /// The request is over (answered, or its connection gone): its exchange is released, an upload's leftovers removed.
 private let webCompleted: MHD_RequestCompletedCallback = { cls, connection, context, _ in
-    guard let cls, let context, let raw = context.pointee else { return }
+    guard let cls, let context, let raw = context.pointee, raw != kiosk_http_too_many_arguments() else { return }
     let server = Unmanaged<WebServer>.fromOpaque(cls).takeUnretainedValue()
     let exchange = Unmanaged<WebExchange>.fromOpaque(raw).takeRetainedValue()
     exchange.receiver?.discard()
@@ -244,7 +251,7 @@ private let webNotify: MHD_NotifyConnectionCallback = { cls, connection, _, code
     guard let cls, let connection else { return }
     let server = Unmanaged<WebServer>.fromOpaque(cls).takeUnretainedValue()
     if code == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED {
-        server.watch.opened(connection, socket: kiosk_http_socket(connection))
+        server.watch.opened(connection, socket: kiosk_http_socket(connection), address: WebServer.client(connection))
     } else {
         server.watch.closed(connection)
     }
@@ -264,10 +271,14 @@ extension WebServer {
             if box.values.count < 64 { box.values[String(cString: key)] = value.map { String(cString: $0) } ?? "" }
             return MHD_Result.YES
         }, Unmanaged.passUnretained(query).toOpaque())
+        return WebRequest(method: method, path: url, query: query.values, headers: headers, client: client(c), secure: secure)
+    }
+
+    /// The client's address as text (`127.0.0.1`, `::1`); `?` when unknown.
+    static func client(_ c: OpaquePointer) -> String {
         var address = [CChar](repeating: 0, count: 64)
-        let client = kiosk_http_client(c, &address, socklen_t(address.count)) == 0
+        return kiosk_http_client(c, &address, socklen_t(address.count)) == 0
             ? address.withUnsafeBufferPointer { String(decoding: $0.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) } : "?"
-        return WebRequest(method: method, path: url, query: query.values, headers: headers, client: client, secure: secure)
     }
 }
 

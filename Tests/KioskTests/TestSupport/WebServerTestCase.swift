@@ -35,13 +35,15 @@ class WebServerTestCase: XCTestCase {
         }
     }
 
-    /// Starts kiosk on the media folder with the page on a free port, and waits until it serves.
+    /// Starts kiosk on the media folder (or on `play`) with the page on a free port, and waits until it serves.
+    /// `password`: with the password file (without it, loopback only).
     @discardableResult
-    func start(_ extra: [String] = []) throws -> LiveProcess {
+    func start(_ extra: [String] = [], password: Bool = true, play: String? = nil) throws -> LiveProcess {
         port = MQTTTools.freePort()
+        let login = password ? ["--http-password-file", dir.file("password")] : []
         let p = try LiveProcess(["play", "--output", "headless", "--size", "320x180", "--no-state", "--duration", "1", "--transition", "none",
-                                 "--http", "127.0.0.1:\(port)", "--http-password-file", dir.file("password"), "--http-token-file", dir.file("token"),
-                                 "--media-root", media, "--settle", "0.5", "--log-level", "info"] + extra + [media])
+                                 "--http", "127.0.0.1:\(port)"] + login + ["--http-token-file", dir.file("token"),
+                                 "--media-root", media, "--settle", "0.5", "--log-level", "info"] + extra + [play ?? media])
         kiosk = p
         XCTAssertTrue(p.waitFor("http: serving the web page on", timeout: 30), p.stderr)
         XCTAssertTrue(p.waitFor("first frame presented", timeout: 30), p.stderr)
@@ -67,6 +69,15 @@ class WebServerTestCase: XCTestCase {
         let session = try curl([base + "/api/session"])
         return try XCTUnwrap(try JSONValue.parse(Array(session.body.utf8))["csrf"]?.string, session.body)
     }
+
+    /// Runs `web-probe.py` with `arguments` (bounded by `timeout`) and parses the JSON line it prints.
+    func probe(_ arguments: [String], timeout: Double = 60) throws -> JSONValue {
+        let r = try BoundedProcess.run("/usr/bin/python3", [Self.webProbe] + arguments, timeout: timeout)
+        return try JSONValue.parse([UInt8](r.stdout))
+    }
+
+    /// The hostile clients' script: Fixtures/web/web-probe.py.
+    static let webProbe = URL(fileURLWithPath: guards).deletingLastPathComponent().appendingPathComponent("web-probe.py").path
 
     /// The process's resident memory (VmRSS) in MiB.
     func rss(_ p: LiveProcess) -> Double {
