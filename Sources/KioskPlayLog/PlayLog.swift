@@ -135,14 +135,14 @@ public final class PlayLog {
 
     /// Whether the file this log has open is no longer at `path` (deleted, or another file put there): what is
     /// written would go nowhere anyone can read. One `stat`.
-    public var isGone: Bool {
+    var isGone: Bool {
         guard db != nil, let opened else { return false }
         guard let now = Self.identity(path) else { return true }
         return now != opened
     }
 
     /// Closes the file and opens (or creates) the one at `path` now, as `init` does.
-    public func reopen() throws(SQLiteError) {
+    func reopen() throws(SQLiteError) {
         checkpointer?.stop()  // its connection closes first, so the writer's close is the last and ends the old WAL
         checkpointer = nil
         db = nil
@@ -215,8 +215,11 @@ public final class PlayLog {
         }
     }
 
+    // The writes themselves are for `PlayLogWriter`'s thread (and the bench, through SPI): the player cannot
+    // reach them, so nothing on its frame loop can wait on the file, its lock or the disk.
+
     /// A showing of `item` starts at `start`; its row id (nil when it could not be written, and counted missed).
-    public func begin(_ item: ShowingItem, at start: Date, screenOn: Bool = true) -> Int64? {
+    @_spi(Bench) public func begin(_ item: ShowingItem, at start: Date, screenOn: Bool = true) -> Int64? {
         let id = write { db throws(SQLiteError) -> Int64 in try insert(db, item, at: start, screenOn: screenOn) }
         if id == nil { missed += 1 }
         return id
@@ -224,12 +227,12 @@ public final class PlayLog {
 
     /// Showing `id` ended at `end` for `reason` after `length` seconds, its screen off for `screenOff` of them
     /// (`duration` is the time on screen: the rest, to the millisecond).
-    public func end(_ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) {
+    @_spi(Bench) public func end(_ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) {
         _ = write { db throws(SQLiteError) in try update(db, id, at: end, reason: reason, length: length, screenOff: screenOff) }
     }
 
     /// The open showings are still on at `now` (after a crash they are closed here).
-    public func heartbeat(at now: Date) {
+    func heartbeat(at now: Date) {
         _ = write { db throws(SQLiteError) in try beat(db, at: now) }
     }
 
@@ -278,7 +281,7 @@ public final class PlayLog {
 
     /// The showings that started at or after `since` (today's, from local midnight): how many, and their seconds
     /// on screen; nil when the log cannot be read.
-    public func totals(since: Date) -> (showings: Int, seconds: Double)? {
+    func totals(since: Date) -> (showings: Int, seconds: Double)? {
         guard let db, let row = try? db.query("""
             SELECT count(*), total(duration) FROM showings WHERE start_utc >= ?1 AND end_utc IS NOT NULL
             """, [.text(Self.timestamp(since))]).first, row.count == 2 else { return nil }
@@ -287,7 +290,7 @@ public final class PlayLog {
 
     /// Removes showings that ended before `date` (retention); how many went.
     @discardableResult
-    public func prune(before date: Date) -> Int {
+    func prune(before date: Date) -> Int {
         write { db throws(SQLiteError) -> Int in try remove(db, before: date) } ?? 0
     }
 

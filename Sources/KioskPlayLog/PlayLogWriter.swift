@@ -43,13 +43,19 @@ public final class PlayLogWriter: @unchecked Sendable {
     /// Changes left out since the last one written, for a failure that trying again cannot mend (a damaged file).
     private var leftOut = 0
 
-    /// Writes into `store` from now on (the player must not use `store` itself any more), keeping at most
-    /// `capacity` showings waiting, trying a failed write again after `retry` seconds.
-    public init(store: PlayLog, log: Log, capacity: Int = 1024, retry: Double = 0.25) {
+    /// The showings that started at or after the `countingSince` given to `init` and had ended, and their seconds
+    /// on screen, as the log had them then (nil: not asked, or not readable).
+    public let totalsAtStart: (showings: Int, seconds: Double)?
+
+    /// Writes into `store` from now on, keeping at most `capacity` showings waiting, trying a failed write again
+    /// after `retry` seconds. With `countingSince`, the log's figures since then are read first (`totalsAtStart`),
+    /// here, before the writer's thread owns the log.
+    public init(store: PlayLog, log: Log, countingSince: Date? = nil, capacity: Int = 1024, retry: Double = 0.25) {
         self.store = store
         self.log = log
         self.capacity = capacity
         self.retry = retry
+        totalsAtStart = countingSince.flatMap { store.totals(since: $0) }
         let thread = Thread { [self] in run() }
         thread.name = "kiosk-playlog"
         thread.start()

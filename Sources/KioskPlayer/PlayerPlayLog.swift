@@ -47,15 +47,16 @@ public final class PlayerPlayLog: LoopProducer {
     static let flushTimeout = 3.0
 
     /// Logs `player`'s showings into `store` through a writer thread of its own, keeping `keepDays` days. Today's
-    /// figures so far are read from `store` here, before the writer owns it.
+    /// figures so far are read from `store` once, here, as the writer takes it.
     public init(store: PlayLog, player: Player, keepDays: Double) {
         self.player = player
         self.keepDays = keepDays
-        if let (day, midnight) = Self.day(of: player.wallClock.at(player.clock.now), zone: player.wallClock.zone) {
-            let totals = store.totals(since: midnight) ?? (0, 0)
+        let day = Self.day(of: player.wallClock.at(player.clock.now), zone: player.wallClock.zone)
+        writer = PlayLogWriter(store: store, log: player.log, countingSince: day?.1)
+        if let (day, midnight) = day {
+            let totals = writer.totalsAtStart ?? (0, 0)
             today = (day, midnight, totals.showings, totals.seconds)
         }
-        writer = PlayLogWriter(store: store, log: player.log)
         player.observe { [unowned self] event in handle(event) }
         player.producers.append(self)
         countToday(at: player.clock.now, adding: nil)

@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-import KioskPlayLog
+@_spi(Bench) import KioskPlayLog
 
 /// `kiosk-bench playlog KIOSK [ROWS]`: the play log's report by day over ROWS showings (default 1,000,000: 400 days of
 /// a three-region layout changing about every 14 s), by `kiosk report` (a process, as a user runs it, and the
@@ -8,8 +8,9 @@ import KioskPlayLog
 /// start and last end per day), written by hand, over the same file. The log is made by kiosk's own `PlayLog` (its schema and indexes); the rows are filled by `sqlite3`, seeded:
 /// the same every run.
 enum PlayLogBench {
-    /// What the player's thread spends on the log: `count` showings begun and ended through `PlayLog` (each a
-    /// commit, WAL, synchronous=NORMAL, as kiosk writes them), the median and the slowest.
+    /// What the log's writer thread spends on a showing (the player's thread only queues it for `PlayLogWriter`):
+    /// `count` showings begun and ended through `PlayLog` (each a commit, WAL, synchronous=NORMAL, as kiosk writes
+    /// them), the median and the slowest.
     static func writes(in path: String, count: Int) throws {
         let store = try PlayLog(path: path, log: Log(level: .error))
         var times: [Double] = []
@@ -23,7 +24,7 @@ enum PlayLogBench {
             times.append((MonotonicClock.seconds() - t0) * 1000)
         }
         times.sort()
-        print(String(format: "play log writes on the player's thread: a showing begun and ended in %.3f ms (median of %d), %.3f ms at the 99th percentile, %.2f ms at the slowest (the WAL checkpointed on its own thread)",
+        print(String(format: "play log writes on the log's writer thread: a showing begun and ended in %.3f ms (median of %d), %.3f ms at the 99th percentile, %.2f ms at the slowest (the WAL checkpointed on its own thread)",
                      times[times.count / 2], count, times[times.count * 99 / 100], times.last ?? -1))
     }
 

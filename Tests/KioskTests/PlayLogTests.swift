@@ -3,7 +3,7 @@ import KioskCore
 import KioskMedia
 import KioskOutput
 @testable import KioskPlayer
-@testable import KioskPlayLog
+@_spi(Bench) @testable import KioskPlayLog
 import XCTest
 
 /// The proof-of-play log: a slideshow on the simulated clock gives exactly the hand-computed rows (a screen-off

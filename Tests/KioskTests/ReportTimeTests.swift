@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-@testable import KioskPlayLog
+@_spi(Bench) @testable import KioskPlayLog
 import KioskWeb
 import XCTest
 
