@@ -204,7 +204,7 @@ public final class FleetClient: @unchecked Sendable {
         }
         warned = true
         reasonUntold = why == nil
-        let reason = why.map { " (\($0))" } ?? " within \(Int(Self.unreachableWarning)) s"
+        let reason = why.map { " (\($0))" } ?? " within \(Int(saturating: Self.unreachableWarning, rounding: .towardZero)) s"
         log.warn("mqtt: cannot reach the broker at \(settings.host):\(settings.port)\(reason): playing on, trying again in the background")
     }
 

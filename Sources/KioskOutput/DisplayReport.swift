@@ -22,7 +22,7 @@ public struct DisplayMode: Sendable, Equatable, CustomStringConvertible {
     /// `WxH@Hz` with the refresh rounded to two decimals (trailing zeros dropped).
     public var name: String {
         let hz = (refreshHz * 100).rounded() / 100
-        let hzText = hz == hz.rounded() ? String(Int(hz)) : String(hz)
+        let hzText = hz == hz.rounded() ? String(Int(saturating: hz, rounding: .towardZero)) : String(hz)
         return "\(width)x\(height)@\(hzText)"
     }
 

@@ -50,7 +50,7 @@ public enum ProbeReport {
     static func number(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
         let rounded = (d * 1_000_000).rounded() / 1_000_000
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(saturating: rounded, rounding: .towardZero)) }
         return String(rounded)
     }
 

@@ -104,7 +104,7 @@ enum WebPages {
         }
         return """
             <h1>System</h1>
-            <dl><dt>kiosk</dt><dd>\(escape(KioskVersion.text))</dd><dt>Up</dt><dd>\(Int(uptime / 3600)) h \(Int(uptime) / 60 % 60) min</dd>
+            <dl><dt>kiosk</dt><dd>\(escape(KioskVersion.text))</dd><dt>Up</dt><dd>\(Int(saturating: uptime / 3600, rounding: .towardZero)) h \(Int(saturating: uptime, rounding: .towardZero) / 60 % 60) min</dd>
             <dt>Disk</dt><dd>\(disk)</dd></dl>
             \(app.backend.restart == nil ? "" : "<p><button id=\"restart\">Restart the player</button></p>")
             <h2>Log</h2><pre class="log">\(lines)</pre>

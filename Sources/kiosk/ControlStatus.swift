@@ -36,7 +36,7 @@ enum ControlStatus {
     private static func integer(_ value: Any?) -> Int? {
         guard let number = value as? NSNumber, !isBoolean(number) else { return nil }
         let d = number.doubleValue
-        return d.isFinite && d == d.rounded() && abs(d) < 1e15 ? Int(d) : nil
+        return d.isFinite && d == d.rounded() && abs(d) < 1e15 ? Int(saturating: d, rounding: .towardZero) : nil
     }
 
     /// Seconds with one decimal, or `?`.

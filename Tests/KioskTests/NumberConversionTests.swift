@@ -30,9 +30,15 @@ final class NumberConversionTests: XCTestCase {
         #"timeInterval"#, #"\.magnitude\b"#, #"\* 1_?000\b"#, #"\.pts\b"#,
     ].map { try? NSRegularExpression(pattern: $0) }
 
-    /// Variables a file declares floating: `x: Double`, `case .double(let x)`, `let x = Double(…)`.
-    static let floatingDeclaration = try? NSRegularExpression(pattern:
-        #"\b(\w+)\s*:\s*(?:Double|Float|TimeInterval|CGFloat)\b|case \.(?:double|real|number)\(let (\w+)\)|\b(?:let|var) (\w+) = (?:Double\(|[\w.]*\.rounded|[\d_]+\.\d)"#)
+    /// Variables a file declares floating: `x: Double`, `case .double(let x)`, `let x = 5.0`, `let x = ….rounded()`
+    /// (`min(…)`, `(…)`, `x.doubleValue` with `Double(`, `.rounded(` or `.doubleValue` in it; not a condition's
+    /// binding), the seconds of `LocalClock.wallClock`.
+    static let floatingDeclaration = try? NSRegularExpression(pattern: [
+        #"\b(\w+)\s*:\s*(?:Double|Float|TimeInterval|CGFloat)\b"#, #"case \.(?:double|real|number)\(let (\w+)\)"#,
+        #"\b(?:let|var) (\w+) = [\d_]+\.\d"#, #"\b(?:let|var) (\w+) = (?:Double\(|[a-z][\w.]*\.(?:rounded\(|doubleValue))"#,
+        #"(?<!if |guard |, )\b(?:let|var) (\w+) = (?:\(|min\(|max\(|abs\()[^\n]*(?:\bDouble\(|\.rounded\(|\.doubleValue)"#,
+        #"let \(\w+, (\w+)\) = LocalClock\.wallClock"#,
+    ].joined(separator: "|"))
 
     /// The conversions in `text` (a Swift file) that trap on a floating value: (line number, argument).
     static func trappingConversions(in text: String) -> [(line: Int, argument: String)] {
@@ -58,9 +64,11 @@ final class NumberConversionTests: XCTestCase {
                 let argument = Self.withoutCheckedCalls(Self.argument(ns, from: m.range.location + m.range.length))
                 let a = argument as NSString
                 let aAll = NSRange(location: 0, length: a.length)
-                if label?.firstMatch(in: argument, range: aAll) != nil { continue }
+                if label?.firstMatch(in: argument, range: aAll) != nil || argument.contains(", radix:") { continue }  // labelled; a string's digits
                 let signed = floatingSigns.contains { $0?.firstMatch(in: argument, range: aAll) != nil }
-                let names = (identifier?.matches(in: argument, range: aAll) ?? []).map { a.substring(with: $0.range(at: 1)) }
+                let bare = argument.replacingOccurrences(of: "Self.", with: "").replacingOccurrences(of: "self.", with: "") as NSString
+                let names = (identifier?.matches(in: bare as String, range: NSRange(location: 0, length: bare.length)) ?? [])
+                    .map { bare.substring(with: $0.range(at: 1)) }
                 if signed || names.contains(where: floating.contains) { found.append((n + 1, argument)) }
             }
         }

@@ -58,7 +58,7 @@ public struct OnScreenMessage: Sendable, Equatable {
     /// `Zoom 2.5×`: one decimal, none when whole.
     static func zoomText(_ zoom: Double) -> String {
         let tenths = (zoom * 10).rounded()
-        let text = tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(tenths / 10)
+        let text = tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(saturating: tenths / 10, rounding: .towardZero)) : String(tenths / 10)
         return "Zoom \(text)×"
     }
 }

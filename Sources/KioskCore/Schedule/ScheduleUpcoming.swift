@@ -52,15 +52,15 @@ extension Schedule {
         for e in entries {
             let (day, second) = LocalClock.wallClock(of: e.start, in: timeZone)
             let (endDay, endSecond) = LocalClock.wallClock(of: e.end, in: timeZone)
-            let endClock = DailyWindow.clock(Int(endSecond) / 60)
+            let endClock = DailyWindow.clock(Int(saturating: endSecond, rounding: .towardZero) / 60)
             let to: String
             switch endDay.dayNumber - day.dayNumber {
             case 0: to = endClock
-            case 1 where Int(endSecond) / 60 == 0: to = "24:00"
+            case 1 where Int(saturating: endSecond, rounding: .towardZero) / 60 == 0: to = "24:00"
             case 1...6: to = "\(endDay.weekday.shortName) \(endClock)"
             default: to = "\(endDay) \(endClock)"
             }
-            rows.append(["\(day.weekday.shortName) \(day)", DailyWindow.clock(Int(second) / 60), to, label(e)])
+            rows.append(["\(day.weekday.shortName) \(day)", DailyWindow.clock(Int(saturating: second, rounding: .towardZero) / 60), to, label(e)])
         }
         let widths = (0..<3).map { c in rows.map { $0[c].count }.max() ?? 0 }
         return rows.map { row in

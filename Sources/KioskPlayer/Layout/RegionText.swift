@@ -71,7 +71,7 @@ final class RegionText {
         let x0 = max(Double(rect.x), (x).rounded(.up)), x1 = min(Double(rect.x + rect.width), (x + Double(strip.size.width)).rounded(.down))
         let y0 = max(Double(rect.y), (y).rounded(.up)), y1 = min(Double(rect.y + rect.height), (y + Double(strip.size.height)).rounded(.down))
         guard x1 > x0, y1 > y0 else { return ([], overlays, into) }
-        let visible = PixelRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
+        let visible = PixelRect(x: Int(saturating: x0, rounding: .towardZero), y: Int(saturating: y0, rounding: .towardZero), width: Int(saturating: x1 - x0, rounding: .towardZero), height: Int(saturating: y1 - y0, rounding: .towardZero))
         let w = Double(strip.size.width), h = Double(strip.size.height)
         let t = UVTransform(scaleX: Double(visible.width) / w, scaleY: Double(visible.height) / h,
                             offsetX: (x0 - x) / w, offsetY: (y0 - y) / h)
