@@ -88,6 +88,25 @@ final class WebServerHostileTests: WebServerTestCase {
         }
     }
 
+    /// A page without a password is open to every local user, so it runs only with --media-root, and what it writes
+    /// stays there: a screenshot into another folder is refused and nothing is written; into the folder it is taken.
+    func testAPageWithoutAPasswordWritesOnlyInTheMediaFolder() throws {
+        try start(password: false)
+        let session = try curl(["-H", "Host: 127.0.0.1:\(port)", base + "/api/session"])
+        let csrf = try XCTUnwrap(try JSONValue.parse(Array(session.body.utf8))["csrf"]?.string, session.body)
+        func screenshot(_ path: String) throws -> (status: Int, headers: String, body: String) {
+            let json = JSONValue.array([.string("screenshot-to-file"), .string(path)]).text
+            return try curl(["-H", "X-CSRF-Token: \(csrf)", "-H", "Content-Type: application/json", "--data-binary", json, base + "/api/command"])
+        }
+        let outside = dir.file("outside.png")
+        let refused = try screenshot(outside)
+        XCTAssertEqual(refused.status, 400, refused.body)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: outside), "nothing written outside --media-root")
+        let inside = media + "/shot.png"
+        XCTAssertEqual(try screenshot(inside).status, 200)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: inside))
+    }
+
     /// Sends `request` as it is and returns web-probe's `{status, closed, body}`.
     func raw(_ request: String) throws -> JSONValue {
         let file = dir.file("request-\(UUID().uuidString)")
