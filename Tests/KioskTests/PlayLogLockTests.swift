@@ -52,7 +52,7 @@ final class PlayLogLockTests: XCTestCase {
         XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
 
         // on screen: the next still each time, at most 2.5 s apart (1 s slides; the old player stood still for
-        // the lock's whole length), and every screenshot answered within a second
+        // 4.6 s at a time), and every screenshot answered within 1.5 s (the old player took 4 s)
         let changes = zip(samples, samples.dropFirst()).filter { $0.0.still != $0.1.still }
         for (before, after) in changes {
             XCTAssertEqual(after.still, (before.still + 1) % Self.colours.count, "the slideshow's order at \(after.at) s: \(samples)")
@@ -61,7 +61,7 @@ final class PlayLogLockTests: XCTestCase {
         let longest = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
         XCTAssertGreaterThanOrEqual(changes.count, 9, "items changed during the 14 s of the lock: \(samples)")
         XCTAssertLessThanOrEqual(longest, 2.5, "the longest time one still stayed on screen during the lock: \(samples)")
-        XCTAssertLessThanOrEqual(samples.map(\.reply).max() ?? 0, 1, "screenshot replies during the lock: \(samples)")
+        XCTAssertLessThanOrEqual(samples.map(\.reply).max() ?? 0, 1.5, "screenshot replies during the lock: \(samples)")
 
         // the log, as sqlite3 reads it: every showing, back to back, in the playlist's order, about 1 s each
         let rows = try PlayLogTests.sqlite3(db, "SELECT path, start_utc, end_utc, duration, reason FROM showings ORDER BY id")

@@ -46,6 +46,35 @@ final class PlayLogWriterTests: XCTestCase {
         writer.finish(timeout: 1)
     }
 
+    /// A log that cannot be written (a file stands where its folder should be, as a full or read-only disk would
+    /// refuse it): the showings wait in the queue, one line says so, and once the folder is there they are written
+    /// with their own times, one line saying how many were late.
+    func testAnUnwritableLogHoldsShowingsBackUntilItCanBeWritten() throws {
+        let dir = try TempDir()
+        let folder = dir.file("logs")
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: folder))
+        let db = folder + "/plays.sqlite"
+        let lines = LogLines()
+        let writer = PlayLogWriter(store: try PlayLog(path: db, log: lines.log), log: lines.log, retry: 0.05)
+        for i in 0..<3 {
+            let s = writer.begin(item, at: at(Double(i) * 2), screenOn: true)
+            writer.end(s, at: at(Double(i) * 2 + 1.5), reason: "eof", length: 1.5, screenOff: 0)
+        }
+        XCTAssertFalse(writer.flush(timeout: 0.3))
+        XCTAssertEqual(lines.matching("play log: waiting for \(db)").count, 1, "\(lines.matching("play log"))")
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        XCTAssertTrue(writer.flush(timeout: 5))
+        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT start_utc, end_utc, duration FROM showings ORDER BY id"), [
+            "2026-12-24T09:00:00.000Z|2026-12-24T09:00:01.500Z|1.5",
+            "2026-12-24T09:00:02.000Z|2026-12-24T09:00:03.500Z|1.5",
+            "2026-12-24T09:00:04.000Z|2026-12-24T09:00:05.500Z|1.5",
+        ])
+        XCTAssertEqual(lines.matching("play log: writing to \(db) again; 3 showings written late, 0 dropped").count, 1,
+                       "\(lines.matching("play log"))")
+        writer.finish(timeout: 1)
+    }
+
     /// The log deleted while a showing is on screen (as `rm` or a careless web request would): within a second
     /// the writer says so in one line and begins a new file, with that showing in it; what follows is written there.
     func testADeletedLogIsNoticedAndBegunAnew() throws {
