@@ -35,9 +35,13 @@ public final class PlayLogWriter: @unchecked Sendable {
     private var dropped = 0
     private var nextShowing: Showing = 1
     private var finishing = false
+    /// Why writes fail now, for `flush`'s line (nil while they work).
+    private var heldBecause: String?
     // the writer thread's own
     private var rows: [Showing: (row: Int64, item: ShowingItem, start: Date, screenOn: Bool)] = [:]
     private var failing: SQLiteError?
+    /// The drops already said.
+    private var reportedDrops = 0
     private var late = 0
     private var lastCheck = Date.distantPast
     /// Changes left out since the last one written, for a failure that trying again cannot mend (a damaged file).
@@ -112,11 +116,11 @@ public final class PlayLogWriter: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: timeout)
         cond.lock()
         while !queue.isEmpty, cond.wait(until: deadline) {}
-        let (changes, showings) = (queue.count, queuedBegins)
+        let (changes, showings, because) = (queue.count, queuedBegins, heldBecause)
         cond.unlock()
         let done = changes == 0
         if !done {
-            log.warn("play log: \(store.path) not written within \(timeout) s (\(failing?.reason ?? "still writing")); "
+            log.warn("play log: \(store.path) not written within \(timeout) s (\(because ?? "still writing")); "
                      + "\(changes) change\(changes == 1 ? "" : "s") left, \(showings) of them new showings")
         }
         return done
@@ -198,6 +202,9 @@ public final class PlayLogWriter: @unchecked Sendable {
     private func held(_ error: SQLiteError) {
         guard failing == nil else { return }
         failing = error
+        cond.lock()
+        heldBecause = error.reason
+        cond.unlock()
         log.warn("play log: waiting for \(store.path) (\(error.reason)); playback goes on, showings are written when it can be")
     }
 
@@ -210,8 +217,10 @@ public final class PlayLogWriter: @unchecked Sendable {
         log.info("play log: \(what); \(late) showing\(late == 1 ? "" : "s") written late, \(droppedSince) dropped (the queue was full)")
         failing = nil
         late = 0
+        cond.lock()
+        heldBecause = nil
+        cond.unlock()
     }
-    private var reportedDrops = 0
 
     /// A file deleted or replaced under the log is noticed (at most once a second): a new one is begun, with the
     /// showings on screen written into it again.
