@@ -15,6 +15,39 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check import Checks, read, read_ppm, psnr  # noqa: E402
 
 
+MESSAGE = re.compile(r'^(?:Transmitted by|Received from) .*?\((\d+) to (\d+)\): (\w+)')
+
+
+def bus_messages(text):
+    """The messages `cec-ctl --monitor-all` printed, as (line, from, to, opcode, power state or None). A message
+    the adapter sent is printed twice (sent, then its Tx status): only the first is kept."""
+    out, lines = [], text.splitlines()
+    for i, line in enumerate(lines):
+        m = MESSAGE.match(line)
+        if not m:
+            continue
+        state = None
+        if m.group(3) == 'REPORT_POWER_STATUS' and i + 1 < len(lines):
+            s = re.search(r'pwr-state: ([\w-]+)', lines[i + 1])
+            state = s.group(1) if s else None
+        msg = (i + 1, int(m.group(1)), int(m.group(2)), m.group(3), state)
+        if out and out[-1][1:] == msg[1:] and 'Tx,' in (lines[i + 1] if i + 1 < len(lines) else ''):
+            continue
+        out.append(msg)
+    return out
+
+
+def tv_states(messages):
+    """The power states the TV (logical address 0) reported, in order, repeats folded."""
+    states = [m[4] for m in messages if m[1] == 0 and m[3] == 'REPORT_POWER_STATUS' and m[4]]
+    return [x for i, x in enumerate(states) if i == 0 or states[i - 1] != x]
+
+
+def first(messages, src, dst, opcode):
+    """The index of the first message `opcode` from `src` to `dst`, or None."""
+    return next((i for i, m in enumerate(messages) if m[1:4] == (src, dst, opcode)), None)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--shots', required=True)
@@ -37,6 +70,28 @@ def main():
         other = psnr(s, read_ppm(os.path.join(a.fixtures, ('b' if item == 'a' else 'a') + '.ppm')))
         return mine >= 30 and other < 30, f'{name}: PSNR {mine:.1f} dB vs snapshot of {item} (>= 30), {other:.1f} vs the other (< 30)'
 
+    steps = {}
+    for line in res('cec.steps').splitlines():
+        f = line.split()
+        if len(f) == 4:
+            steps[f[1]] = (int(f[2]), int(f[3]))
+    messages = bus_messages(bus)
+
+    def between(start, end):
+        """What the bus and kiosk's log held from step `start`'s mark to step `end`'s (to the end without it)."""
+        b0, l0 = steps.get(start, (0, 0))
+        b1, l1 = steps.get(end, (None, None))
+        return {'bus': [m for m in messages if m[0] > b0 and (b1 is None or m[0] <= b1)],
+                'log': '\n'.join(log.splitlines()[l0:l1])}
+
+    def darkness(name):
+        p = os.path.join(a.shots, name + '.ppm')
+        if not os.path.exists(p):
+            return False, f'no screendump {name}'
+        w, h, px = read_ppm(p)
+        mean = sum(px) / max(1, len(px))
+        return mean < 8, f'{name}: mean level {mean:.1f} (< 8: dark)'
+
     # (a) --cec auto took the output's adapter (cec1, 1.0.0.0), not the TV's own (cec0, 0.0.0.0), as a playback device
     claimed = re.search(r'cec: /dev/cec1 \(vivid\): playback device at logical address 4, physical 1\.0\.0\.0', log)
     c.check('cec-auto', bool(claimed) and 'cec: 2 adapters and none tied' in log,
@@ -53,24 +108,46 @@ def main():
         c.check(f'cec-remote-{name}', ok, detail)
     keys = re.findall(r'cec: key (\w[\w-]*) from 0', log)
     c.check('cec-remote-keys', keys[:2] == ['right', 'left'], f'keys kiosk heard from the TV: {keys}')
-    # (d) the TV's own standby pauses kiosk and nothing resumes it while the TV stays off; its return resumes
-    before, during = (res('cec.playing-while-tv-off').split() + ['?', '?'])[:2]
-    paused = 'paused (tv)' in log
-    resumed = log.count('info: playing') > int(before) if before.isdigit() else False
-    c.check('cec-tv-standby-pauses', paused and before == during and resumed,
-            f'paused (tv): {paused}; "playing" lines {before} before and {during} 4 s into the TV\'s standby; resumed when it came back: {resumed}')
-    # (e) the schedule's off window on the simulated clock: <Standby> to the TV, which then reports standby
-    standby = re.findall(r'\(4 to 0\): STANDBY', bus)
+    # (d) the TV's own standby pauses kiosk: after the step's mark the TV reports standby on the bus, kiosk says it
+    # paused, shows nothing new, and the screen holds b past its 8 s slot (two screendumps 10 s apart)
+    standby = between('tv-standby', 'tv-back')
+    said = standby['log']
+    tv = tv_states(standby['bus'])
+    ok1, d1 = same('cec-standby-1', 'b')
+    ok2, d2 = same('cec-standby-2', 'b')
+    c.check('cec-tv-standby-pauses', bool(set(tv) & {'standby', 'to-standby'}) and 'paused (tv)' in said
+            and 'showing ' not in said and ok1 and ok2,
+            f'the TV reported {tv or "nothing"}; kiosk after the mark: paused (tv) {"paused (tv)" in said}, '
+            f'{said.count("showing ")} items shown; {d1}; {d2}')
+    # (d2) the TV comes back and asks for the source: kiosk resumes and the slideshow goes on to a
+    back = between('tv-back', 'compliance')['log']
+    ok, detail = same('cec-resumed', 'a')
+    c.check('cec-tv-back-resumes', 'info: playing' in back and f'showing {a.fixtures}/a.png' in back and ok,
+            f'kiosk after the mark: playing {"info: playing" in back}, a shown {f"showing {a.fixtures}/a.png" in back}; {detail}')
+    # (e) the schedule's off window on the simulated clock: kiosk sends <Standby>, and the TV's own power status
+    # replies after it go to standby and stay there (cec-follower's answers, in order); the screen is dark.
+    # kiosk's own account (cec-power, ctl status) is judged alongside.
+    off = between('wait-off', 'wait-on')['bus']
+    sent = first(off, 4, 0, 'STANDBY')
+    replies = tv_states(off[sent + 1:]) if sent is not None else []
     power_off = res('cec-power-off.txt').strip()
     status_off = res('cec-status-off.txt').strip()
-    c.check('cec-off-window', 'cec: screen off: <Standby> sent to the TV' in log and len(standby) >= 1
-            and power_off in ('standby', 'to-standby') and ('TV standby' in status_off or 'TV to-standby' in status_off),
-            f'{len(standby)} <Standby> from kiosk on the bus; cec-power {power_off!r}; ctl status {status_off!r}')
-    # (f) the next window: One Touch Play again and the TV back on, the screen showing the slideshow again
+    dark, dark_detail = darkness('cec-off')
+    c.check('cec-off-window', sent is not None and bool(replies) and replies[-1] == 'standby' and 'on' not in replies
+            and dark and power_off in ('standby', 'to-standby') and ('TV standby' in status_off or 'TV to-standby' in status_off),
+            f'<Standby> from kiosk on the bus: {sent is not None}; the TV replied {replies or "nothing"} after it; {dark_detail}; '
+            f'kiosk: cec-power {power_off!r}, ctl status {status_off!r}')
+    # (f) the next window: kiosk sends <Image View On>, the TV's replies after it go to on and end there, and the
+    # screen shows the slideshow again
+    on = between('wait-on', 'unbind')['bus']
+    sent = first(on, 4, 0, 'IMAGE_VIEW_ON')
+    replies = tv_states(on[sent + 1:]) if sent is not None else []
     power_on = res('cec-power-on.txt').strip()
     ok, detail = same('cec-on-again', 'a')
-    c.check('cec-on-window', len(ivo) >= 2 and power_on == 'on' and ok,
-            f'{len(ivo)} <Image View On> in all; cec-power {power_on!r}; {detail}')
+    c.check('cec-on-window', sent is not None and bool(replies) and replies[-1] == 'on'
+            and 'standby' not in replies and power_on == 'on' and ok,
+            f'<Image View On> from kiosk on the bus: {sent is not None}; the TV replied {replies or "nothing"} after it; '
+            f'kiosk: cec-power {power_on!r}; {detail}')
     # (g) cec-compliance from the TV's adapter against kiosk: no failures
     comp = res('cec-compliance.log')
     total = re.search(r'Total for .*?: (\d+), Succeeded: (\d+), Failed: (\d+), Warnings: (\d+)', comp)

@@ -19,7 +19,7 @@ OUT=${OUT:-$ROOT/out/vm}/cec
 PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg v4l-utils"
 . "$HERE/need-tools.sh"
 . "$ROOT/Kiosk/results.sh"
-CEC_CHECKS=11
+CEC_CHECKS=12
 need_tools cec-test "$PACKAGES" qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio \
   ffmpeg:ffmpeg cec-follower:v4l-utils
 "$HERE/prepare-kernel.sh"
@@ -56,13 +56,19 @@ gone() { [ -n "\${pid:-}" ] && ! kill -0 \$pid 2>/dev/null; }
 waitlog() { n=0; while ! grep -q "\$2" "\$1" 2>/dev/null; do gone && return 1; sleep 0.05; n=\$((n+1)); [ \$n -gt \$((\$3 * 20)) ] && return 1; done; return 0; }
 waitcount() { end=\$((\$(date +%s) + \$4)); while [ "\$(grep -c "\$2" "\$1" 2>/dev/null)" -lt "\$3" ]; do
   gone && return 1; [ \$(date +%s) -ge \$end ] && return 1; sleep 0.2; done; return 0; }
-mark() { echo "\$(cut -d' ' -f1 /proc/uptime) \$*" >> \$R/cec.steps; }
+# mark STEP: the uptime, the step, and how many lines the bus log and kiosk's log held then (the checks judge each
+# step by what came after its mark, not by a line anywhere in the log)
+lines() { grep -c '' "\$1" 2>/dev/null || echo 0; }
+mark() { echo "\$(cut -d' ' -f1 /proc/uptime) \$* \$(lines \$R/cec-monitor.log) \$(lines \$R/cec.log)" >> \$R/cec.steps; }
+# after STEP PATTERN SECONDS: until kiosk's log has PATTERN after STEP's mark
+after() { from=\$(grep " \$1 " \$R/cec.steps | tail -n 1 | cut -d' ' -f4); end=\$((\$(date +%s) + \$3))
+  while ! tail -n +\$((from + 1)) \$R/cec.log | grep -q "\$2"; do gone && return 1; [ \$(date +%s) -ge \$end ] && return 1; sleep 0.2; done; }
 cec-ctl -d0 > \$R/cec-adapters.txt 2>&1; cec-ctl -d1 >> \$R/cec-adapters.txt 2>&1
 # the TV: cec0 claims logical address 0; cec-follower answers as a TV does (power status, standby, wake-up)
 cec-ctl -d0 --tv --osd-name TV > \$R/cec-tv.log 2>&1
 cec-follower -d0 -s > \$R/cec-follower.log 2>&1 &
 fpid=\$!
-cec-ctl -d0 --monitor-all > \$R/cec-monitor.log 2>&1 &
+stdbuf -oL cec-ctl -d0 --monitor-all > \$R/cec-monitor.log 2>&1 &
 mpid=\$!
 mark start
 "$KIOSK" play --no-state --output drm --drm-device /dev/dri/card0 --duration 600 --transition none --osd-level 0 \
@@ -78,17 +84,24 @@ mark keys
 key() { cec-ctl -s -d0 --to \$LA --user-control-pressed ui-cmd=\$1 >> \$R/cec-keys.log 2>&1; cec-ctl -s -d0 --to \$LA --user-control-released >> \$R/cec-keys.log 2>&1; }
 key right; waitlog \$R/cec.log "showing \$F/b.png" 20 && sleep 1.5 && shot cec-b
 key left; waitcount \$R/cec.log "showing \$F/a.png" 2 20 && sleep 1.5 && shot cec-a-again
-# the TV goes to standby by itself (the box sends it there) and says so to all: kiosk pauses
+# the TV goes to standby by itself (the box sends it there) and says so to all: kiosk pauses. Slides are 8 s
+# meanwhile, so that a player that did not pause changes the screen: b begins its slot, the TV goes off, and two
+# screendumps 10 s apart (the second past b's slot) must both show b
+ctl() { "$KIOSK" ctl --socket /run/tmp/cec.sock "\$@" >> \$R/cec-ctl.log 2>&1; }
+# (the new duration can end a's slot at once, so b is asked for by its index, once the duration is set)
+ctl set image-display-duration 8; n=\$(grep -c "showing \$F/b.png" \$R/cec.log); ctl goto 1
+waitcount \$R/cec.log "showing \$F/b.png" \$((n + 1)) 20
 mark tv-standby
 cec-ctl -s -d2 --to 0 --standby >> \$R/cec-box.log 2>&1
 cec-ctl -s -d0 --to 15 --standby >> \$R/cec-tv.log 2>&1
-waitlog \$R/cec.log "paused (tv)" 20; before=\$(grep -c "info: playing" \$R/cec.log); sleep 4
-echo "\$before \$(grep -c "info: playing" \$R/cec.log)" > \$R/cec.playing-while-tv-off
-# the TV comes back (its own remote) and asks who the source is: kiosk resumes and answers
+after tv-standby "paused (tv)" 20 && sleep 1 && shot cec-standby-1 && sleep 10 && shot cec-standby-2
+# the TV comes back (its own remote) and asks who the source is: kiosk resumes, answers, and the slideshow goes on
+# to a; then a again with 600 s slides, for the steps below
 mark tv-back
 cec-ctl -s -d2 --to 0 --image-view-on >> \$R/cec-box.log 2>&1
 cec-ctl -s -d0 --to 15 --request-active-source >> \$R/cec-tv.log 2>&1
-waitcount \$R/cec.log "info: playing" \$((before + 1)) 20
+after tv-back "info: playing" 20 && after tv-back "showing \$F/a.png" 20 && sleep 1.5 && shot cec-resumed
+ctl set image-display-duration 600; ctl goto 0; waitcount \$R/cec.log "showing \$F/a.png" 4 20
 # cec-compliance from the TV's adapter against kiosk (on, and the source), without the follower answering for the
 # TV; then the follower plays the TV again
 mark compliance
@@ -106,6 +119,7 @@ waitsince() { end=\$((\$(date +%s) + \$3)); while [ "\$(since "\$1" "\$2")" -lt 
 offs=\$(n "cec: screen off"); ons=\$(n "cec: screen on")
 mark wait-off
 waitcount \$R/cec.log "cec: screen off" \$((offs + 1)) 330 && waitsince "cec: screen off" "cec: the TV is \\(standby\\|to-standby\\)" 30
+sleep 1; shot cec-off
 "$KIOSK" ctl --socket /run/tmp/cec.sock get cec-power > \$R/cec-power-off.txt 2>&1
 "$KIOSK" ctl --socket /run/tmp/cec.sock status > \$R/cec-status-off.txt 2>&1
 mark wait-on
@@ -119,8 +133,9 @@ mark unbind
 kill \$mpid; wait \$mpid 2>/dev/null
 echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind 2>> \$R/cec-unbind.log; echo "unbind rc \$?" >> \$R/cec-unbind.log
 waitlog \$R/cec.log "went away" 20
+n=\$(grep -c "showing \$F/b.png" \$R/cec.log)
 "$KIOSK" ctl --socket /run/tmp/cec.sock next > \$R/cec-next-after.txt 2>&1
-waitcount \$R/cec.log "showing \$F/b.png" 2 30 && sleep 1.5 && shot cec-after-unbind
+waitcount \$R/cec.log "showing \$F/b.png" \$((n + 1)) 30 && sleep 1.5 && shot cec-after-unbind
 kill -0 \$pid 2>/dev/null && alive=1 || alive=0
 kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/cec.exit
 mark end
