@@ -56,6 +56,8 @@ public final class Player {
     public let videoFrames: VideoFrameChoice
     /// Where every command comes in; send from any thread.
     public let inbox = CommandInbox()
+    /// SMIL files a remote asked to load, read off the frame loop (`LayoutLoads`).
+    let layoutLoads = LayoutLoads()
     var observers: [(PlayerEvent) -> Void] = []
     /// The current item's view when no input device is open (commands still zoom and turn it).
     lazy var standaloneView = Interaction(canvas: config.size, settings: InteractionSettings())

@@ -17,6 +17,7 @@ extension Player {
                 }
                 continue
             }
+            if readsLayoutFirst(envelope.command, reply: envelope.reply) { continue }  // a SMIL file: read off the loop
             let reply = execute(envelope.command, at: t)
             if case .failed(let why) = reply { log.info("command \(Self.name(envelope.command)): \(why)") }
             if let r = envelope.reply { answers.append((r, reply)) }

@@ -110,8 +110,8 @@ public struct SMILReader {
                 warn(child, "<\(child.name)> is not read")
             }
         }
-        let names = Set(regions.map(\.name))
-        if names.count < regions.count, let dup = regions.first(where: { r in regions.filter { $0.name == r.name }.count > 1 }) {
+        var names = Set<String>()  // one pass: the second definition of a name is the one named
+        if let dup = regions.first(where: { !names.insert($0.name).inserted }) {
             throw SMILError(source: dup.source, reason: "region \(dup.name) is defined twice")
         }
         guard let body else { throw fail(root, "no <body>") }

@@ -24,6 +24,11 @@ public enum MarkupReader {
     public static let maxBytes = 4 * 1024 * 1024
     /// The deepest nesting of elements accepted.
     public static let maxDepth = 64
+    /// The most attributes one start tag may have (a SMIL element reads a few dozen; a photo editor's XMP
+    /// `rdf:Description` holds a few hundred). libxml2 2.9 checks each attribute against every one before it, and
+    /// adds each to the tree at the end of a list it walks: a tag of n attributes costs n² (100,000 took 16 s or
+    /// more), so a tag with more is refused before libxml2 sees it, and reading stays linear in the file's size.
+    public static let maxAttributes = 1024
 
     /// The root element of the file at `path` (named `name` in errors).
     public static func read(file path: String, name: String? = nil) throws(MarkupError) -> MarkupElement {
@@ -48,6 +53,9 @@ public enum MarkupReader {
             throw MarkupError(file: file, line: line, reason: "a DOCTYPE (DTDs and entities are not read)")
         }
         guard !bytes.isEmpty else { throw MarkupError(file: file, line: nil, reason: "empty") }
+        if let line = crowdedTagLine(bytes, most: maxAttributes) {
+            throw MarkupError(file: file, line: line, reason: "a start tag with more than \(maxAttributes) attributes")
+        }
         guard let context = xmlNewParserCtxt() else { throw MarkupError(file: file, line: nil, reason: "libxml2 could not start") }
         defer { xmlFreeParserCtxt(context) }
         // libxml2 reports every error it meets (a mismatched tag, then "premature end"): the first one is the cause
@@ -107,6 +115,52 @@ public enum MarkupReader {
                 if marks.contains(where: at) { return line }
             }
             i += 1
+        }
+        return nil
+    }
+
+    /// The line of the first start tag with more than `most` attributes (counted as the `=` outside quoted
+    /// values, comments, CDATA and processing instructions), if any: one pass over the bytes.
+    static func crowdedTagLine(_ bytes: [UInt8], most: Int) -> Int? {
+        let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), eq = UInt8(ascii: "="), nl = UInt8(ascii: "\n")
+        let quotes: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: "'")]
+        let skips: [(open: [UInt8], close: [UInt8])] = [(Array("<!--".utf8), Array("-->".utf8)),
+                                                        (Array("<![CDATA[".utf8), Array("]]>".utf8)),
+                                                        (Array("<?".utf8), Array("?>".utf8))]
+        var i = 0, line = 1
+        func at(_ word: [UInt8]) -> Bool {
+            i + word.count <= bytes.count && zip(word, bytes[i..<(i + word.count)]).allSatisfy { $0 == $1 }
+        }
+        outer: while i < bytes.count {
+            let b = bytes[i]
+            if b == nl { line += 1 }
+            guard b == lt else { i += 1; continue }
+            for (open, close) in skips where at(open) {
+                i += open.count
+                while i < bytes.count && !at(close) { if bytes[i] == nl { line += 1 }; i += 1 }
+                i += close.count
+                continue outer
+            }
+            // a start tag (or an end tag, or a declaration: they have no '=' outside quotes in a well-formed file)
+            let tagLine = line
+            var count = 0, quote: UInt8?
+            i += 1
+            while i < bytes.count {
+                let c = bytes[i]
+                if c == nl { line += 1 }
+                if let q = quote {
+                    if c == q { quote = nil }
+                } else if quotes.contains(c) {
+                    quote = c
+                } else if c == eq {
+                    count += 1
+                    if count > most { return tagLine }
+                } else if c == gt || c == lt {
+                    break
+                }
+                i += 1
+            }
+            if i < bytes.count && bytes[i] == gt { i += 1 }
         }
         return nil
     }

@@ -319,7 +319,11 @@ extension Player {
             return nil
         }
         do {
-            try play(layout: try SMILFile.load(path, limits: config.limits, confined: true))
+            switch layoutLoads.take(path) {  // read off the loop (`readsLayoutFirst`), else here (a caller on the loop)
+            case .ready(let file)?: try play(layout: file)
+            case .failed(let why)?: throw PlayerError(why)
+            case nil: try play(layout: try SMILFile.load(path, limits: config.limits, confined: true))
+            }
         } catch {
             log.warn("\(error)")
             return .failed("\(error)")
