@@ -16,7 +16,7 @@ struct ControlCommand {
         OptionSpec("clear", .flag, "with alert: end the alert on screen"),
         OptionSpec("by", .text, metavar: "G", "with report: group by item (default), hour, day or region"),
         OptionSpec("format", .text, metavar: "F", "with report: table (default), csv, json or xibo"),
-        OptionSpec("since", .text, metavar: "T", "with report: showings that started at or after T (YYYY-MM-DD[THH:MM[:SS]])"),
+        OptionSpec("since", .text, metavar: "T", "with report: showings that started at or after T (YYYY-MM-DD[THH:MM[:SS]], local, or with Z or +HH:MM)"),
     ]
 
     static let usage = "kiosk ctl [--socket PATH] [--json] [--timeout S] COMMAND [ARG ...]"

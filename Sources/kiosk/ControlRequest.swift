@@ -144,10 +144,10 @@ enum ControlRequest {
         guard PlayReportQuery.formats.contains(format) else { throw UsageError("ctl report: --format '\(format)' is not table, csv, json or xibo") }
         func instant(_ text: String?, _ name: String) throws(UsageError) -> String {
             guard let text else { return "" }
-            do {
-                return PlayReportQuery.text(try ClockOptions.startTime(text.contains("T") ? text : text + "T00:00", timeZone: zone))
+            do throws(ReportTime.Refusal) {
+                return PlayReportQuery.text(try ReportTime.parse(text, zone: zone))  // as kiosk report reads it
             } catch {
-                throw UsageError("ctl report: --\(name) '\(text)' is not YYYY-MM-DD[THH:MM[:SS]]")
+                throw UsageError("ctl report: --\(name): \(error)")
             }
         }
         return ["play-report", by, format, try instant(r.since, "since"), try instant(r.until, "until")]

@@ -45,7 +45,8 @@ final class PlayLogRemoteTests: MQTTFleetTestCase {
         // bad input: one line each, exit 2, nothing sent
         for (args, says) in [(["--by", "week"], "--by 'week' is not item, hour, day or region"),
                              (["--format", "pdf"], "--format 'pdf' is not table, csv, json or xibo"),
-                             (["--since", "yesterday"], "--since 'yesterday' is not YYYY-MM-DD")] {
+                             (["--since", "yesterday"], "ctl report: --since: 'yesterday' is not YYYY-MM-DD"),
+                             (["--until", "2026-13-45"], "ctl report: --until: '2026-13-45' is not YYYY-MM-DD")] {
             let bad = try CLITests.run(["ctl", "--socket", sock, "report"] + args, timeout: 20)
             XCTAssertEqual(bad.status, 2, bad.stderr)
             XCTAssertTrue(bad.stderr.contains(says), bad.stderr)
