@@ -45,6 +45,14 @@ extension Player {
         if let layout = layoutMode {
             s.layout = layout.screen.file.document.file
             s.regions = layout.regions(at: frameTime)
+            if layout.endsSlot == nil {  // the layout plays instead of the playlist: it is what plays
+                s.idle = false
+                s.finished = false
+                // its pass's length; no position (the loop rests between the layout's changes, so a time posted
+                // at the last turn would stand still on the board)
+                let pass = layout.screen.timeline.duration
+                s.duration = pass.isFinite && pass > 0 ? pass : nil
+            }
         }
         if let scene {
             let slot = scene.current

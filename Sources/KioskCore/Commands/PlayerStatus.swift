@@ -60,7 +60,7 @@ public struct PlayerStatus: Sendable, Equatable {
     public var itemHeight: Int?
     /// The current item's kind (`image`, `animation`, `video`, `audio`), when known.
     public var itemKind: String?
-    /// Nothing to play: waiting for items.
+    /// Nothing to play: waiting for items (never while a layout plays instead of the playlist).
     public var idle = false
     /// The playlist ended (`loop` off) and nothing more will play.
     public var finished = false
@@ -114,8 +114,17 @@ public struct PlayerStatus: Sendable, Equatable {
         return playlist.position(of: id)
     }
 
-    /// The current entry, if any.
-    public var current: Entry? { currentPosition.map { playlist[$0] } }
+    /// The current entry, if any: the playlist's item on screen, else the layout playing instead of the playlist
+    /// (its playlist entry when a remote's load listed it, else an entry of its own), so that a layout is what
+    /// `path`, `kiosk ctl status` and the web page say plays, not `idle`.
+    public var current: Entry? {
+        if let p = currentPosition { return playlist[p] }
+        guard let layout else { return nil }
+        return playlist.first { $0.path == layout } ?? Entry(id: Self.layoutID, path: layout)
+    }
+
+    /// The id of a layout's own entry (one the playlist does not list): no playlist item has it.
+    public static let layoutID = ItemID(-1)
 }
 
 /// The play log's figures for one local day.
