@@ -15,9 +15,10 @@ struct kiosk_http_limits {
     unsigned int threads;            /* MHD_OPTION_THREAD_POOL_SIZE */
 };
 
-/// The most query arguments a request may carry. libmicrohttpd keeps each in the connection's memory (64 KiB with
-/// the headers): past about 950 it runs out while parsing them and drops the connection without an answer.
-#define KIOSK_HTTP_MAX_ARGUMENTS 256
+/// The most query arguments a request may carry (the page reads 4; WebServer keeps 64). libmicrohttpd keeps each in
+/// the connection's memory (64 KiB with the headers): past about 950 it runs out while parsing them and drops the
+/// connection without an answer, and 256 did too when the headers that came with them had filled most of it.
+#define KIOSK_HTTP_MAX_ARGUMENTS 64
 
 /// The context `kiosk_http_uri_check` gives a request whose query it dropped (never a real object's address).
 static inline void *kiosk_http_too_many_arguments(void) { return (void *)(uintptr_t)1; }
