@@ -90,6 +90,8 @@ final class PlayLogLockTests: XCTestCase {
             SELECT count(*) FROM showings WHERE start_utc >= '\(PlayLogLockTests.utc(lockedAt))' AND start_utc < '\(PlayLogLockTests.utc(releasedAt))'
             """)
         XCTAssertGreaterThanOrEqual(Int(window.first ?? "") ?? 0, 12, "showings that started during the lock")
+        print(String(format: "play log lock test: %d changes during the lock, longest still %.2f s, slowest screenshot %.2f s, %d rows, %@ during the lock",
+                     changes.count, longest, samples.map(\.reply).max() ?? 0, rows.count, window.first ?? "?"))
         // one line says the log was held up, one that it writes again
         XCTAssertEqual(p.stderr.components(separatedBy: "play log: waiting for").count - 1, 1, p.stderr)
         XCTAssertEqual(p.stderr.components(separatedBy: "play log: writing to").count - 1, 1, p.stderr)
