@@ -38,6 +38,8 @@ public final class OverlayPainter {
     private let boxOpacity: Double
     /// Where a text cut by its bounds is said, once when its layout is made.
     private let log: Log
+    /// The roles of texts already said to be left out for want of a corner clear of a layout's regions.
+    private var saidNoRoom: Set<OverlayText.Role> = []
 
     /// A painter using the font family `family` (fontconfig; a family that is missing falls back to the default
     /// with one warning in `log`), with boxes behind text `boxOpacity` opaque (0: none).
@@ -53,9 +55,9 @@ public final class OverlayPainter {
         var out: [RenderOverlay] = []
         for bar in scene.bars { out += Self.bar(bar, canvas: canvas) }
         var stacks: [StackKey: Int] = [:]
-        for text in scene.texts where !text.text.isEmpty && text.opacity > 0 {
+        for asked in scene.texts where !asked.text.isEmpty && asked.opacity > 0 {
+            guard let (text, drawing) = try placed(asked, canvas: canvas, stacks: stacks) else { continue }
             let key = StackKey(anchor: text.anchor, area: text.area)
-            let drawing = try block(text, canvas: canvas, stacked: stacks[key] ?? 0)
             stacks[key, default: 0] += drawing.area.height + Int(saturating: Double(canvas.height) * 0.008)
             out.append(RenderOverlay(text: drawing, opacity: text.opacity, z: 2))
         }
@@ -63,6 +65,31 @@ public final class OverlayPainter {
         layouts = layouts.filter { usedLayouts.contains($0.key) }
         usedLayouts.removeAll(keepingCapacity: true)
         return out
+    }
+
+    /// `text` at its anchor, or (with rectangles to avoid) at the first of its anchors and fallbacks where its
+    /// block covers none of them; nil when it covers one everywhere (the text is left out, said once).
+    private func placed(_ text: OverlayText, canvas: PixelSize, stacks: [StackKey: Int]) throws -> (OverlayText, TextDrawing)? {
+        guard !text.avoid.isEmpty else {
+            return (text, try block(text, canvas: canvas, stacked: stacks[StackKey(anchor: text.anchor, area: text.area)] ?? 0))
+        }
+        let avoid = text.avoid.map { Self.pixels($0, canvas) }
+        for anchor in [text.anchor] + text.fallbacks {
+            var t = text
+            t.anchor = anchor
+            let drawing = try block(t, canvas: canvas, stacked: stacks[StackKey(anchor: anchor, area: t.area)] ?? 0)
+            if !avoid.contains(where: { Self.overlap($0, drawing.area) }) { return (t, drawing) }
+        }
+        if !saidNoRoom.contains(text.role) {
+            saidNoRoom.insert(text.role)
+            log.info("overlays: the \(text.role.rawValue) is not shown: every corner covers a region of the layout (--clock-position places it anyway)")
+        }
+        return nil
+    }
+
+    /// Whether two pixel rectangles share any pixel.
+    static func overlap(_ a: PixelRect, _ b: PixelRect) -> Bool {
+        a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
     }
 
     private struct StackKey: Hashable {

@@ -56,7 +56,14 @@ extension Player {
     /// What the player knows at `t` that overlays show: the canvas, the item on screen and the wall clock.
     func overlayContext(at t: Double) -> OverlayContext {
         let canvas = screenSize
-        return OverlayContext(canvas: canvas, item: overlayItem(at: t), now: wallClock.at(t), timeZone: wallClock.zone)
+        var c = OverlayContext(canvas: canvas, item: overlayItem(at: t), now: wallClock.at(t), timeZone: wallClock.zone)
+        if let document = layoutMode?.screen.file.document {  // the clock keeps off its regions unless placed
+            let placement = LayoutPlacement(root: document.rootLayout, screen: canvas)
+            let w = Double(max(1, canvas.width)), h = Double(max(1, canvas.height))
+            c.regions = document.regions.map { placement.screenFrame(of: $0, in: document.rootLayout) }.filter { !$0.isEmpty }
+                .map { OverlayRect(x: $0.x / w, y: $0.y / h, width: $0.width / w, height: $0.height / h) }
+        }
+        return c
     }
 
     /// The item on screen as overlays see it, nil while nothing shows.

@@ -1,6 +1,7 @@
 /// How one frame's overlays are laid out from `OverlayState` and the frame's `OverlayContext`, and when they
 /// next change. Where things go (within the safe area, inset by `margin`):
-/// - the clock at `--clock-position` (top right), the on-screen message top left (mpv's place);
+/// - the clock at `--clock-position` (top right), the on-screen message top left (mpv's place); while a layout
+///   plays and no position was asked, the first corner where it covers none of the layout's regions, else none;
 /// - the caption centred at the top or bottom, up to 3 lines, 90 % of the width wide;
 /// - `--clip-info` bottom left, the countdown bottom right, the progress bar along the bottom edge;
 /// - for a sound file, the now-playing card (`NowPlayingCard.Layout`).
@@ -9,6 +10,8 @@
 /// linearly over `captionFade` seconds and are gone; turned on again by a tap during the slot, they show for
 /// S seconds (of player time) from the tap, with the same fade. On-screen messages do not fade.
 extension OverlayState {
+    /// The corners the clock tries, in order, when a layout's regions are to be kept clear.
+    public static let clockCorners: [OverlayAnchor] = [.topRight, .topLeft, .bottomRight, .bottomLeft]
     /// Margin between the safe area's edge and the texts, of the canvas height (the same in pixels across).
     public static let margin = 0.03
     /// Seconds a timed caption takes to fade out.
@@ -25,8 +28,13 @@ extension OverlayState {
         let area = textArea(safe, canvas: c.canvas)
         var scene = OverlayScene(safeArea: safe)
         if let clock = settings.clock {
-            scene.texts.append(OverlayText(role: .clock, text: clock.text(at: c.now, in: c.timeZone), anchor: settings.clockPosition,
-                                           area: area, sizeFraction: settings.osdSize, maxWidthFraction: 0.5, box: true))
+            var text = OverlayText(role: .clock, text: clock.text(at: c.now, in: c.timeZone), anchor: settings.clockPosition,
+                                   area: area, sizeFraction: settings.osdSize, maxWidthFraction: 0.5, box: true)
+            if !settings.clockPositionAsked && !c.regions.isEmpty {  // a layout's regions are not covered unless asked
+                text.avoid = c.regions
+                text.fallbacks = Self.clockCorners.filter { $0 != text.anchor }
+            }
+            scene.texts.append(text)
         }
         if let item = c.item {
             if let caption = captionText(item, at: t, area: area) { scene.texts.append(caption) }

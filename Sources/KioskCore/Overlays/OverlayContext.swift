@@ -70,6 +70,9 @@ public struct OverlayContext: Sendable, Equatable {
     public var now: Date
     /// The wall clock's time zone.
     public var timeZone: TimeZone
+    /// The regions of the layout on screen (canvas fractions); empty without one. The clock keeps off them
+    /// unless `--clock-position` placed it.
+    public var regions: [OverlayRect] = []
 
     /// A context.
     public init(canvas: PixelSize, item: Item?, now: Date, timeZone: TimeZone) {

@@ -29,6 +29,9 @@ public struct OverlaySettings: Sendable, Equatable {
     public var clock: ClockFormat?
     /// Where the clock sits (`--clock-position`).
     public var clockPosition: OverlayAnchor = .topRight
+    /// Whether `--clock-position` was given: then the clock stays there, over a layout's regions too; without it,
+    /// the clock takes a corner free of the layout's regions, or does not show while none is.
+    public var clockPositionAsked = false
     /// The slot's progress (`--progress`).
     public var progress: ProgressStyle = .none
     /// Whether a video shows its title and time (`--clip-info`).
@@ -103,7 +106,10 @@ extension CommandSpecs {
         } else if o.has("clock-position") {
             throw UsageError("--clock-position needs --clock FORMAT")
         }
-        if let p = o.string("clock-position"), let anchor = OverlayAnchor(rawValue: p) { s.clockPosition = anchor }
+        if let p = o.string("clock-position"), let anchor = OverlayAnchor(rawValue: p) {
+            s.clockPosition = anchor
+            s.clockPositionAsked = true
+        }
         if let p = o.string("progress"), let style = ProgressStyle(rawValue: p) { s.progress = style }
         s.clipInfo = o.has("clip-info")
         if let percent = o.number("overscan") { s.overscan = percent }

@@ -112,6 +112,11 @@ public struct OverlayText: Sendable, Equatable {
     public var maxWidthFraction: Double
     /// Whether a translucent box goes behind it (for legibility over any picture).
     public var box: Bool
+    /// Rectangles it must not cover (a layout's regions): the renderer tries `anchor`, then each of `fallbacks`,
+    /// and leaves the text out where every one would cover one of them.
+    public var avoid: [OverlayRect] = []
+    /// The anchors tried after `anchor`, in order, while `avoid` is not empty.
+    public var fallbacks: [OverlayAnchor] = []
 
     /// A text with every property given.
     public init(role: Role, text: String, anchor: OverlayAnchor, area: OverlayRect, sizeFraction: Double,
