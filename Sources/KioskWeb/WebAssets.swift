@@ -93,7 +93,7 @@ enum WebAssets {
           for (const f of m.files) {
             const tr = document.createElement('tr'); tr.dataset.name = f.name;
             const cell = (x) => { const td = document.createElement('td'); if (x instanceof Node) td.appendChild(x); else td.textContent = x; tr.appendChild(td); return td; };
-            if (f.kind !== 'audio') { const i = document.createElement('img'); i.src = '/thumb/' + encodeURIComponent(f.name); i.alt = ''; i.loading = 'lazy'; cell(i); } else cell('♪');
+            if (f.kind !== 'audio') { const i = document.createElement('img'); i.src = '/thumb/' + encodeURIComponent(f.name); i.alt = ''; i.loading = 'lazy'; i.onerror = () => { const n = (+i.dataset.tries || 0) + 1; if (n <= 5) { i.dataset.tries = n; setTimeout(() => { i.src = '/thumb/' + encodeURIComponent(f.name) + '?try=' + n; }, 2000 * n); } }; cell(i); } else cell('♪');
             cell(f.name); cell(f.kind); cell(f.size < 1048576 ? Math.ceil(f.size / 1024) + ' KiB' : (f.size / 1048576).toFixed(1) + ' MiB'); cell(f.duration ? f.duration.toFixed(1) + ' s' : '');
             const cap = document.createElement('input'); cap.value = f.caption || ''; cap.placeholder = 'caption'; cap.setAttribute('aria-label', 'Caption of ' + f.name);
             cap.addEventListener('change', async () => { try { await api('POST', '/api/caption', { name: f.name, caption: cap.value }); say('Caption saved.'); } catch (e) { say(e.message, true); } });

@@ -16,7 +16,7 @@ final class WebMedia: @unchecked Sendable {
     /// One thumbnail decode at a time.
     private let thumbnailing = DispatchSemaphore(value: 1)
     /// Seconds a thumbnail waits for the one being made.
-    static let thumbnailWait = 30.0
+    static let thumbnailWait = 3.0
 
     init(root: String, probe: @escaping @Sendable (String) -> MediaSummary?, maxPixels: Int? = nil) {
         self.root = root
@@ -83,9 +83,11 @@ final class WebMedia: @unchecked Sendable {
         return r
     }
 
-    /// A file's thumbnail (JPEG, cached a few minutes by the browser); `name` as for `file`. Made one at a time (a
-    /// request waits at most `thumbnailWait` seconds for the one before, else 503): a JPEG is decoded scaled, but
-    /// a PNG whole before it is scaled (64 MP: 256 MiB), so four asked for at once took RSS from 115 to 700 MiB.
+    /// A file's thumbnail (JPEG, cached a few minutes by the browser); `name` as for `file`. Made one at a time: a
+    /// JPEG is decoded scaled, but a PNG whole before it is scaled (64 MP: 256 MiB), so four asked for at once took
+    /// RSS from 115 to 700 MiB. A request waits at most `thumbnailWait` seconds for the one being made, then gets
+    /// 503 with `Retry-After` (the media page tries again): the wait holds one of the server's threads, whose other
+    /// connections wait with it, so it stays well under the 10 s a connection has to send its headers.
     func thumbnail(_ name: String, make: (@Sendable (String) -> [UInt8]?)?) -> WebResponse {
         guard let p = path(name), inside(p), stat(p) != nil else { return .error(404, "no such file") }
         guard thumbnailing.wait(timeout: .now() + Self.thumbnailWait) == .success else {

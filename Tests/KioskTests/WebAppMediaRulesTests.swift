@@ -6,7 +6,8 @@ import XCTest
 
 /// What the page may remove, save and store, and how long its cookie lasts: only files the media list shows are
 /// deleted (not a play log or schedule kept in the folder), a schedule with a NUL is refused, an upload the player
-/// would refuse (over `--max-pixels`) is not stored, and a session in use has its cookie renewed.
+/// would refuse (over `--max-pixels`) is not stored, a session in use has its cookie renewed, and thumbnails are
+/// made one at a time.
 extension WebAppTests {
     func testDeleteRemovesOnlyWhatTheMediaListShows() throws {
         let app = try app()
@@ -91,6 +92,38 @@ extension WebAppTests {
         let why = refused.first?["reason"]?.string ?? ""
         XCTAssertTrue(why.contains("320x180") && why.contains("--max-pixels 10000"), why)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: media), ["small.png"], "nothing else kept")
+    }
+
+    /// Thumbnails are made one at a time: a second request while one is being made waits for it, and past 3 s gets
+    /// 503 with Retry-After (its server thread is not held longer); once the first is done the next is made.
+    func testThumbnailsAreMadeOneAtATime() throws {
+        _ = try ColourPictures.make(dir, "media/a.png", "red")
+        _ = try ColourPictures.make(dir, "media/b.png", "blue")
+        let folder = WebMedia(root: dir.file("media"), probe: { _ in MediaSummary(kind: "image") })
+        final class Count: @unchecked Sendable {
+            let lock = NSLock()
+            var now = 0, most = 0
+            func change(_ by: Int) { lock.lock(); now += by; most = max(most, now); lock.unlock() }
+        }
+        let count = Count()
+        let slow: @Sendable (String) -> [UInt8]? = { _ in
+            count.change(1)
+            Thread.sleep(forTimeInterval: 4)
+            count.change(-1)
+            return [0xFF, 0xD8]
+        }
+        let first = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            XCTAssertEqual(folder.thumbnail("a.png", make: slow).status, 200)
+            first.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.3)  // the first is being made
+        let busy = folder.thumbnail("b.png", make: slow)
+        XCTAssertEqual(busy.status, 503)
+        XCTAssertEqual(busy.header("Retry-After"), "2")
+        XCTAssertEqual(first.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(folder.thumbnail("b.png", make: { _ in [0xFF, 0xD8] }).status, 200)
+        XCTAssertEqual(count.most, 1, "never two at once")
     }
 
     /// The `name` of each object in a JSON array.
