@@ -57,7 +57,8 @@ extension Player {
     func overlayContext(at t: Double) -> OverlayContext {
         let canvas = screenSize
         var c = OverlayContext(canvas: canvas, item: overlayItem(at: t), now: wallClock.at(t), timeZone: wallClock.zone)
-        if let document = layoutMode?.screen.file.document {  // the clock keeps off its regions unless placed
+        // the clock keeps off the regions of a layout on screen (not under an alert or the grid) unless placed
+        if alertMode == nil, !grid.isOpen, let document = layoutMode?.screen.file.document {
             let placement = LayoutPlacement(root: document.rootLayout, screen: canvas)
             let w = Double(max(1, canvas.width)), h = Double(max(1, canvas.height))
             c.regions = document.regions.map { placement.screenFrame(of: $0, in: document.rootLayout) }.filter { !$0.isEmpty }
