@@ -33,6 +33,10 @@ packages=(
   # the web page: libmicrohttpd serves it (GnuTLS for HTTPS), libxcrypt's crypt(3) hashes its password; a headless
   # chromium driven by selenium tests it in a real browser, curl and Python's own HTTP client test its guards
   libmicrohttpd-dev libcrypt-dev curl chromium chromium-driver python3-selenium
+  # the manual page and the package: man-db renders kiosk(1) (ManualPageTests); Kiosk/package.sh builds the .deb
+  # with dpkg-dev's dpkg-shlibdeps and checks it with lintian; Kiosk/package-test.sh installs it into a bare Debian 12
+  # root made by debootstrap
+  man-db dpkg-dev lintian debootstrap
 )
 missing=()
 for p in "${packages[@]}"; do

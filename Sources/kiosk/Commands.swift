@@ -10,11 +10,13 @@ struct Commands {
     /// The command's arguments as given, before `--config FILE` was expanded (a reload reads the file again).
     var raw: [String] = []
 
-    private func parse(_ args: [String], _ specs: [OptionSpec], command: String, usage: String, summary: String) throws -> ParsedOptions? {
+    /// Parses `args` against the command's table; `--help` prints its help (the manual page's same text) instead.
+    private func parse(_ args: [String], _ help: CommandHelp) throws -> ParsedOptions? {
         if args.contains("--help") || args.contains("-h") {
-            print(OptionParser.help(usage: usage, summary: summary, specs: RenderChoices.documented(specs)), terminator: "")
+            print(help.text, terminator: "")
             return nil
         }
+        let specs = help.specs, command = help.name
         var o = try ParsedOptions.parse(args, specs: specs, command: command)
         if ["play", "record"].contains(command), o.positional.isEmpty, o.string("schedule") == nil {
             // The built-in demo plays: with the tour's own settings first, so any flag given still wins.
@@ -44,8 +46,7 @@ struct Commands {
     }
 
     func play(_ args: [String]) throws -> Int32 {
-        guard let o = try parse(args, CommandSpecs.play, command: "play", usage: "kiosk play [OPTIONS] [PATH ...]",
-                                summary: "Plays files, folders (recursive, by name; watched for files that arrive and leave) and .m3u\nplaylists full screen. With no path it plays the built-in demo.") else { return 0 }
+        guard let o = try parse(args, .play) else { return 0 }
         var config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
         let request = try OutputRequest(output: o.string("output"), device: o.string("drm-device"),
@@ -126,9 +127,7 @@ struct Commands {
     }
 
     func record(_ args: [String]) throws -> Int32 {
-        guard let o = try parse(args, CommandSpecs.record, command: "record",
-                                usage: "kiosk record [PATH ...] --output OUT.mp4|OUT.y4m [--size WxH] [--fps N] [--length S] [play options]",
-                                summary: "Renders the slideshow offscreen on a virtual clock, exactly timed and faster than real time,\nand encodes it (H.264 if available, else MPEG-4; .y4m writes raw frames).") else { return 0 }
+        guard let o = try parse(args, .record) else { return 0 }
         guard let out = o.string("output") else { throw UsageError("record: --output OUT.mp4|OUT.y4m is required") }
         let ext = (out as NSString).pathExtension.lowercased()
         guard ["mp4", "mkv", "mov", "y4m"].contains(ext) else {
@@ -179,13 +178,7 @@ struct Commands {
     }
 
     func snapshot(_ args: [String]) throws -> Int32 {
-        guard let o = try parse(args, CommandSpecs.snapshot, command: "snapshot",
-                                usage: "kiosk snapshot INPUT --output OUT.png --size WxH [--at S] [--fit MODE] [--zoom Z] [--center X,Y]\n"
-                                    + "       kiosk snapshot --schedule FILE [--start-time T] [--timezone Z] [FALLBACK ...] --output OUT.png\n"
-                                    + "       kiosk snapshot PATH... --grid [--filter KIND] [--grid-scroll ROWS] [--layout-json FILE] --output OUT.png",
-                                summary: "Renders one frame of one item through the same GL pipeline as play, into a PNG of exactly WxH.\n"
-                                    + "With --schedule: the frame play shows at --start-time (black while the screen is off).\n"
-                                    + "With --grid: the overview grid of the items, as the menu key opens it.") else { return 0 }
+        guard let o = try parse(args, .snapshot) else { return 0 }
         let scheduled = o.string("schedule") != nil
         guard let out = o.string("output") else { throw UsageError("snapshot: --output OUT.png is required") }
         if o.has("grid") { return try gridSnapshot(o, output: out) }
@@ -242,16 +235,14 @@ struct Commands {
     }
 
     func outputs(_ args: [String]) throws -> Int32 {
-        guard let o = try parse(args, CommandSpecs.outputs, command: "outputs", usage: "kiosk outputs",
-                                summary: "Lists the DRM/KMS cards, their connectors, status and modes (for --drm-device,\n--drm-connector and --drm-mode). Exits 1 when there are no cards.") else { return 0 }
+        guard let o = try parse(args, .outputs) else { return 0 }
         guard o.positional.isEmpty else { throw UsageError("outputs: takes no PATH (got \(o.positional.count))") }
         print(try OutputsReport.text(directory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri"))
         return 0
     }
 
     func probe(_ args: [String]) throws -> Int32 {
-        guard let o = try parse(args, CommandSpecs.probe, command: "probe", usage: "kiosk probe FILE ...",
-                                summary: "Prints one JSON object per file: path, kind, width, height, frames, duration, loops,\norientation, projection, stereo, input_fov, source (name|metadata|override|none), or error.\nExits 1 if any file had an error.") else { return 0 }
+        guard let o = try parse(args, .probe) else { return 0 }
         guard !o.positional.isEmpty else { throw UsageError("probe: give at least one FILE") }
         let override = try CommandSpecs.projectionOverride(o)
         var failed = false
@@ -264,11 +255,7 @@ struct Commands {
     }
 
     func checkConfig(_ args: [String]) throws -> Int32 {
-        let specs = [OptionSpec("timezone", .text, metavar: "AREA/CITY", "the schedule's time zone (default: the system's)"),
-                     OptionSpec("start-time", .text, metavar: "YYYY-MM-DDTHH:MM[:SS]", "the table starts here (default: now)"),
-                     OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "default warn")]
-        guard let o = try parse(args, specs, command: "check-config", usage: "kiosk check-config FILE [--timezone AREA/CITY] [--start-time T]",
-                                summary: "Checks a config file, the schedule it names and the playlists and folders they name: each\nproblem as FILE:LINE: reason (exit 2); with none, the effective schedule for the next 7 days.\nA SMIL layout (FILE.smil): its problems, or each region's first minute.") else { return 0 }
+        guard let o = try parse(args, .checkConfig) else { return 0 }
         guard o.positional.count == 1, let file = o.positional.first else {
             throw UsageError("check-config: give exactly one FILE (got \(o.positional.count))")
         }

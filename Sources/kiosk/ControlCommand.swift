@@ -25,9 +25,7 @@ struct ControlCommand {
     /// error reply (thrown), 2 bad usage (thrown).
     func run(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") {
-            print(OptionParser.help(usage: Self.usage, summary: "Controls a running 'kiosk play --input-ipc-server PATH' "
-                                    + "(or mpv) over its JSON IPC socket.\n\n" + ControlRequest.help, specs: Self.specs),
-                  terminator: "")
+            print(CommandHelp.ctl.text, terminator: "")
             return 0
         }
         let (optionArgs, words) = Self.split(args)

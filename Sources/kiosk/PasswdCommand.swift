@@ -10,7 +10,7 @@ struct PasswdCommand {
 
     func run(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") {
-            print("usage: kiosk passwd FILE\n\nReads a password on standard input and writes its crypt(3) hash (yescrypt) to FILE (mode 0600),\nfor 'kiosk play --http ADDR:PORT --http-password-file FILE'.")
+            print(CommandHelp.passwd.text, terminator: "")
             return 0
         }
         guard args.count == 1, let file = args.first, !file.hasPrefix("-") else { throw UsageError("passwd: give exactly one FILE") }

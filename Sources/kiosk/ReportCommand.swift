@@ -18,9 +18,7 @@ struct ReportCommand {
 
     func run(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") {
-            print(OptionParser.help(usage: "kiosk report [--play-log FILE] [--since T] [--until T] [--by item|hour|day|region] [--format table|csv|json|xibo]",
-                                    summary: "Counts the showings in the play log and sums their seconds on screen.", specs: Self.specs),
-                  terminator: "")
+            print(CommandHelp.report.text, terminator: "")
             return 0
         }
         let o = try ParsedOptions.parse(args, specs: Self.specs, command: "report")
