@@ -23,9 +23,10 @@ final class OverlayLayoutClockTests: XCTestCase {
         (y0..<y1).flatMap { y in f[(y * 480 + x0)..<(y * 480 + x1)] }
     }
 
-    private func record(_ dir: TempDir, _ name: String, _ extra: [String]) throws -> (frame: [UInt8], stderr: String) {
+    private func record(_ dir: TempDir, _ name: String, _ extra: [String], input: String = shopWindow) throws
+        -> (frame: [UInt8], stderr: String) {
         let out = dir.file(name + ".y4m")
-        let r = try CLITests.run(["record", Self.shopWindow, "--output", out, "--size", "480x270", "--fps", "2", "--length", "1",
+        let r = try CLITests.run(["record", input, "--output", out, "--size", "480x270", "--fps", "2", "--length", "1",
                                   "--start-time", "2026-05-04T09:41", "--log-level", "info"] + extra, timeout: 180)
         XCTAssertEqual(r.status, 0, r.stderr)
         return (try lastFrame(out), r.stderr)
@@ -41,6 +42,19 @@ final class OverlayLayoutClockTests: XCTestCase {
         XCTAssertEqual(clock.frame, bare.frame, "every corner holds a region: no clock over the layout")
         XCTAssertTrue(clock.stderr.contains("the clock is not shown: every corner covers a region of the layout"), clock.stderr)
         XCTAssertNotEqual(crop(placed.frame, 360, 0, 480, 50), crop(bare.frame, 360, 0, 480, 50), "asked: it is there")
+    }
+
+    /// As the demo tour plays it: the layout as an item of a playlist.
+    func testTheClockKeepsOffTheLogoOfALayoutInAPlaylist() throws {
+        let dir = try TempDir()
+        let list = dir.file("tour.m3u")
+        try "#EXTM3U\n#EXTINF:12,Shop window\n\(Self.shopWindow)\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let bare = try record(dir, "bare", [], input: list)
+        let clock = try record(dir, "clock", ["--clock", "%H:%M"], input: list)
+        XCTAssertEqual(crop(clock.frame, 360, 0, 480, 50), crop(bare.frame, 360, 0, 480, 50), "the logo is not covered")
+        let placed = try record(dir, "placed", ["--clock", "%H:%M", "--clock-position", "top-right"], input: list)
+        XCTAssertNotEqual(crop(placed.frame, 360, 0, 480, 50), crop(bare.frame, 360, 0, 480, 50), "asked: it is there")
+        XCTAssertGreaterThan(Set(crop(bare.frame, 360, 0, 480, 50)).count, 8, "the logo is on screen")
     }
 
     func testTheClockTakesAFreeCorner() {
