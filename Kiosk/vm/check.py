@@ -225,11 +225,11 @@ def check_faults(c, g, a, shot, watch, stills):
             f"{back or 'no recovery line'}; state.json after: {saved.strip()[:120] or 'none'}")
 
     # The play log's folder read-only, then writable; its disk full, then freed: one warn line, playback goes on,
-    # logging resumes with the count missed, and the file is whole with the rows written since.
+    # the showings meanwhile are written late (at least 3, with their own times), and the file is whole.
     for case in ('ro', 'full'):
         plog = res(f'plays-{case}.log')
         warns = [x for x in plog.splitlines() if x.startswith('kiosk: warn: play log:')]
-        back = re.search(r'play log: writing to \S+ again; (\d+) showings? missed meanwhile', plog)
+        back = re.search(r'play log: writing to \S+ again; (\d+) showings? written late', plog)
         ex = res(f'plays-{case}.exit').split()
         rows, integrity = None, None
         db = os.path.join(a.results, f'plays-{case}.sqlite')

@@ -60,8 +60,9 @@ public final class PlayLog {
 
     /// Opens or creates the log at `path`, migrating an older schema and closing what a crash left open; a write
     /// waits up to `busy` seconds for another process's lock. A folder that cannot be written (read-only, full) or
-    /// a lock held past `busy` is one warn line: the log is opened again at the next showing, until it can be. Other
-    /// failures (a schema newer than this kiosk's) throw.
+    /// a lock held past `busy` is said by the first write that fails (one line, by whoever writes: `PlayLogWriter`
+    /// or `begin`), not here as well: the log is opened again at that write, until it can be. Other failures (a
+    /// schema newer than this kiosk's) throw.
     public init(path: String, log: Log, busy: Double = 2) throws(SQLiteError) {
         self.path = path
         self.log = log
@@ -69,7 +70,7 @@ public final class PlayLog {
         do {
             try openOrSetAside()
         } catch let e where e.isTransient {
-            failed(e)
+            // said once by the write that finds it still so
         }
     }
 

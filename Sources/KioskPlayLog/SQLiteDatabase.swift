@@ -75,14 +75,12 @@ final class SQLiteDatabase {
     deinit { sqlite3_close_v2(db) }
 
     /// Refuses what is at `path` unless it is a regular file (or nothing, to be created): SQLite's own `open` of a
-    /// FIFO would wait for a writer for good, and a folder gave "disk I/O error". Looked at through a non-blocking
-    /// `open` and `fstat`, which never wait.
+    /// FIFO would wait for a writer for good, and a folder gave "disk I/O error". Looked at with `stat`, which
+    /// never waits and opens nothing: closing a descriptor of our own on the log would drop the POSIX locks that
+    /// the process's other connections to it hold (the writer's, the checkpointer's), and SQLite relies on them.
     private static func requireRegularFile(_ path: String) throws(SQLiteError) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return }  // none yet, or unreadable: SQLite's open says which
-        defer { close(fd) }
         var s = stat()
-        guard fstat(fd, &s) == 0 else { return }
+        guard stat(path, &s) == 0 else { return }  // none yet, or unreachable: SQLite's open says which
         switch s.st_mode & S_IFMT {
         case S_IFREG: return
         case S_IFDIR: throw SQLiteError(path: path, reason: "is a folder, not a play log", code: SQLITE_CANTOPEN)

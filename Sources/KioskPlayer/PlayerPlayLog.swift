@@ -43,8 +43,10 @@ public final class PlayerPlayLog: LoopProducer {
     private var today: (day: String, midnight: Date, showings: Int, seconds: Double)?
     /// Seconds between heartbeats.
     static let beat = 10.0
-    /// Seconds the player's end waits for the rows to be written.
-    static let flushTimeout = 3.0
+    /// Seconds the player's end waits for the rows to be written: well inside the 1.5 s in which a stop signal
+    /// must end the loop (`StopWatchdog.grace`; 3 s here had a SIGTERM on a full disk end as "frame loop stuck",
+    /// exit 143), and enough for four of the writer's retries.
+    static let flushTimeout = 1.0
 
     /// Logs `player`'s showings into `store` through a writer thread of its own, keeping `keepDays` days. Today's
     /// figures so far are read from `store` once, here, as the writer takes it.
