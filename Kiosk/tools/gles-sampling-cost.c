@@ -3,7 +3,7 @@
 //   0: one RGBA8 texture()        1: three planes (R8, texture()) and the YUV maths   2: the same at mediump
 //   3: one R8 texture()           4: one RGBA8 texelFetch()                            5: three planes, texelFetch()
 //   6: luma texelFetch(), chroma texture()
-// The README's Performance section quotes it. Build and run:
+// docs/performance.md quotes it. Build and run:
 //   gcc -O2 Kiosk/tools/gles-sampling-cost.c -o /tmp/gles-sampling-cost -lEGL -lGLESv2
 //   for k in 0 1 3 4 5; do LIBGL_ALWAYS_SOFTWARE=1 /tmp/gles-sampling-cost $k 1920 1080; done
 #include <EGL/egl.h>

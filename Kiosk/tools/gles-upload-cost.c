@@ -1,5 +1,5 @@
 // Uploading a 1920x1080 RGBA frame on llvmpipe: glTexSubImage2D from client memory against through a mapped
-// pixel-unpack buffer (PBO), each waited for (glFinish), 40 times. The README's Performance section quotes it.
+// pixel-unpack buffer (PBO), each waited for (glFinish), 40 times. docs/performance.md quotes it.
 //   gcc -O2 Kiosk/tools/gles-upload-cost.c -o /tmp/gles-upload-cost -lEGL -lGLESv2
 //   LIBGL_ALWAYS_SOFTWARE=1 /tmp/gles-upload-cost
 #include <EGL/egl.h>

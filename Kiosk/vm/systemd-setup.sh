@@ -1,7 +1,7 @@
 #!/bin/bash
 # The systemd VM test's installation step. guest-init-systemd.sh runs it chrooted into the guest's new root (the
 # host's / under a tmpfs overlay) before it hands over to systemd, so it changes only the overlay. It installs
-# kiosk as README says, with Kiosk/install.sh as root and no DESTDIR (the path that creates the `kiosk` user
+# kiosk as docs/appliance.md says, with Kiosk/install.sh as root and no DESTDIR (the path that creates the `kiosk` user
 # and its groups), the test's config, media and playlist, and the units that make systemd boot just enough: the
 # basic system (journald, udevd, udev's coldplug) and the test job. The job itself is /run/vmio/job.sh
 # (systemd-guest-test.sh, copied there by vm.py).

@@ -22,7 +22,7 @@ enum FleetRequest: Equatable, Sendable {
     /// bigger, so it never reaches libmosquitto's buffer; a broker that sends it anyway costs that buffer, once.
     static let maxPayload = 64 * 1024
 
-    /// The commands, as the README lists them.
+    /// The commands, as docs/fleets-and-walls.md lists them.
     static let names = ["next", "previous", "pause", "resume", "volume", "mute", "screen", "view", "load", "playlist",
                         "snapshot", "stats", "notify", "alert"]
 

@@ -53,7 +53,7 @@ public enum RenderChoices {
             case "transition":
                 spec.help = "how items change: " + PassRegistry.transitionUsages.joined(separator: ", ")
                     + " (default crossfade; slide pushes the old item out towards DIR, wipe reveals the new one from"
-                    + " the DIR edge, fade goes through the background, random is seeded by --seed; see the README)"
+                    + " the DIR edge, fade goes through the background, random is seeded by --seed; see docs/playing.md)"
             case "effect":
                 spec.metavar = PassRegistry.effectUsages.joined(separator: "|")
             default:

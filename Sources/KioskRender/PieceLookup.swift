@@ -12,7 +12,7 @@ extension PassRegistry {
     /// The `--transition` names: the registered transitions, then `random`.
     public static var transitionNames: [String] { transitions.map { $0.name } + [TransitionSpec.random.name] }
 
-    /// `NAME` plus its options' usage for every transition, for help and the README (e.g. `slide[:left|right|up|down]`).
+    /// `NAME` plus its options' usage for every transition, for help and docs/playing.md (e.g. `slide[:left|right|up|down]`).
     public static var transitionUsages: [String] { transitions.map { $0.name + $0.optionsUsage } + [TransitionSpec.random.name] }
 
     /// The effect `spec` names, its options parsed; the error names `--effect`.

@@ -53,7 +53,7 @@ extension ShaderEffect {
 public protocol ShaderEffect: Sendable {
     /// The name on the command line, e.g. `mosaic`.
     static var name: String { get }
-    /// Its options for `--help` and the README, e.g. `[:tile=N][:split=R]` (empty when it takes none).
+    /// Its options for `--help` and docs/, e.g. `[:tile=N][:split=R]` (empty when it takes none).
     static var optionsUsage: String { get }
     /// The effect's shader piece in Shaders/, e.g. `mosaic.frag`.
     static var fragmentShader: String { get }

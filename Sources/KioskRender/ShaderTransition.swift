@@ -18,7 +18,7 @@ public enum TransitionRole: Int, Sendable {
 public protocol ShaderTransition: Sendable {
     /// The name on the command line, e.g. `slide`.
     static var name: String { get }
-    /// Its options for `--help` and the README, e.g. `[:left|right|up|down]` (empty when it takes none).
+    /// Its options for `--help` and docs/playing.md, e.g. `[:left|right|up|down]` (empty when it takes none).
     static var optionsUsage: String { get }
     /// The shader piece in Shaders/, e.g. `transition_slide.frag`.
     static var fragmentShader: String { get }

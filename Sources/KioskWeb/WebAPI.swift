@@ -1,7 +1,7 @@
 import Foundation
 import KioskCore
 
-/// The JSON API under `/api/`, behind every page action (README: *The web page*).
+/// The JSON API under `/api/`, behind every page action (docs/web-page.md).
 extension WebApp {
     func api(_ r: WebRequest) -> WebResponse {
         let reading = r.method == "GET" || r.method == "HEAD"

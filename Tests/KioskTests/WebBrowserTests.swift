@@ -8,7 +8,7 @@ import XCTest
 /// live view, as the browser drew it, matches ffmpeg's own scale of the uploaded picture (nothing kiosk drew is
 /// the reference); reorder a playlist, delete a file, save a schedule with an error and see its FILE:LINE, find
 /// the report's chart; no console errors (a CSP violation would be one); the dashboard fits a phone's 360 px. The
-/// pages' pictures go to out/web/ (the README's).
+/// pages' pictures go to out/web/ (docs/web-page.md's).
 final class WebBrowserTests: WebServerTestCase {
     /// The PSNR above which the live view is the uploaded picture. Measured here (Debian 12, llvmpipe): the live
     /// view against ffmpeg's area scale of the upload 30.1 dB (kiosk's own lossless snapshot of it 30.1 dB too: the

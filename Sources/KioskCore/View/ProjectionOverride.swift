@@ -2,7 +2,7 @@
 
 /// The parts of a projection and view that were given explicitly; the rest comes from detection.
 public struct ProjectionOverride: Sendable, Equatable {
-    /// The keys of the `#EXTKIOSK:` line, in the order the README lists them.
+    /// The keys of the `#EXTKIOSK:` line, in the order docs/projections.md lists them.
     public static let keys = ["projection", "input-fov", "stereo", "eye", "yaw", "pitch", "roll", "fov", "effect"]
 
     /// `projection=flat|equirect|fisheye`.

@@ -8,7 +8,7 @@ on under the test), uploads UPLOAD through the media page's file input, waits un
 the dashboard's Next button (each step waits for the player's status to change), reads the now-playing text, and
 saves the dashboard's live view as the browser shows it (OUT/live.png) once it has loaded three pictures after the
 status named the upload. Then it reorders the playlist, deletes a file, saves a schedule with an error and reads its
-FILE:LINE, and looks for the report's chart. Each page is saved as OUT/web-NAME.png (the README's pictures).
+FILE:LINE, and looks for the report's chart. Each page is saved as OUT/web-NAME.png (docs/web-page.md's pictures).
 Prints one JSON object of what it saw.
 """
 import base64
