@@ -3,6 +3,7 @@
 screenshot requests.
 
 usage: vm.py --gpu bochs|virtio --res WxH --job SCRIPT --out DIR [--timeout S] [--initrd CPIO] [--append WORDS]
+             [--root DIR]
 
 The job runs chrooted into the host root with $KIOSK_VM_IO as a writable exchange folder. To ask for a
 screenshot it prints a line `KIOSK-VM screendump NAME` and waits for the file $KIOSK_VM_IO/ack-NAME. The
@@ -146,6 +147,8 @@ def main():
     ap.add_argument('--initrd', default=os.path.join(CACHE, 'initramfs.cpio'),
                     help='the initramfs (default: build-initramfs.sh\'s; systemd-test.sh passes its own)')
     ap.add_argument('--append', default='', help='more words for the kernel command line')
+    ap.add_argument('--root', default='/', help='the folder the guest boots as its root (read-only over 9p; '
+                    'default the host\'s /; Kiosk/package-test.sh gives its debootstrap root)')
     a = ap.parse_args()
 
     out = os.path.abspath(a.out)
@@ -171,7 +174,7 @@ def main():
            '-nodefaults', '-no-reboot', '-display', 'none', '-device', device, '-serial', 'stdio',
            '-vnc', f'unix:{os.path.join(out, "vnc.sock")}',
            '-monitor', f'unix:{mon_path},server,nowait',
-           '-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
+           '-virtfs', f'local,path={os.path.abspath(a.root)},mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
            '-virtfs', f'local,path={io},mount_tag=kioskio,security_model=none,multidevs=remap',
            '-kernel', os.path.join(CACHE, 'vmlinux'), '-initrd', a.initrd,
            '-append', f'console=ttyS0 quiet loglevel=3 panic=-1 kiosk.gpu={a.gpu}' + (' ' + a.append if a.append else '')]
