@@ -33,7 +33,7 @@ final class DecodeThreadsTests: XCTestCase {
                                      line: UInt = #line) throws -> (threads: Int, stderr: String) {
         var counts: [Int: Int] = [:]
         let r = try CLITests.run(["play", path, "--output", "headless", "--no-loop", "--no-state", "--no-watch", "--size", "320x180",
-                                  "--length", "4", "--log-level", "info"] + extra, timeout: 120,
+                                  "--length", "10", "--log-level", "info"] + extra, timeout: 120,
                                  sample: { pid in if let n = Self.unnamedThreads(pid) { counts[n, default: 0] += 1 } },
                                  file: file, line: line)
         XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)

@@ -65,18 +65,25 @@ final class LayoutPlayTests: XCTestCase {
             let wrong = RenderTestSupport.psnr(got, other)
             XCTAssertLessThan(wrong, psnr - 6, "frame \(n) must show its own picture in main (\(wrong) dB to the other)")
         }
-        // the screen's own overlays go over every region: a clock changes a small part of the frame, and only that
-        let clocked = dir.file("clock.y4m")
-        let c = try CLITests.run(["record", smil, "--output", clocked, "--size", "320x180", "--fps", "10", "--clock", "%H:%M"],
-                                 timeout: 120)
-        XCTAssertEqual(c.status, 0, c.stderr)
-        let plain = try frame(5, of: out), withClock = try frame(5, of: clocked)
-        var changed = 0
-        for i in stride(from: 0, to: plain.pixels.count, by: 4) where abs(Int(plain.pixels[i]) - Int(withClock.pixels[i])) > 24 {
-            changed += 1
+        // the screen's own overlays go over a region only when asked: this layout's regions fill the screen, so a
+        // clock with no corner of its own steps aside, and one given --clock-position changes its box, and only that
+        let plain = try frame(5, of: out)
+        func changedPixels(_ extra: [String]) throws -> Int {
+            let clocked = dir.file("clock-\(extra.count).y4m")
+            let c = try CLITests.run(["record", smil, "--output", clocked, "--size", "320x180", "--fps", "10", "--clock", "%H:%M"] + extra,
+                                     timeout: 120)
+            XCTAssertEqual(c.status, 0, c.stderr)
+            let withClock = try frame(5, of: clocked)
+            var changed = 0
+            for i in stride(from: 0, to: plain.pixels.count, by: 4) where abs(Int(plain.pixels[i]) - Int(withClock.pixels[i])) > 24 {
+                changed += 1
+            }
+            return changed
         }
-        XCTAssertGreaterThan(changed, 100, "the clock is drawn over the regions")
-        XCTAssertLessThan(changed, 320 * 180 / 5, "only the clock's box changed (\(changed) pixels)")
+        XCTAssertEqual(try changedPixels([]), 0, "a clock not asked to go over the regions leaves them as they are")
+        let asked = try changedPixels(["--clock-position", "top-right"])
+        XCTAssertGreaterThan(asked, 100, "the clock asked for is drawn over the regions")
+        XCTAssertLessThan(asked, 320 * 180 / 5, "only the clock's box changed (\(asked) pixels)")
     }
 
     func testPlayingALayoutWithNoLoopEndsAfterOnePass() throws {
