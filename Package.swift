@@ -28,6 +28,10 @@ let cModules: [Target] = [
     // benchmark's reference).
     .systemLibrary(name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
                    providers: [.apt(["libjpeg62-turbo-dev"])]),
+    // PNG stills asked for smaller than they are: libpng read a row at a time (CKioskPNGShim), so a huge PNG is
+    // scaled as it is read and never held whole.
+    .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+                   providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CGif", path: "Sources/CGif",
                    providers: [.apt(["libgif-dev"])]),
     .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
@@ -68,9 +72,12 @@ let package = Package(
         // libjpeg's fatal errors longjmp, which Swift cannot catch: each libjpeg call that can fail runs inside a setjmp
         // in one C file, used only by KioskMedia.
         .target(name: "CKioskJPEGShim", dependencies: ["CJPEG"]),
+        // libpng's fatal errors longjmp too: its header and row reads run inside a setjmp in one C file, used only by
+        // KioskMedia.
+        .target(name: "CKioskPNGShim", dependencies: ["CPNG"]),
         // Media on disk: the playlist loader (files, folders, .m3u files), SMIL layouts read with libxml2, decoders
         // and encoders (ffmpeg, libwebp, giflib, libjpeg-turbo). The only place those C modules are imported.
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg", "CWebP", "CGif", "CJPEG", "CKioskJPEGShim", "CKioskOpenShim",
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg", "CWebP", "CGif", "CJPEG", "CKioskJPEGShim", "CKioskPNGShim", "CKioskOpenShim",
                                                    "CLibXML2"]),
         // EGL context, GL resources and shader passes. The only place EGL/GLES is imported.
         // Shaders/*.vert|*.frag are embedded into it at build time by the ShaderEmbed plugin.

@@ -19,8 +19,9 @@ packages=(
   # and XMP captions the caption tests read back
   libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-dejavu-core
   libharfbuzz-bin tesseract-ocr tesseract-ocr-eng libimage-exiftool-perl
-  # JPEG stills through libjpeg-turbo (DCT scaling, streamed rows); djpeg is the decode benchmark's reference
-  libjpeg62-turbo-dev libjpeg-turbo-progs
+  # JPEG stills through libjpeg-turbo (DCT scaling, streamed rows; djpeg is the decode benchmark's reference);
+  # libpng reads a PNG asked for smaller a row at a time (thumbnails of huge PNGs)
+  libjpeg62-turbo-dev libjpeg-turbo-progs libpng-dev
   # fleets over MQTT: libmosquitto is the client (KioskFleet); the broker and its command-line clients are what the
   # MQTT tests (MQTTFleet*Tests) run against, and openssl makes the certificates of their TLS broker
   libmosquitto-dev mosquitto mosquitto-clients openssl

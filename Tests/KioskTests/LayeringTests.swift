@@ -47,7 +47,7 @@ final class LayeringTests: XCTestCase {
         }
         XCTAssertEqual(importers["CUdev"], ["KioskOutput"])
         XCTAssertEqual(importers["CLibinput"], ["KioskInput"])
-        for module in ["CJPEG", "CKioskJPEGShim"] {
+        for module in ["CJPEG", "CKioskJPEGShim", "CKioskPNGShim"] {
             XCTAssertEqual(importers[module], ["KioskMedia"], module)
         }
         for module in ["CFreeType", "CHarfBuzz", "CFontconfig"] {

@@ -3,12 +3,15 @@ import KioskCore
 /// A streaming area (box) downscale of RGBA rows: source rows go in top to bottom in bands, and each output row is
 /// finished as soon as the source rows under it have arrived, so only the output and two rows of accumulators are
 /// held, never the source picture. Each output pixel is the coverage-weighted mean of the source pixels it covers
-/// (what swscale's SWS_AREA computes for a downscale); alpha is opaque.
+/// (what swscale's SWS_AREA computes for a downscale); alpha is made opaque, or averaged the same way as the colours
+/// when `alpha` is asked for (straight, not premultiplied, as swscale does).
 struct AreaDownscaler {
     /// The size of the rows that go in.
     let source: PixelSize
     /// The size that comes out (at most `source` in each axis).
     let target: PixelSize
+    /// Whether the source's alpha is kept (averaged); else the output is opaque.
+    let alpha: Bool
     /// The picture so far: `target`, RGBA; complete once `isComplete`.
     private(set) var pixels: [UInt8]
     /// Bytes of working memory besides the output: the horizontal taps and the two accumulator rows.
@@ -23,23 +26,25 @@ struct AreaDownscaler {
     private var tapFirst: [Int]
     private var tapCount: [Int]
     private var weights: [Float]
-    /// One source row reduced to the target width (RGB).
+    /// One source row reduced to the target width (RGB, or RGBA with `alpha`).
     private var column: [Float]
-    /// The output row being filled (RGB), already weighted.
+    /// The output row being filled (as `column`), already weighted.
     private var accumulator: [Float]
     private var sourceRow = 0
     private var outputRow = 0
 
-    /// A downscaler from `source` to `target`; both at least 1×1 and `target` no larger than `source`.
-    init(source: PixelSize, target: PixelSize) {
+    /// A downscaler from `source` to `target`; both at least 1×1 and `target` no larger than `source`. With
+    /// `alpha`, the source rows' alpha is averaged into the output's; without, the output is opaque.
+    init(source: PixelSize, target: PixelSize, alpha: Bool = false) {
         precondition(target.width >= 1 && target.height >= 1 && target.width <= source.width && target.height <= source.height,
                      "AreaDownscaler: \(source) to \(target) is not a downscale")
         self.source = source
         self.target = target
+        self.alpha = alpha
         pixels = [UInt8](repeating: 255, count: target.width * target.height * 4)
         (tapFirst, tapCount, weights) = Self.taps(from: source.width, to: target.width)
-        column = [Float](repeating: 0, count: target.width * 3)
-        accumulator = [Float](repeating: 0, count: target.width * 3)
+        column = [Float](repeating: 0, count: target.width * (alpha ? 4 : 3))
+        accumulator = [Float](repeating: 0, count: target.width * (alpha ? 4 : 3))
     }
 
     /// The horizontal taps: for each output column, its first source pixel, how many, and their weights (flattened).
@@ -92,25 +97,28 @@ struct AreaDownscaler {
 
     /// Reduces one RGBA source row into `column`.
     private mutating func reduceRow(_ row: UnsafePointer<UInt8>) {
+        let channels = alpha ? 4 : 3, keepsAlpha = alpha
         column.withUnsafeMutableBufferPointer { out in
             tapFirst.withUnsafeBufferPointer { first in
                 tapCount.withUnsafeBufferPointer { count in
                     weights.withUnsafeBufferPointer { w in
                         var k = 0
-                        for x in 0..<out.count / 3 {
-                            var r: Float = 0, g: Float = 0, b: Float = 0
+                        for x in 0..<out.count / channels {
+                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
                             var p = row + first[x] * 4
                             for _ in 0..<count[x] {
                                 let weight = w[k]
                                 r += weight * Float(p[0])
                                 g += weight * Float(p[1])
                                 b += weight * Float(p[2])
+                                if keepsAlpha { a += weight * Float(p[3]) }
                                 p += 4
                                 k += 1
                             }
-                            out[x * 3] = r
-                            out[x * 3 + 1] = g
-                            out[x * 3 + 2] = b
+                            out[x * channels] = r
+                            out[x * channels + 1] = g
+                            out[x * channels + 2] = b
+                            if keepsAlpha { out[x * channels + 3] = a }
                         }
                     }
                 }
@@ -132,12 +140,13 @@ struct AreaDownscaler {
     private mutating func emitRow() {
         guard outputRow < target.height else { return }
         let start = outputRow * target.width * 4
+        let channels = alpha ? 4 : 3
         accumulator.withUnsafeMutableBufferPointer { a in
             pixels.withUnsafeMutableBufferPointer { out in
                 for x in 0..<target.width {
-                    for c in 0..<3 {
-                        out[start + x * 4 + c] = UInt8(clamping: Int(saturating: min(255, max(0, a[x * 3 + c] + 0.5)), rounding: .towardZero))
-                        a[x * 3 + c] = 0
+                    for c in 0..<channels {
+                        out[start + x * 4 + c] = UInt8(clamping: Int(saturating: min(255, max(0, a[x * channels + c] + 0.5)), rounding: .towardZero))
+                        a[x * channels + c] = 0
                     }
                 }
             }

@@ -82,6 +82,7 @@ public enum FFmpegImageDecoder {
     /// Describes a file: kind, displayed size, frames, duration, loops and orientation.
     /// With `limits`, a picture or video larger than they allow is refused from its headers.
     public static func probe(path: String, limits: DecodeLimits? = nil) throws -> MediaInfo {
+        if let info = try StreamedPNGDecoder.probe(path: path, limits: limits) { return info }  // not decoded
         let file = try open(path, limits: limits)
         if file.isPicture {
             guard let stream = file.videoStream, let par = stream.pointee.codecpar else {
@@ -214,6 +215,8 @@ public enum FFmpegImageDecoder {
     public static func decode(path: String, limits: DecodeLimits = .standard, timeout: Double = 20,
                               targetSize: (PixelSize) -> PixelSize) throws -> DecodedItem {
         if let item = try decodeJPEG(path: path, limits: limits, targetSize: targetSize) { return item }
+        // a PNG wanted smaller than it is streams through libpng into the scaler, never held whole
+        if let item = try StreamedPNGDecoder.decode(path: path, limits: limits, targetSize: targetSize) { return item }
         if let ihdr = PNGChunks.headerSize(try FileBytes.read(path, count: 32)) {
             try limits.checkPixels(ihdr, path: path, what: "PNG")
         }
