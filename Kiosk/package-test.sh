@@ -140,7 +140,8 @@ check upgrade-config "the edited /etc/kiosk/kiosk.conf kept (no .dpkg-new)" \
   test "$(sha256sum < "$R/etc/kiosk/kiosk.conf")" = "$conf" -a ! -e "$R/etc/kiosk/kiosk.conf.dpkg-new"
 check upgrade-state "the state in /var/lib/kiosk kept" \
   test "$(cd "$R/var/lib/kiosk" && find . -type f -exec sha256sum {} + | sort)" = "$statesum" -a -n "$statesum"
-check upgrade-user "the kiosk user kept" in_root getent passwd kiosk >/dev/null
+has_user() { in_root getent passwd kiosk >/dev/null; }
+check upgrade-user "the kiosk user kept" has_user
 
 step "purge"
 if in_root apt-get purge -y -q kiosk >> "$OUT/apt.log" 2>&1; then
