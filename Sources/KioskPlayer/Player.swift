@@ -58,6 +58,8 @@ public final class Player {
     public let inbox = CommandInbox()
     /// SMIL files a remote asked to load, read off the frame loop (`LayoutLoads`).
     let layoutLoads = LayoutLoads()
+    /// The playlist's layout items, read ahead on the decode threads (`LayoutItemReads`).
+    let layoutItems = LayoutItemReads()
     var observers: [(PlayerEvent) -> Void] = []
     /// The current item's view when no input device is open (commands still zoom and turn it).
     lazy var standaloneView = Interaction(canvas: config.size, settings: InteractionSettings())
@@ -179,9 +181,12 @@ public final class Player {
         let frames = VideoFrameChoice(config.videoConversion)
         videoFrames = frames
         sound = ItemSound(settings: config.audio, log: log)
+        // Layout items are read ahead with their decode, into `layoutItems`, whichever decoder is given.
+        let limits = config.limits, reads = layoutItems
         cache = DecodeCache(playlist: playlist, timeout: config.decodeTimeout, log: log,
-                            decode: decode ?? Player.decoder(for: Player.decodeConfig(config), log: log,
-                                                             resume: config.sync.epoch == nil ? book : nil, frames: frames))
+                            decode: decode.map { LayoutItemReads.decoder($0, limits: limits, into: reads) }
+                                ?? Player.decoder(for: Player.decodeConfig(config), log: log, resume: config.sync.epoch == nil ? book : nil,
+                                                  frames: frames, layouts: reads))
         playsSound = config.sync.playsSound
         restore(config.restored)  // an earlier run's item, pause and resume places, before the first decode
         if let epoch = config.sync.epoch {

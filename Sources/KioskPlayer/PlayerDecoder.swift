@@ -10,11 +10,17 @@ extension Player {
     /// Clips come as planes or RGBA as `frames` says (by default, `--video-convert` guessed for this machine).
     public static func decoder(for config: PlayerConfig, log: Log = Log(level: .error),
                                resume: ResumeBook? = nil, frames: VideoFrameChoice? = nil) -> DecodeCache.Decode {
+        decoder(for: config, log: log, resume: resume, frames: frames, layouts: nil)
+    }
+
+    /// The decoder for a config, keeping the layout items it reads in `layouts` (the player's, for their slots).
+    static func decoder(for config: PlayerConfig, log: Log, resume: ResumeBook?, frames: VideoFrameChoice?,
+                        layouts: LayoutItemReads?) -> DecodeCache.Decode {
         let canvas = config.size
         let fit = config.fit
         let maxZoom = config.kenBurns?.maxZoom ?? 1
         let decodeFile = fileDecoder(config: config, canvas: canvas, fit: fit, maxZoom: maxZoom, log: log, resume: resume,
-                                     frames: frames ?? VideoFrameChoice(config.videoConversion))
+                                     frames: frames ?? VideoFrameChoice(config.videoConversion), layouts: layouts)
         guard config.readsMetadata else { return decodeFile }
         // Captions and the now-playing card show what the file says of itself: read on the decode thread too.
         return { item in
@@ -26,10 +32,10 @@ extension Player {
 
     /// Decodes one item's file.
     private static func fileDecoder(config: PlayerConfig, canvas: PixelSize, fit: FitMode, maxZoom: Double, log: Log,
-                                    resume: ResumeBook?, frames: VideoFrameChoice) -> DecodeCache.Decode {
+                                    resume: ResumeBook?, frames: VideoFrameChoice, layouts: LayoutItemReads?) -> DecodeCache.Decode {
         return { item in
             let path = item.path
-            if SMILFile.isSMIL(path) { return try LayoutItem.placeholder(path, limits: config.limits) }
+            if SMILFile.isSMIL(path) { return try LayoutItem.placeholder(path, limits: config.limits, into: layouts) }
             // A size over --max-pixels is refused here, from the headers, before ffmpeg decodes a frame of it.
             let probed = Self.isPictureName(path) ? nil : try MediaFile.probe(path, limits: config.limits)
             if let sound = probed, sound.kind == .audio {

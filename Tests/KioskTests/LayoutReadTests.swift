@@ -5,7 +5,8 @@ import XCTest
 
 /// Reading a SMIL layout costs time in proportion to its size, and never on the frame loop (issue 37, item 3):
 /// libxml2 2.9 spends n² on a tag of n attributes, so such a tag is refused before it parses; a remote's
-/// `loadfile x.smil` is read on a thread of its own while the player goes on answering.
+/// `loadfile x.smil` is read on a thread of its own, and a playlist's layout item on the decode thread ahead of its
+/// slot, while the player goes on answering.
 final class LayoutReadTests: XCTestCase {
     /// A layout whose body holds `attributes` unknown attributes, `perTag` to an `<img>`.
     private static func layout(attributes: Int, perTag: Int) -> [UInt8] {
@@ -109,6 +110,37 @@ final class LayoutReadTests: XCTestCase {
         XCTAssertGreaterThan(reading, 1, "the read took long enough to tell (\(answers) answers)")
         XCTAssertLessThan(slowest, 0.5, "the loop answered within \(slowest) s while the layout was read for \(reading) s")
         XCTAssertTrue(try loader.nextReply(timeout: 10).contains("\"success\""))
+        p.send(SIGTERM)
+        XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
+    }
+
+    /// A layout that is an item of the playlist is read ahead, on the decode thread, like the next picture: when
+    /// its slot comes the loop takes the file read, and answers all the while.
+    func testTheLoopAnswersWhileAPlaylistsLayoutItemIsRead() throws {
+        let dir = try TempDir()
+        let smil = try slowLayout(dir, count: 3000)
+        let m3u = dir.file("list.m3u")
+        try "a.png\nslow.smil\n".write(toFile: m3u, atomically: true, encoding: .utf8)
+        let sock = dir.file("ipc.sock")
+        let p = try LiveProcess(["play", m3u, "--output", "headless", "--size", "160x90", "--no-state", "--no-watch",
+                                 "--duration", "1", "--input-ipc-server", sock, "--log-level", "info"])
+        XCTAssertTrue(p.waitFor("first frame presented", timeout: 30), p.stderr)
+        let asker = try IPCConnection(path: sock)
+        let started = Date()
+        var slowest = 0.0, answers = 0, playing: Date?
+        // answers until the layout has played for a second: its slot's start is where the read used to freeze
+        while playing.map({ Date().timeIntervalSince($0) < 1 }) ?? true, Date().timeIntervalSince(started) < 60 {
+            let asked = Date()
+            XCTAssertEqual(try asker.request(#"["set_property","pause",false]"#, timeout: 60)["error"], .string("success"))
+            XCTAssertEqual(try asker.request(#"["get_property","pause"]"#, timeout: 60)["data"], .bool(false))
+            slowest = max(slowest, Date().timeIntervalSince(asked))
+            answers += 1
+            if playing == nil, try asker.request(#"["get_property","kiosk-layout"]"#)["data"] == .string(smil) { playing = Date() }
+            usleep(50_000)
+        }
+        guard let playing else { return XCTFail("the layout item never played: \(p.stderr)") }
+        XCTAssertGreaterThan(playing.timeIntervalSince(started), 1, "the still's second, then the read (\(answers) answers)")
+        XCTAssertLessThan(slowest, 0.5, "the loop answered within \(slowest) s while the layout item was read and began")
         p.send(SIGTERM)
         XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
     }

@@ -42,6 +42,7 @@ final class SlideshowMode: PlayerMode {
         if let o = scene.outgoing { keep.insert(o.id) }
         if let u = show.upcoming { keep.insert(u) }
         p.cache.evict(keeping: keep)
+        p.layoutItems.keep(paths: Set(keep.compactMap { show.playlist.item($0)?.path }))
         guard let composer = p.composer else { return .end }
         composer.forget(keeping: keep)
         composer.canvas = p.wallPlacement(on: p.screenSize).canvas  // a display's mode can change while playing
