@@ -24,10 +24,10 @@ final class LayoutReadTests: XCTestCase {
             """.utf8)
     }
 
-    /// Seconds to read `bytes` into a document (the markup and the SMIL reader), the best of 2.
+    /// Seconds to read `bytes` into a document (the markup and the SMIL reader), the best of 3.
     private func readTime(_ bytes: [UInt8]) throws -> Double {
         var best = Double.infinity
-        for _ in 0..<2 {
+        for _ in 0..<3 {
             let start = Date()
             let root = try MarkupReader.parse(bytes, file: "t.smil")
             _ = try SMILReader.read(root, file: "t.smil")
@@ -36,10 +36,10 @@ final class LayoutReadTests: XCTestCase {
         return best
     }
 
-    /// Seconds to refuse `bytes` (a tag with too many attributes), the best of 2.
+    /// Seconds to refuse `bytes` (a tag with too many attributes), the best of 3.
     private func refuseTime(_ bytes: [UInt8]) -> Double {
         var best = Double.infinity
-        for _ in 0..<2 {
+        for _ in 0..<3 {
             let start = Date()
             XCTAssertThrowsError(try MarkupReader.parse(bytes, file: "t.smil"))
             best = min(best, Date().timeIntervalSince(start))
@@ -48,15 +48,16 @@ final class LayoutReadTests: XCTestCase {
     }
 
     func testReadingGrowsInProportionToTheAttributes() throws {
-        // ten times the attributes: about ten times the time; n² would be a hundred
+        // ten times the attributes: about ten times the time; n² would be a hundred. The bound is 40, not 25: on a
+        // loaded machine a linear read measured 27 once (the small case's milliseconds are noisy)
         let small = try readTime(Self.layout(attributes: 10_000, perTag: 200))
         let large = try readTime(Self.layout(attributes: 100_000, perTag: 200))
-        XCTAssertLessThan(large / max(small, 0.001), 25, "in tags of 200: 10,000 attributes \(small) s, 100,000 \(large) s")
+        XCTAssertLessThan(large / max(small, 0.001), 40, "in tags of 200: 10,000 attributes \(small) s, 100,000 \(large) s")
         XCTAssertLessThan(large, 10, "100,000 attributes read in \(large) s")
         // all in one tag (libxml2 alone took 5.7 s for 100,000 and 0.02 s for 10,000)
         let one = refuseTime(Self.layout(attributes: 10_000, perTag: 10_000))
         let all = refuseTime(Self.layout(attributes: 100_000, perTag: 100_000))
-        XCTAssertLessThan(all / max(one, 0.001), 25, "in one tag: 10,000 attributes \(one) s, 100,000 \(all) s")
+        XCTAssertLessThan(all / max(one, 0.001), 40, "in one tag: 10,000 attributes \(one) s, 100,000 \(all) s")
         XCTAssertLessThan(all, 2, "100,000 attributes in one tag refused in \(all) s")
     }
 
