@@ -109,7 +109,9 @@ final class LayoutReadTests: XCTestCase {
         guard let loaded else { return XCTFail("the layout never played: \(p.stderr)") }
         let reading = loaded.timeIntervalSince(sent)
         XCTAssertGreaterThan(reading, 1, "the read took long enough to tell (\(answers) answers)")
-        XCTAssertLessThan(slowest, 0.5, "the loop answered within \(slowest) s while the layout was read for \(reading) s")
+        // a loop that read the layout itself answered only after the whole read; the bound follows the read's
+        // length on this machine (a loaded one read it in 2.7 s, and the loop answered in 0.52 s)
+        XCTAssertLessThan(slowest, max(0.5, reading / 3), "the loop answered within \(slowest) s while the layout was read for \(reading) s")
         XCTAssertTrue(try loader.nextReply(timeout: 10).contains("\"success\""))
         p.send(SIGTERM)
         XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
@@ -141,7 +143,13 @@ final class LayoutReadTests: XCTestCase {
         }
         guard let playing else { return XCTFail("the layout item never played: \(p.stderr)") }
         XCTAssertGreaterThan(playing.timeIntervalSince(started), 1, "the still's second, then the read (\(answers) answers)")
-        XCTAssertLessThan(slowest, 0.5, "the loop answered within \(slowest) s while the layout item was read and began")
+        // a loop that read the item itself stood still for the whole read (1.35-3.15 s measured); the bound follows
+        // what the same read costs here now, so that a loaded machine slows both alike
+        let start = Date()
+        _ = try SMILFile.load(smil)
+        let read = Date().timeIntervalSince(start)
+        XCTAssertLessThan(slowest, max(0.5, read / 2),
+                          "the loop answered within \(slowest) s while the layout item was read (\(read) s here) and began")
         p.send(SIGTERM)
         XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
     }
