@@ -28,7 +28,7 @@ finish() { echo "== total $(( $(date +%s) - T0 )) s"; echo "$passed passed, $fai
 step() { echo "== $1 ($(( $(date +%s) - T0 )) s)"; }
 
 [ "$(id -u)" = 0 ] || { fail setup "needs root (debootstrap and chroot)"; finish; }
-for tool in debootstrap ffmpeg dpkg-deb; do
+for tool in debootstrap ffmpeg dpkg-deb man; do
   command -v "$tool" >/dev/null || { fail setup "$tool is missing (run Kiosk/setup.sh)"; finish; }
 done
 rm -rf "$OUT"; mkdir -p "$OUT"
@@ -92,6 +92,11 @@ check user "the kiosk user, in: ${groups:-no groups}" in_groups
 check files "the unit (enabled), the conffile, the manual, the demo" test -f "$R/lib/systemd/system/kiosk.service" \
   -a -L "$R/etc/systemd/system/multi-user.target.wants/kiosk.service" -a -f "$R/usr/share/man/man1/kiosk.1.gz" \
   -a -f "$R/usr/share/kiosk/demo/demo.m3u" -a "$(in_root dpkg-query -W -f '${Conffiles}' kiosk | awk '{print $1}')" = /etc/kiosk/kiosk.conf
+
+# The shipped manual page, as man(1) reads it (this host's man-db: the bare root has none).
+MANWIDTH=80 man --warnings -E UTF-8 -l "$R/usr/share/man/man1/kiosk.1.gz" > "$OUT/kiosk.1.txt" 2> "$OUT/kiosk.1.warnings"
+check manual "man -l /usr/share/man/man1/kiosk.1.gz: $(wc -l < "$OUT/kiosk.1.txt") lines, $(wc -l < "$OUT/kiosk.1.warnings") warnings" \
+  test -s "$OUT/kiosk.1.txt" -a ! -s "$OUT/kiosk.1.warnings"
 
 # A demo photo scaled by kiosk's GL pipeline (llvmpipe from the Mesa the package pulled in) against ffmpeg's.
 photo=usr/share/kiosk/demo/01-dandelions.jpg
