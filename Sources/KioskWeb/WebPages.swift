@@ -110,15 +110,4 @@ enum WebPages {
             <h2>Log</h2><pre class="log">\(lines)</pre>
             """
     }
-
-    /// `YYYY-MM-DD` as local midnight.
-    static func localDay(_ text: String) -> Date? {
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, text.count == 10 else { return nil }
-        var c = DateComponents()
-        (c.year, c.month, c.day) = (parts[0], parts[1], parts[2])
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
-        return calendar.date(from: c)
-    }
 }
