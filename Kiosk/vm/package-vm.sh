@@ -21,38 +21,8 @@ fi
 if ! in_root apt-get install -y -q --no-install-recommends systemd udev > "$OUT/systemd-apt.log" 2>&1; then
   for c in vm-boot vm-start vm-draws vm-stop; do fail "$c" "apt-get install systemd udev failed (see $OUT/systemd-apt.log)"; done; exit 1
 fi
-U=$R/etc/systemd/system
-cat > "$U/kiosk-package-test.target" <<'UNIT'
-[Unit]
-Description=kiosk package VM test: the basic system and the test job, nothing else
-Requires=basic.target
-Wants=kiosk-package-test.service
-After=basic.target
-AllowIsolate=yes
-UNIT
-cat > "$U/kiosk-package-test.service" <<'UNIT'
-[Unit]
-Description=kiosk package VM test job (/run/vmio/job.sh)
-After=basic.target systemd-udev-trigger.service systemd-journald.service
-SuccessAction=poweroff-immediate
-FailureAction=poweroff-immediate
-
-[Service]
-Type=oneshot
-ExecStart=/bin/bash /run/vmio/job.sh
-StandardInput=null
-StandardOutput=tty
-StandardError=tty
-TTYPath=/dev/ttyS0
-TimeoutStartSec=600
-UNIT
-for u in systemd-timesyncd.service systemd-pstore.service apt-daily.timer apt-daily-upgrade.timer \
-         dpkg-db-backup.timer e2scrub_all.timer fstrim.timer proc-sys-fs-binfmt_misc.automount \
-         systemd-binfmt.service systemd-journal-flush.service; do
-  ln -sf /dev/null "$U/$u"
-done
-mkdir -p "$R/etc/systemd/journald.conf.d"
-printf '[Journal]\nStorage=volatile\nForwardToConsole=no\nRateLimitBurst=0\n' > "$R/etc/systemd/journald.conf.d/vm-test.conf"
+. "$HERE/test-units.sh"
+test_units "$R/etc" kiosk-package-test "package VM test"
 
 IO=$HERE/.cache/io
 mkdir -p "$IO"; rm -rf "$IO/results" "$IO/job.rc"

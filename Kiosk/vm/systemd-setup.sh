@@ -36,40 +36,6 @@ ken-burns = false
 log-level = info
 CONF
 
-U=/etc/systemd/system
-cat > $U/kiosk-test.target <<'UNIT'
-[Unit]
-Description=kiosk systemd VM test: the basic system and the test job, nothing else
-Requires=basic.target
-Wants=kiosk-test.service
-After=basic.target
-AllowIsolate=yes
-UNIT
-cat > $U/kiosk-test.service <<'UNIT'
-[Unit]
-Description=kiosk systemd VM test job (/run/vmio/job.sh)
-After=basic.target systemd-udev-trigger.service systemd-journald.service
-
-# The VM ends with the job, whichever way it ends (vm.py then reads /run/vmio/job.rc; the job syncs, and the
-# exchange folder is mounted uncached, so an immediate power-off loses nothing).
-SuccessAction=poweroff-immediate
-FailureAction=poweroff-immediate
-
-[Service]
-Type=oneshot
-ExecStart=/bin/bash /run/vmio/job.sh
-StandardInput=null
-StandardOutput=tty
-StandardError=tty
-TTYPath=/dev/ttyS0
-TimeoutStartSec=600
-UNIT
-# Not needed here, and slow or failing in a VM without network or autofs: masked in the overlay only.
-for u in systemd-timesyncd.service systemd-pstore.service apt-daily.timer apt-daily-upgrade.timer \
-         dpkg-db-backup.timer e2scrub_all.timer fstrim.timer proc-sys-fs-binfmt_misc.automount \
-         systemd-binfmt.service systemd-journal-flush.service; do
-  ln -sf /dev/null "$U/$u"
-done
-mkdir -p /etc/systemd/journald.conf.d
-printf '[Journal]\nStorage=volatile\nForwardToConsole=no\nRateLimitBurst=0\n' > /etc/systemd/journald.conf.d/vm-test.conf
+. "$HERE/test-units.sh"
+test_units /etc kiosk-test "systemd VM test"
 echo "systemd-setup: installed; kiosk user: $(id kiosk)"
