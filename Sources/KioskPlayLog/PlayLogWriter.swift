@@ -11,7 +11,7 @@ import KioskCore
 /// line says the log is held up, one that it writes again and how many showings were written late or dropped. A
 /// queue that is full drops new showings (counted); the end of a showing whose start was queued is never dropped,
 /// so no row stays open. A log file deleted or replaced under the writer is noticed within a second (one line), and
-/// a new one begun with the showings on screen in it.
+/// a new one begun with the showings on screen in it and those that ended since the old one was last seen.
 public final class PlayLogWriter: @unchecked Sendable {
     /// A showing as the writer knows it: the number `begin` gave it.
     public typealias Showing = UInt64
@@ -43,7 +43,10 @@ public final class PlayLogWriter: @unchecked Sendable {
     /// The drops already said.
     private var reportedDrops = 0
     private var late = 0
-    private var lastCheck = Date.distantPast
+    /// The showings ended since the file was last seen in place: written again, whole, into a new file begun when
+    /// it was deleted meanwhile (their ends went into the deleted one).
+    private var endedSinceCheck: [(item: ShowingItem, start: Date, screenOn: Bool, end: Date, reason: String,
+                                   length: Double, screenOff: Double)] = []
     /// Changes left out since the last one written, for a failure that trying again cannot mend (a damaged file).
     private var leftOut = 0
 
@@ -187,9 +190,11 @@ public final class PlayLogWriter: @unchecked Sendable {
             rows[showing] = (row, item, start, screenOn)
             if failing != nil { late += 1 }
         case .end(let showing, let end, let reason, let length, let screenOff):
-            guard let row = rows[showing]?.row else { return }
-            try store.tryEnd(row, at: end, reason: reason, length: length, screenOff: screenOff)
+            guard let r = rows[showing] else { return }
+            try store.tryEnd(r.row, at: end, reason: reason, length: length, screenOff: screenOff)
             rows[showing] = nil
+            endedSinceCheck.append((r.item, r.start, r.screenOn, end, reason, length, screenOff))
+            if endedSinceCheck.count > capacity { endedSinceCheck.removeFirst() }
         case .heartbeat(let now):
             try store.tryHeartbeat(at: now)
         case .prune(let date, let days):
@@ -222,19 +227,27 @@ public final class PlayLogWriter: @unchecked Sendable {
         cond.unlock()
     }
 
-    /// A file deleted or replaced under the log is noticed (at most once a second): a new one is begun, with the
-    /// showings on screen written into it again.
+    /// A file deleted or replaced under the log is noticed before each batch and once a second while idle: a new one
+    /// is begun, with the showings on screen in it and those that ended since the file was last seen in place.
     private func checkFile() {
-        guard Date().timeIntervalSince(lastCheck) >= 1 else { return }
-        lastCheck = Date()
-        guard store.isGone else { return }
+        guard store.isGone else {
+            endedSinceCheck.removeAll()
+            return
+        }
         do throws(SQLiteError) {
             try store.reopen()
+            for r in endedSinceCheck {
+                let row = try store.tryBegin(r.item, at: r.start, screenOn: r.screenOn)
+                try store.tryEnd(row, at: r.end, reason: r.reason, length: r.length, screenOff: r.screenOff)
+            }
             for (showing, r) in rows.sorted(by: { $0.key < $1.key }) {
                 rows[showing]?.row = try store.tryBegin(r.item, at: r.start, screenOn: r.screenOn)
             }
+            let ended = endedSinceCheck.count
+            endedSinceCheck.removeAll()
             log.warn("play log: \(store.path) was deleted or replaced while kiosk wrote it; began a new one "
-                     + "(\(rows.count) showing\(rows.count == 1 ? "" : "s") on screen written into it again)")
+                     + "(\(rows.count) showing\(rows.count == 1 ? "" : "s") on screen"
+                     + (ended > 0 ? " and \(ended) ended since written into it again)" : " written into it again)"))
         } catch {
             log.warn("play log: \(store.path) was deleted or replaced while kiosk wrote it, and a new one cannot be begun (\(error.reason))")
         }

@@ -103,8 +103,34 @@ final class PlayLogWriterTests: XCTestCase {
         writer.finish(timeout: 1)
     }
 
+    /// A showing that ended after the file was deleted but before the writer looked (its end went into the deleted
+    /// file) is written whole into the new one, with the showing on screen by then.
+    func testAShowingEndedJustAfterTheLogWasDeletedIsKept() throws {
+        let dir = try TempDir()
+        let db = dir.file("plays.sqlite")
+        let lines = LogLines()
+        let writer = PlayLogWriter(store: try PlayLog(path: db, log: lines.log), log: lines.log)
+        let first = writer.begin(item, at: at(0), screenOn: true)
+        XCTAssertTrue(writer.flush(timeout: 5))
+        try FileManager.default.removeItem(atPath: db)
+        writer.end(first, at: at(3), reason: "eof", length: 3, screenOff: 0.5)
+        let second = writer.begin(ShowingItem(path: "/m/b.png", kind: "image"), at: at(3), screenOn: true)
+        XCTAssertTrue(writer.flush(timeout: 5))
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while lines.matching("was deleted or replaced").isEmpty, Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(lines.matching("was deleted or replaced").count, 1, "\(lines.matching("play log"))")
+        writer.end(second, at: at(5), reason: "quit", length: 2, screenOff: 0)
+        XCTAssertTrue(writer.flush(timeout: 5))
+        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT path, start_utc, end_utc, duration, reason FROM showings ORDER BY start_utc"), [
+            "/m/a.png|2026-12-24T09:00:00.000Z|2026-12-24T09:00:03.000Z|2.5|eof",
+            "/m/b.png|2026-12-24T09:00:03.000Z|2026-12-24T09:00:05.000Z|2.0|quit",
+        ])
+        writer.finish(timeout: 1)
+    }
+
     /// `kiosk play` (stills of 1 s) whose play log is deleted under it: one line says so within 2.5 s, and the new
-    /// file holds every showing from the one on screen then, each closed and about 1 s long.
+    /// file holds every showing from the one on screen then (even when it ended before the writer looked), each
+    /// closed and about 1 s long.
     func testKioskNoticesItsPlayLogDeleted() throws {
         let dir = try TempDir()
         let pictures = try ["red", "blue"].map { try ColourPictures.make(dir, "\($0).png", $0) }
@@ -116,13 +142,15 @@ final class PlayLogWriterTests: XCTestCase {
         Thread.sleep(forTimeInterval: 0.5)
         try FileManager.default.removeItem(atPath: db)
         let removed = Date()
-        XCTAssertTrue(p.waitFor("play log: \(db) was deleted or replaced while kiosk wrote it; began a new one (1 showing on screen", timeout: 5), p.stderr)
+        XCTAssertTrue(p.waitFor("play log: \(db) was deleted or replaced while kiosk wrote it; began a new one (", timeout: 5), p.stderr)
         XCTAssertLessThan(Date().timeIntervalSince(removed), 2.5)
         XCTAssertTrue(p.waitFor("kiosk: info: showing ", count: 6, timeout: 30), p.stderr)
         p.send(SIGTERM)
         XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
-        let rows = try PlayLogTests.sqlite3(db, "SELECT duration, reason FROM showings ORDER BY id")
+        let rows = try PlayLogTests.sqlite3(db, "SELECT duration, reason FROM showings ORDER BY start_utc")
         XCTAssertGreaterThanOrEqual(rows.count, 4, "\(rows)")
+        let firstStart = try PlayLogTests.sqlite3(db, "SELECT min(start_utc) FROM showings").first ?? ""
+        XCTAssertLessThan(firstStart, PlayLog.timestamp(removed), "the showing on screen when the file went is in the new one")
         for (i, row) in rows.enumerated() {
             let f = row.split(separator: "|").map(String.init)
             let seconds = Double(f.first ?? "") ?? -1
