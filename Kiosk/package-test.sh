@@ -24,7 +24,13 @@ pass() { echo "PASS $1: $2"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 # check NAME DETAIL CMD...: PASS when CMD succeeds.
 check() { local name=$1 detail=$2; shift 2; if "$@"; then pass "$name" "$detail"; else fail "$name" "$detail"; fi; }
-finish() { echo "== total $(( $(date +%s) - T0 )) s"; echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit $?; }
+# How many checks a whole run makes (4 of them in the VM): fewer means a step stopped checking.
+EXPECTED=$(( ${PACKAGE_VM:-1} = 1 ? 21 : 17 ))
+finish() {
+  [ "$failed" != 0 ] || [ $((passed + failed)) = "$EXPECTED" ] \
+    || fail checks "$((passed + failed)) checks ran, $EXPECTED expected (a step stopped checking, or the list changed)"
+  echo "== total $(( $(date +%s) - T0 )) s"; echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit $?
+}
 step() { echo "== $1 ($(( $(date +%s) - T0 )) s)"; }
 
 [ "$(id -u)" = 0 ] || { fail setup "needs root (debootstrap and chroot)"; finish; }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine and runs the whole test suite: unit, decoder, renderer and CLI tests
 # (XCTest, shaders on llvmpipe), then the end-to-end test on a real kernel (Debian's kernel under QEMU with
-# bochs-drm and virtio-gpu, a few minutes), then every fuzz target for 30 s (Kiosk/fuzz.sh all 30; a target
+# bochs-drm and virtio-gpu, a few minutes; then systemd, HDMI-CEC and the Debian package in a bare Debian 12 root
+# and the VM), then every fuzz target for 30 s (Kiosk/fuzz.sh all 30; a target
 # that crashes is a failure). KIOSK_SKIP_VM=1 leaves the VM test out, KIOSK_SKIP_FUZZ=1 the fuzzing (not on CI).
 #
 # Skips: any skipped XCTest fails the run, except the VM-only tests named in VM_ONLY (they skip on the host
@@ -78,6 +79,9 @@ if [ "${KIOSK_SKIP_VM:-0}" != 1 ]; then
   counted Kiosk/vm/systemd-test.sh
   # HDMI-CEC on vivid's CEC adapters, cec-follower as the TV, cec-compliance (its own VM; the same exchange folder)
   counted Kiosk/vm/cec-test.sh
+  # the Debian package: built (release, static Swift), lintian, installed, upgraded and purged on a bare Debian 12
+  # root made by debootstrap, and that root booted with systemd in the VM (kiosk.service draws and stops)
+  counted Kiosk/package-test.sh
 fi
 if [ "${KIOSK_SKIP_FUZZ:-0}" != 1 ]; then
   counted Kiosk/fuzz.sh all 30
