@@ -25,7 +25,7 @@ fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 # check NAME DETAIL CMD...: PASS when CMD succeeds.
 check() { local name=$1 detail=$2; shift 2; if "$@"; then pass "$name" "$detail"; else fail "$name" "$detail"; fi; }
 # How many checks a whole run makes (4 of them in the VM): fewer means a step stopped checking.
-EXPECTED=$(( ${PACKAGE_VM:-1} = 1 ? 21 : 17 ))
+EXPECTED=17; [ "${PACKAGE_VM:-1}" = 1 ] && EXPECTED=21
 finish() {
   [ "$failed" != 0 ] || [ $((passed + failed)) = "$EXPECTED" ] \
     || fail checks "$((passed + failed)) checks ran, $EXPECTED expected (a step stopped checking, or the list changed)"
