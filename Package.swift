@@ -54,6 +54,10 @@ let cModules: [Target] = [
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // the kernel's HDMI-CEC API: headers only (linux/cec.h), no library
     .systemLibrary(name: "CCEC", path: "Sources/CCEC", providers: [.apt(["linux-libc-dev"])]),
+    // content from a server: libcurl is the HTTP client of the content fetcher (KioskFetch), the only part that speaks
+    // HTTP; libsodium checks signed content (minisign's Ed25519 signatures) and hashes media (SHA-256) in KioskTrust
+    .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
     .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
                    providers: [.apt(["libmosquitto-dev"])]),
 ]
@@ -121,15 +125,23 @@ let package = Package(
         // The web page: libmicrohttpd's server, sessions, the pages and the JSON API. Speaks to the player only through
         // the backend kiosk passes in (commands, the board). The only place libmicrohttpd and crypt(3) are imported.
         .target(name: "KioskWeb", dependencies: ["KioskCore", "CMicroHTTPD", "CCrypt"]),
+        // Signed content: minisign public keys and signatures (Ed25519, libsodium) and SHA-256 of files. The only place
+        // libsodium is imported.
+        .target(name: "KioskTrust", dependencies: ["KioskCore", "CSodium"]),
+        // The content fetcher: SMIL indexes, playlists and their media pulled over HTTP (libcurl) into a local cache,
+        // signed bundles from a folder; the player plays from the cache. The only part of kiosk that speaks HTTP and the
+        // only place libcurl is imported.
+        .target(name: "KioskFetch", dependencies: ["KioskCore", "KioskMedia", "KioskTrust", "CCurl"]),
         .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer", "KioskRemote", "KioskFleet",
-                                                        "KioskSeat", "KioskCEC", "KioskPlayLog", "KioskWeb"]),
+                                                        "KioskSeat", "KioskCEC", "KioskPlayLog", "KioskWeb", "KioskTrust",
+                                                        "KioskFetch"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput",
                                                              "KioskPlayer", "KioskPlayLog"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
                                    "KioskAudio", "KioskInput", "KioskSeat", "KioskRemote", "KioskText", "KioskFleet",
-                                   "KioskCEC", "CCEC", "KioskPlayLog", "KioskWeb"],
+                                   "KioskCEC", "CCEC", "KioskPlayLog", "KioskWeb", "KioskTrust", "KioskFetch"],
                     exclude: ["Fixtures"]),
     ]
 )

@@ -38,6 +38,9 @@ packages=(
   # with dpkg-dev's dpkg-shlibdeps and checks it with lintian; Kiosk/package-test.sh installs it into a bare Debian 12
   # root made by debootstrap
   man-db dpkg-dev lintian debootstrap
+  # content from a server: libcurl fetches it, libsodium checks minisign signatures and SHA-256 sums; nginx serves
+  # the content in the tests (its ETag and Last-Modified are the reference) and minisign signs the test bundles
+  libcurl4-openssl-dev libsodium-dev nginx-light minisign
 )
 missing=()
 for p in "${packages[@]}"; do

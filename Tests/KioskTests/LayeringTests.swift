@@ -55,6 +55,8 @@ final class LayeringTests: XCTestCase {
         }
         XCTAssertEqual(importers["CMosquitto"], ["KioskFleet"])
         XCTAssertEqual(importers["CLibXML2"], ["KioskMedia"])
+        XCTAssertEqual(importers["CCurl"], ["KioskFetch"])
+        XCTAssertEqual(importers["CSodium"], ["KioskTrust"])
     }
 
     func testCoreHasNoCAndNoFileSystemAccess() throws {
