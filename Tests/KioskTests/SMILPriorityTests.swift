@@ -191,13 +191,15 @@ final class SMILPriorityTests: XCTestCase {
             """).contains("higher=\"defer\" is not pause, stop"))
     }
 
-    func testAPriorityClassOutsideAnExclAndABeginListOutsideOneWarn() throws {
+    func testAPriorityClassOutsideAnExclAndABeginListInASeqWarn() throws {
+        // a par and an excl take every begin of a list (each one begins the child again); a seq only the first
         let text = """
             <smil><head><layout><region regionName="main"/></layout></head><body>
-            <par><priorityClass><img src="a" begin="0s"/></priorityClass><img src="b" begin="0s; 5s" dur="2s"/></par></body></smil>
+            <seq><priorityClass><img src="a" begin="0s"/></priorityClass><img src="b" begin="0s; 5s" dur="2s"/></seq>
+            <par><img src="c" begin="0s; 5s" dur="2s"/></par></body></smil>
             """
         let doc = try SMILReader.read(try MarkupReader.parse(Array(text.utf8), file: "w.smil"), file: "w.smil")
         XCTAssertEqual(doc.warnings, ["w.smil:2: <priorityClass> outside an <excl> is not played",
-                                      "w.smil:2: begin=\"0s; 5s\": only its first time is used outside an <excl>"])
+                                      "w.smil:2: begin=\"0s; 5s\": only its first time is used in a <seq>"])
     }
 }

@@ -77,21 +77,33 @@ final class SMILReaderTests: XCTestCase {
         XCTAssertEqual(failure("<par endsync=\"nobody\"><img src=\"a\"/></par>"), "t.smil:4: endsync=\"nobody\" names no child of this <par>")
         XCTAssertEqual(failure("", head: "<layout><region regionName=\"a\" left=\"ten\"/></layout>"),
                        "t.smil:2: left=\"ten\" is not pixels or a percentage")
-        XCTAssertEqual(failure("", head: "<layout><region regionName=\"a\" backgroundColor=\"#12345\"/></layout>"),
-                       "t.smil:2: backgroundColor=\"#12345\" is not a colour")
         XCTAssertEqual(failure("", head: "<layout><region regionName=\"a\"/><region regionName=\"a\"/></layout>"),
                        "t.smil:2: region a is defined twice")
     }
 
-    func testUnknownThingsAreWarnedAboutAtMostTenTimesAndTheRestPlays() throws {
+    func testUnknownThingsAreWarnedAboutOncePerNameAndTheRestPlays() throws {
+        // an unknown attribute or element is one line at its first FILE:LINE, however often it comes
         let noise = (1...14).map { "<img src=\"a\" dur=\"1s\" flavour=\"\($0)\"/>" }.joined(separator: "\n")
-        let doc = try read("<textstream src=\"news.rt\"/>\n<ref src=\"page.html\" type=\"text/html\"/>\n" + noise)
-        XCTAssertEqual(doc.warnings.count, 11, "\(doc.warnings)")
-        XCTAssertEqual(doc.warnings[0], "t.smil:4: <textstream> is not played")
-        XCTAssertEqual(doc.warnings[1], "t.smil:5: page.html: web pages (text/html) are not played")
-        XCTAssertEqual(doc.warnings[2], "t.smil:6: attribute flavour of <img> is not read")
-        XCTAssertEqual(doc.warnings.last, "t.smil: 6 more warnings not shown")
+        let doc = try read("<textstream src=\"news.rt\"/>\n<ref src=\"page.html\" type=\"text/html\"/>\n" + noise + "\n<textstream/>")
+        XCTAssertEqual(doc.warnings, ["t.smil:4: <textstream> is not played (1 more in the file)",
+                                      "t.smil:5: page.html: web pages (text/html) are not played",
+                                      "t.smil:6: attribute flavour of <img> is not read (13 more in the file)"])
         XCTAssertEqual(doc.mediaInDocumentOrder.count, 14)
+        // at most 20 lines: distinct names past them are counted in one last line
+        let many = (1...30).map { "<img src=\"a\" dur=\"1s\" flavour\($0)=\"x\"/>" }.joined(separator: "\n")
+        let noisy = try read(many)
+        XCTAssertEqual(noisy.warnings.count, SMILReader.maxWarnings + 1)
+        XCTAssertEqual(noisy.warnings.first, "t.smil:4: attribute flavour1 of <img> is not read")
+        XCTAssertEqual(noisy.warnings.last, "t.smil: 10 more warnings not shown")
+    }
+
+    func testAColourThatIsNoneIsAWarningAndTheDefault() throws {
+        let doc = try read("", head: "<layout><root-layout width=\"10\" height=\"10\" backgroundColor=\"blurple\"/>"
+                                + "<region regionName=\"a\" backgroundColor=\"#12345\"/></layout>")
+        XCTAssertEqual(doc.warnings, ["t.smil:2: backgroundColor=\"blurple\" is not a colour; black is used",
+                                      "t.smil:2: backgroundColor=\"#12345\" is not a colour; transparent is used"])
+        XCTAssertEqual(doc.rootLayout.backgroundColor, .black)
+        XCTAssertNil(doc.regions.first?.backgroundColor)
     }
 
     func testColoursAndLengths() {
@@ -100,6 +112,17 @@ final class SMILReaderTests: XCTestCase {
         XCTAssertEqual(SMILValues.color("rgb(255, 0, 50%)"), LayoutColor(red: 1, green: 0, blue: 0.5))
         XCTAssertEqual(SMILValues.color("transparent")?.alpha, 0)
         XCTAssertNil(SMILValues.color("rgb(256,0,0)"))
+        // CSS 4's names, alpha in hex and in rgba(), the space syntax
+        XCTAssertEqual(SMILValues.color("RebeccaPurple"), LayoutColor(red: 0x66 / 255.0, green: 0x33 / 255.0, blue: 0x99 / 255.0))
+        XCTAssertEqual(SMILValues.color("lightgoldenrodyellow"), LayoutColor(red: 0xFA / 255.0, green: 0xFA / 255.0, blue: 0xD2 / 255.0))
+        XCTAssertEqual(SMILValues.color("#f008"), LayoutColor(red: 1, green: 0, blue: 0, alpha: 0x88 / 255.0))
+        XCTAssertEqual(SMILValues.color("#00FF0080"), LayoutColor(red: 0, green: 1, blue: 0, alpha: 0x80 / 255.0))
+        XCTAssertEqual(SMILValues.color("rgba(0, 0, 255, 0.25)"), LayoutColor(red: 0, green: 0, blue: 1, alpha: 0.25))
+        XCTAssertEqual(SMILValues.color("rgb(255 0 0 / 50%)"), LayoutColor(red: 1, green: 0, blue: 0, alpha: 0.5))
+        XCTAssertEqual(SMILValues.color("rgb(100%, 0%, 0%)"), LayoutColor(red: 1, green: 0, blue: 0))
+        for bad in ["#12345", "#ggg", "rgba(0,0,0,2)", "rgb(1,2)", "rgb(1,2,3,4,5)", "blurple", "", "rgb(1,2,3"] {
+            XCTAssertNil(SMILValues.color(bad), bad)
+        }
         XCTAssertEqual(SMILValues.length("25%"), .percent(25))
         XCTAssertEqual(SMILValues.length("120px"), .pixels(120))
         XCTAssertNil(SMILValues.length("1e400"))

@@ -135,9 +135,10 @@ final class TickerTests: XCTestCase {
         XCTAssertThrowsError(try read("<smilText region=\"t\" textRate=\"fast\">x</smilText>")) {
             XCTAssertEqual("\($0)", "x.smil:2: textRate=\"fast\" is not pixels a second (above 0)")
         }
-        XCTAssertThrowsError(try read("<smilText region=\"t\" textColor=\"sunset\">x</smilText>")) {
-            XCTAssertEqual("\($0)", "x.smil:2: textColor=\"sunset\" is not a colour")
-        }
+        // a colour that is none is a warning, and the default white (as the signage players take it)
+        let sunset = try read("<smilText region=\"t\" textColor=\"sunset\">x</smilText>")
+        XCTAssertEqual(sunset.warnings, ["x.smil:2: textColor=\"sunset\" is not a colour; white is used"])
+        XCTAssertEqual(sunset.mediaInDocumentOrder.first?.textStyle?.color, LayoutColor(red: 1, green: 1, blue: 1))
         // a text file that is not there is one problem line, and check-config exits 2
         let dir = try TempDir()
         let smil = try layout(dir, ticker: #"<ref src="gone.txt" type="text/plain" region="ticker" dur="5s"/>"#)

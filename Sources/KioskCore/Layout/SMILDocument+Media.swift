@@ -10,10 +10,14 @@ extension SMILDocument {
         return body.children.flatMap(walk)
     }
 
-    /// The triggers from outside (taps, keys, notifies) that begin or end elements: the layout listens for these.
+    /// The triggers from outside (taps, keys, notifies) that begin or end elements: the layout listens for these
+    /// (a key sequence's keys each as an `accesskey`).
     public var outsideTriggers: [SMILEventBegin.Trigger] {
         func walk(_ node: SMILNode) -> [SMILEventBegin.Trigger] {
-            let own = (node.timing.eventBegins + node.timing.eventEnds).filter(\.isOutside).map(\.trigger)
+            let own = (node.timing.eventBegins + node.timing.eventEnds).filter(\.isOutside).flatMap { e -> [SMILEventBegin.Trigger] in
+                if case .keySequence(let keys) = e.trigger { return keys.map { .accessKey($0) } }
+                return [e.trigger]
+            }
             if case .container(let c) = node { return own + c.children.flatMap(walk) }
             return own
         }

@@ -3,7 +3,9 @@
 /// - `id.beginEvent`, `id.endEvent`: the same, as events;
 /// - `id.activateEvent`: a tap or click inside the region where element `id` shows, while it shows;
 /// - `accesskey(c)`: the key `c` (a letter or digit, from a keyboard, a remote or IPC `keypress`);
-/// - `notify(NAME)`: an outside trigger (IPC `["notify", "NAME"]`, `kiosk ctl notify NAME`, MQTT `cmd/notify`).
+/// - `notify(NAME)`: an outside trigger (IPC `["notify", "NAME"]`, `kiosk ctl notify NAME`, MQTT `cmd/notify`);
+/// - a key sequence (a signageOS keyboard `<trigger>`, `data="456"`): its keys one after the other, each as
+///   `accesskey()` hears them; it happens at the last.
 public struct SMILEventBegin: Sendable, Hashable {
     /// What it waits on.
     public enum Trigger: Sendable, Hashable {
@@ -12,6 +14,8 @@ public struct SMILEventBegin: Sendable, Hashable {
         case activate(String)
         case accessKey(Character)
         case notify(String)
+        /// Letters and digits (lower case), typed in this order.
+        case keySequence(String)
     }
     public var trigger: Trigger
     /// Seconds after the trigger (negative: before, for a syncbase).
@@ -26,7 +30,7 @@ public struct SMILEventBegin: Sendable, Hashable {
     /// Whether it happens at run time (a tap, a key, a notify) rather than by the timeline itself.
     public var isOutside: Bool {
         switch trigger {
-        case .activate, .accessKey, .notify: return true
+        case .activate, .accessKey, .notify, .keySequence: return true
         case .begin, .end: return false
         }
     }
@@ -82,7 +86,7 @@ public struct SMILEventBegin: Sendable, Hashable {
     public var elementID: String? {
         switch trigger {
         case .begin(let id), .end(let id), .activate(let id): return id
-        case .accessKey, .notify: return nil
+        case .accessKey, .notify, .keySequence: return nil
         }
     }
 }

@@ -5,9 +5,14 @@ extension SMILReader {
     /// The timed children of a container.
     mutating func nodes(_ e: MarkupElement) throws(SMILError) -> [SMILNode] {
         var out: [SMILNode] = []
+        let timed: Set<String> = ["seq", "par", "excl", "img", "video", "audio", "ref", "animation", "text", "smilText", "brush"]
         for c in e.children where Self.namespaces.contains(c.namespace) {
-            if e.name != "excl" && e.name != "priorityClass", let begin = c.attribute("begin"), begin.contains(";") {
-                warn(c, "begin=\"\(ErrorQuote.cut(begin))\": only its first time is used outside an <excl>")
+            if e.name == "seq" || e.name == "body", let begin = c.attribute("begin"), begin.contains(";") {
+                warn(c, "begin=\"\(ErrorQuote.cut(begin))\": only its first time is used in a <seq>")
+            }
+            if e.name == "excl" || e.name == "priorityClass", timed.contains(c.name), c.attribute("begin") == nil {
+                warn(c, "<\(c.name)> in an <excl> has no begin: it waits for an event (SMIL's default there), so it does not play by itself",
+                     once: "excl-no-begin")
             }
             switch c.name {
             case "seq", "par", "excl":
@@ -26,12 +31,12 @@ extension SMILReader {
                 out.append(.media(try smilText(c)))
             case "brush":
                 out.append(.media(try brush(c)))
-            case "param", "metadata", "meta":
-                break
+            case "param", "metadata", "meta", "prefetch":
+                break  // a prefetch is the content fetcher's: it takes no time on screen
             case "priorityClass":
                 warn(c, "<priorityClass> outside an <excl> is not played")
             default:
-                warn(c, "<\(c.name)> is not played")
+                warn(c, "<\(c.name)> is not played", once: "<\(c.name)>")
             }
         }
         return out
@@ -72,7 +77,7 @@ extension SMILReader {
         defer { mediaCount += 1 }
         var m = SMILMedia(index: mediaCount, id: id(e), kind: .brush, src: "", region: e.attribute("region"),
                           transIn: e.attribute("transIn"), transOut: e.attribute("transOut"), timing: try timing(e), source: at(e))
-        m.color = try color(e, "color") ?? .black
+        m.color = color(e, "color", otherwise: "black") ?? .black
         return m
     }
 
@@ -88,15 +93,22 @@ extension SMILReader {
         return m
     }
 
-    /// The text attributes of `e` and of its `param`s.
-    private func textStyle(_ e: MarkupElement) throws(SMILError) -> SMILTextStyle {
+    /// The text attributes of `e` and of its `param`s. A colour that is none is a warning (the default is kept).
+    private mutating func textStyle(_ e: MarkupElement) throws(SMILError) -> SMILTextStyle {
         var style = SMILTextStyle()
+        func read(_ name: String, _ value: String, at element: MarkupElement) throws(SMILError) {
+            if name == "textColor" || name == "textBackgroundColor", SMILValues.color(value) == nil {
+                warn(element, "\(name)=\"\(ErrorQuote.cut(value))\" is not a colour; \(name == "textColor" ? "white" : "none") is used")
+                return
+            }
+            if let why = style.read(name, value) { throw fail(element, why) }
+        }
         for name in SMILTextStyle.names {
-            if let v = e.attribute(name), let why = style.read(name, v) { throw fail(e, why) }
+            if let v = e.attribute(name) { try read(name, v, at: e) }
         }
         for p in e.children where p.name == "param" {
             guard let name = p.attribute("name"), SMILTextStyle.names.contains(name), let v = p.attribute("value") else { continue }
-            if let why = style.read(name, v) { throw fail(p, why) }
+            try read(name, v, at: p)
         }
         return style
     }
@@ -120,6 +132,10 @@ extension SMILReader {
             warn(e, "\(ErrorQuote.cut(src)): web pages (\(t)) are not played")
             return nil
         }
+        if Self.isWidget(e) {
+            warn(e, "\(ErrorQuote.cut(src)): widgets (application/widget, .wgt) are not played", once: "widget")
+            return nil
+        }
         let kind: SMILMediaKind = e.name == "img" ? .image : e.name == "video" ? .video : e.name == "audio" ? .audio : .ref
         var level = 1.0
         if let text = e.attribute("soundLevel") {
@@ -133,7 +149,7 @@ extension SMILReader {
                 continue
             }
             if ["projection", "ken-burns", "caption"].contains(name) { params[name] = value }
-            else if !(Self.isText(e) && SMILTextStyle.names.contains(name)) { warn(p, "param \(name) is not read") }
+            else if !(Self.isText(e) && SMILTextStyle.names.contains(name)) { warn(p, "param \(name) is not read", once: "param " + name) }
         }
         defer { mediaCount += 1 }
         var m = SMILMedia(index: mediaCount, id: id(e), kind: kind, src: src, type: type, region: e.attribute("region"),
@@ -148,7 +164,7 @@ extension SMILReader {
     }
 
     /// The timing attributes.
-    func timing(_ e: MarkupElement) throws(SMILError) -> SMILTiming {
+    mutating func timing(_ e: MarkupElement) throws(SMILError) -> SMILTiming {
         func offset(_ name: String, _ text: String) throws(SMILError) -> Double {
             let t = text.trimmingCharacters(in: .whitespaces)
             // an offset may be signed (`begin="-2s"` starts part-way); only offsets for now
@@ -159,13 +175,23 @@ extension SMILReader {
             return negative ? -v : v
         }
         /// A `begin` or `end` list (`0s; 20min`, `notify(stop); 30s`): its offsets, wallclock values and syncbase
-        /// and event values. Every begin of a child of an `excl` is one; each begin ends at the first end after it.
-        func list(_ name: String) throws(SMILError) -> (offsets: [Double], wallclocks: [SMILWallclock], events: [SMILEventBegin])? {
+        /// and event values, and whether it holds `indefinite` (or a trigger name with no `<trigger>`). Every begin
+        /// of a child of a `par` or `excl` is one; each begin ends at the first end after it.
+        func list(_ name: String) throws(SMILError) -> TimeList? {
             guard let text = e.attribute(name) else { return nil }
-            var out: (offsets: [Double], wallclocks: [SMILWallclock], events: [SMILEventBegin]) = ([], [], [])
+            var out = TimeList()
             // `indefinite`: only what the other values say (an end of nothing but indefinite never comes)
-            for part in text.split(separator: ";", omittingEmptySubsequences: false)
-            where part.trimmingCharacters(in: .whitespaces) != "indefinite" {
+            for part in text.split(separator: ";", omittingEmptySubsequences: false) {
+                if part.trimmingCharacters(in: .whitespaces) == "indefinite" {
+                    out.indefinite = true
+                    continue
+                }
+                switch dialectValue(String(part), of: e, in: name) {
+                case .offset(let o)?: out.offsets.append(o); continue
+                case .events(let events)?: out.events += events; continue
+                case .unknown?: out.indefinite = true; continue
+                case nil: break
+                }
                 switch SMILWallclock.parse(String(part)) {
                 case .success(let w)?: out.wallclocks.append(w)
                 case .failure(let why)?: throw fail(e, "\(name)=\"\(ErrorQuote.cut(String(part)))\": \(why)")
@@ -224,9 +250,18 @@ extension SMILReader {
             timing.wallclockEnds = end.wallclocks
             timing.eventEnds = end.events
             timing.hasEnd = true
-            timing.endIndefinite = e.attribute("end")?.split(separator: ";").contains { $0.trimmingCharacters(in: .whitespaces) == "indefinite" } ?? false
+            timing.endIndefinite = end.indefinite
         }
         return timing
+    }
+
+    /// A `begin` or `end` list as read.
+    struct TimeList {
+        var offsets: [Double] = []
+        var wallclocks: [SMILWallclock] = []
+        var events: [SMILEventBegin] = []
+        /// `indefinite` is in it (or a name that fires nothing).
+        var indefinite = false
     }
 
     private func endSync(_ e: MarkupElement) throws(SMILError) -> SMILEndSync {

@@ -15,13 +15,19 @@ public struct SMILError: Error, Sendable, Equatable, CustomStringConvertible {
 public struct SMILReader {
     /// The SMIL 3.0 namespace (SMIL 2.0's and none are taken too).
     public static let namespaces: Set<String?> = [nil, "http://www.w3.org/ns/SMIL", "http://www.w3.org/2001/SMIL20/Language"]
-    /// Most warnings kept.
-    public static let maxWarnings = 10
+    /// Most warning lines kept (each unknown name is one line, however often it comes).
+    public static let maxWarnings = 20
 
     private let file: String
-    private var warnings: [String] = []
+    /// Each warning line, the name it is kept once for (nil: every time) and how many more times that came.
+    private var warnings: [(line: String, key: String?, more: Int)] = []
     private var warned = 0
+    private var warnedKeys: Set<String> = []
     var mediaCount = 0
+    /// The `<trigger>`s of `<head>`, by id (signageOS's named triggers).
+    var triggers: [String: SMILNamedTrigger] = [:]
+    /// The id a tap anywhere activates (the body's), when a mouse trigger needs one.
+    var tapID: String?
 
     /// Reads `root` (the `smil` element) of the file named `file`.
     public static func read(_ root: MarkupElement, file: String) throws(SMILError) -> SMILDocument {
@@ -35,15 +41,31 @@ public struct SMILReader {
 
     func fail(_ e: MarkupElement, _ reason: String) -> SMILError { SMILError(source: at(e), reason: reason) }
 
-    mutating func warn(_ e: MarkupElement, _ what: String) {
+    /// A warning naming `e`'s FILE:LINE. With `once`, only the first for that name is a line; the rest are counted
+    /// on it (`… (3 more in the file)`).
+    mutating func warn(_ e: MarkupElement, _ what: String, once key: String? = nil) {
+        if let key {
+            if let i = warnings.firstIndex(where: { $0.key == key }) {
+                warnings[i].more += 1
+                return
+            }
+            guard warnedKeys.insert(key).inserted else { return }  // its line was past the most kept
+        }
         warned += 1
-        if warnings.count < Self.maxWarnings { warnings.append("\(at(e)): \(what)") }
+        if warnings.count < Self.maxWarnings { warnings.append(("\(at(e)): \(what)", key, 0)) }
+    }
+
+    /// The warning lines, each with its count of repeats.
+    private var warningLines: [String] {
+        var lines = warnings.map { $0.more > 0 ? "\($0.line) (\($0.more) more in the file)" : $0.line }
+        if warned > warnings.count { lines.append("\(file): \(warned - warnings.count) more warnings not shown") }
+        return lines
     }
 
     /// The attributes kiosk reads, per element; others are warned about (namespaced ones are other vocabularies).
     private static let known: [String: Set<String>] = {
         let timing: Set<String> = ["begin", "dur", "end", "repeatCount", "repeatDur", "fill", "id", "title"]
-        let media = timing.union(["src", "type", "region", "fit", "soundLevel", "transIn", "transOut", "mediaAlign", "alt"])
+        let media = timing.union(["src", "type", "region", "fit", "soundLevel", "transIn", "transOut", "mediaAlign", "alt", "sha256"])
             .union(SMILTextStyle.names)
         return ["smil": ["version", "baseProfile", "id", "title"], "head": ["id"], "layout": ["type", "id"],
                 "root-layout": ["width", "height", "backgroundColor", "id", "title"],
@@ -61,7 +83,11 @@ public struct SMILReader {
     mutating func checkAttributes(_ e: MarkupElement) {
         let allowed = Self.known[e.name] ?? []
         for a in e.attributes where a.namespace == nil && !allowed.contains(a.name) {
-            warn(e, "attribute \(a.name) of <\(e.name)> is not read")
+            if a.name == "expr" {  // A-SMIL's and signageOS's conditional play
+                warn(e, "attribute expr of <\(e.name)> is not evaluated: the element plays as if it were true", once: "@expr")
+            } else {
+                warn(e, "attribute \(a.name) of <\(e.name)> is not read", once: "@" + a.name)
+            }
         }
     }
 
@@ -81,9 +107,12 @@ public struct SMILReader {
         var regions: [SMILRegion] = []
         var transitions: [String: SMILTransition] = [:]
         var body: SMILContainer?
+        let bodyElement = smilChildren(root).first { $0.name == "body" }
+        tapID = bodyElement.flatMap(id) ?? Self.screenID
         for child in smilChildren(root) {
             switch child.name {
             case "head":
+                let sensors = Set(smilChildren(child).filter { $0.name == "sensors" }.flatMap { $0.children(named: "sensor") }.compactMap(id))
                 for h in smilChildren(child) {
                     switch h.name {
                     case "layout":
@@ -92,22 +121,25 @@ public struct SMILReader {
                             switch l.name {
                             case "root-layout": rootLayout = try self.rootLayout(l)
                             case "region": regions.append(try region(l))
-                            default: warn(l, "<\(l.name)> in <layout> is not read")
+                            default: warn(l, "<\(l.name)> in <layout> is not read", once: "<\(l.name)>")
                             }
                         }
                     case "transition":
                         let t = try transition(h)
                         transitions[t.id] = t
-                    case "meta", "metadata": break
-                    default: warn(h, "<\(h.name)> in <head> is not read")
+                    case "triggers": readTriggers(h, sensors: sensors)
+                    case "meta", "metadata", "sensors": break
+                    default: warn(h, "<\(h.name)> in <head> is not read", once: "<\(h.name)>")
                     }
                 }
             case "body":
                 checkAttributes(child)
-                body = SMILContainer(kind: .seq, id: id(child), timing: try timing(child), children: try nodes(child),
-                                     source: at(child))
+                // a mouse trigger is a tap on any medium: the body (every medium's container) carries its id
+                let tapped = triggers.values.contains { $0.fires.contains(.activate(tapID ?? Self.screenID)) }
+                body = SMILContainer(kind: .seq, id: id(child) ?? (tapped ? tapID : nil), timing: try timing(child),
+                                     children: try nodes(child), source: at(child))
             default:
-                warn(child, "<\(child.name)> is not read")
+                warn(child, "<\(child.name)> is not read", once: "<\(child.name)>")
             }
         }
         var names = Set<String>()  // one pass: the second definition of a name is the one named
@@ -116,9 +148,8 @@ public struct SMILReader {
         }
         guard let body else { throw fail(root, "no <body>") }
         try checkReferences(body, regions: names, transitions: transitions, ids: body.allIDs)
-        if warned > warnings.count { warnings.append("\(file): \(warned - warnings.count) more warnings not shown") }
         return SMILDocument(file: file, rootLayout: rootLayout, regions: regions, transitions: transitions, body: body,
-                            warnings: warnings)
+                            warnings: warningLines)
     }
 
     private mutating func rootLayout(_ e: MarkupElement) throws(SMILError) -> SMILRootLayout {
@@ -131,12 +162,17 @@ public struct SMILReader {
             return p
         }
         return SMILRootLayout(width: try size("width"), height: try size("height"),
-                              backgroundColor: try color(e, "backgroundColor") ?? .black)
+                              backgroundColor: color(e, "backgroundColor", otherwise: "black") ?? .black)
     }
 
-    func color(_ e: MarkupElement, _ name: String) throws(SMILError) -> LayoutColor? {
+    /// The colour attribute `name`; one that is no colour is a warning, and nil (the caller's default, named by
+    /// `otherwise` in the warning), as the signage players take it.
+    mutating func color(_ e: MarkupElement, _ name: String, otherwise: String) -> LayoutColor? {
         guard let text = e.attribute(name) else { return nil }
-        guard let c = SMILValues.color(text) else { throw fail(e, "\(name)=\"\(ErrorQuote.cut(text))\" is not a colour") }
+        guard let c = SMILValues.color(text) else {
+            warn(e, "\(name)=\"\(ErrorQuote.cut(text))\" is not a colour; \(otherwise) is used")
+            return nil
+        }
         return c
     }
 
@@ -158,6 +194,9 @@ public struct SMILReader {
 
     private mutating func region(_ e: MarkupElement) throws(SMILError) -> SMILRegion {
         checkAttributes(e)
+        if let sub = e.children.first(where: { $0.name == "region" }) {  // signageOS's sub-regions for triggered content
+            warn(sub, "a <region> inside a <region> is not read: media play in the outer region", once: "sub-region")
+        }
         guard let name = e.attribute("regionName") ?? id(e), !name.isEmpty else { throw fail(e, "a region needs regionName or xml:id") }
         func length(_ attribute: String) throws(SMILError) -> LayoutLength? {
             guard let text = e.attribute(attribute), text != "auto" else { return nil }
@@ -177,7 +216,7 @@ public struct SMILReader {
         }
         var r = SMILRegion(name: name, left: try length("left"), top: try length("top"), width: try length("width"),
                            height: try length("height"), right: try length("right"), bottom: try length("bottom"), zIndex: z,
-                           backgroundColor: try color(e, "backgroundColor"), fit: try fit(e) ?? .hidden, opacity: opacity,
+                           backgroundColor: color(e, "backgroundColor", otherwise: "transparent"), fit: try fit(e) ?? .hidden, opacity: opacity,
                            source: at(e))
         r.mediaAlign = try align(e) ?? .topLeft
         return r
@@ -193,7 +232,7 @@ public struct SMILReader {
             duration = d
         }
         return SMILTransition(id: id, type: type, subtype: e.attribute("subtype"), duration: duration,
-                              fadeColor: try color(e, "fadeColor") ?? .black, reversed: e.attribute("direction") == "reverse",
+                              fadeColor: color(e, "fadeColor", otherwise: "black") ?? .black, reversed: e.attribute("direction") == "reverse",
                               source: at(e))
     }
 }

@@ -57,10 +57,25 @@ extension SMILTimeline {
                 case .activate(let id): base = fired.filter { $0.trigger == .activate(id) }.map(\.time)
                 case .accessKey(let c): base = fired.filter { $0.trigger == .accessKey(c) }.map(\.time)
                 case .notify(let n): base = fired.filter { $0.trigger == .notify(n) }.map(\.time)
+                case .keySequence(let keys): base = SMILTimeline.typed(keys, in: fired)
                 }
                 out += base.map { $0 + e.offset }
             }
             return out
+        }
+    }
+
+    /// When the keys `keys` were typed one after the other among the keys `fired` (the time of the last of each run).
+    static func typed(_ keys: String, in fired: [SMILFiredEvent]) -> [Double] {
+        let pressed = fired.compactMap { e -> (key: Character, time: Double)? in
+            if case .accessKey(let c) = e.trigger { return (c, e.time) }
+            return nil
+        }.sorted { $0.time < $1.time }
+        let want = Array(keys)
+        guard !want.isEmpty, pressed.count >= want.count else { return [] }
+        return (want.count - 1..<pressed.count).compactMap { last in
+            let run = pressed[(last - want.count + 1)...last].map(\.key)
+            return run == want ? pressed[last].time : nil
         }
     }
 

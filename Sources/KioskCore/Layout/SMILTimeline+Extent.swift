@@ -38,6 +38,7 @@ public enum SMILExtent: Sendable, Equatable {
         case .activate(let id): return "\(id).activateEvent"
         case .accessKey(let c): return "accesskey(\(c))"
         case .notify(let name): return "notify(\(name))"
+        case .keySequence(let keys): return "the keys \(keys)"
         }
     }
 }

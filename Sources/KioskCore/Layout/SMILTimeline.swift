@@ -15,7 +15,8 @@ import Foundation
 ///   holds its last frame); `end` (offsets from the parent's begin; wallclock, syncbase and event values placed on
 ///   that clock) cuts it in any case, at its first time not before the begin; an event that has not happened yet
 ///   cuts nothing;
-/// - children of a `seq` begin at the previous one's active end plus their `begin`; of a `par`, at their `begin`;
+/// - children of a `seq` begin at the previous one's active end plus their `begin`; of a `par`, at each time of
+///   their `begin` list (a begin while it plays begins it again);
 ///   of an `excl`, at their `begin` if they have one (SMIL's default there is `indefinite`), and a child that begins
 ///   stops the one playing;
 /// - `fill`: `auto` is `freeze` when none of `dur`, `end`, `repeatCount`, `repeatDur` is given, else `remove`;
@@ -180,6 +181,12 @@ public struct SMILTimeline: Sendable {
             }
         case .par:
             for k in kids {
+                if k.timing.begins.count > 1 {
+                    // each begin of its list begins it again (a daily wallclock window, a trigger fired twice): one
+                    // child playing alone, as in an excl of its own
+                    out += exclPieces([k], in: SMILContainer(kind: .excl, source: c.source))
+                    continue
+                }
                 let b = k.timing.begin
                 out.append(Child(timed: k, begin: b, end: end(k, begin: b), frozenUntil: .infinity))
             }

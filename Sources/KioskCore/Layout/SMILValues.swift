@@ -1,5 +1,5 @@
 /// SMIL attribute values: clock values (`5s`, `500ms`, `1.5min`, `2h`, `00:01:30`, `01:30.5`, `12`), lengths
-/// (`120`, `120px`, `25%`) and CSS colours (`#rgb`, `#rrggbb`, `rgb(r,g,b)`, the 16 HTML names, `transparent`).
+/// (`120`, `120px`, `25%`) and CSS colours (`#rgb`, `#rrggbbaa`, `rgb()`, `rgba()`, CSS's names, `transparent`).
 /// Each parser returns nil for text it does not take; the reader names FILE:LINE and the attribute.
 public enum SMILValues {
     /// Seconds from a SMIL clock value (full `hh:mm:ss(.f)`, partial `mm:ss(.f)`, or a timecount with an optional
@@ -51,43 +51,55 @@ public enum SMILValues {
         return v
     }
 
-    /// A CSS colour as SMIL takes it.
+    /// A CSS colour as SMIL and the signage players take it: `transparent`, CSS Color 4's 148 names (any case),
+    /// `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, and `rgb()`/`rgba()` with three numbers (0-255) or percentages and
+    /// an optional alpha (0-1 or a percentage), comma- or space-separated (`rgb(255 0 0 / 50%)`).
     public static func color(_ text: String) -> LayoutColor? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard t.count <= 64 else { return nil }
         if t == "transparent" { return .transparent }
-        if let named = htmlColors[t] { return hex(named) }
-        if t.hasPrefix("#") {
-            let digits = String(t.dropFirst())
-            guard digits.allSatisfy(\.isHexDigit) else { return nil }
-            if digits.count == 3 { return hex(UInt32(digits.map { "\($0)\($0)" }.joined(), radix: 16)) }
-            if digits.count == 6 { return hex(UInt32(digits, radix: 16)) }
-            return nil
-        }
-        if t.hasPrefix("rgb("), t.hasSuffix(")") {
-            let parts = t.dropFirst(4).dropLast().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 3 else { return nil }
-            var c: [Double] = []
-            for p in parts {
-                if p.hasSuffix("%"), let v = number(String(p.dropLast())), (0...100).contains(v) { c.append(v / 100) }
-                else if let v = Int(p), (0...255).contains(v) { c.append(Double(v) / 255) }
-                else { return nil }
-            }
-            return LayoutColor(red: c[0], green: c[1], blue: c[2])
+        if let named = CSSColorNames.table[t] { return LayoutColor(rgb: named) }
+        if t.hasPrefix("#") { return hexColor(String(t.dropFirst())) }
+        for name in ["rgba(", "rgb("] where t.hasPrefix(name) && t.hasSuffix(")") {
+            return functionColor(String(t.dropFirst(name.count).dropLast()))
         }
         return nil
     }
 
-    private static func hex(_ value: UInt32?) -> LayoutColor? {
-        guard let v = value else { return nil }
-        return LayoutColor(red: Double(v >> 16 & 0xff) / 255, green: Double(v >> 8 & 0xff) / 255, blue: Double(v & 0xff) / 255)
+    /// The digits after `#`: 3 or 4 (each doubled), 6 or 8; the last pair, if any, is alpha.
+    private static func hexColor(_ digits: String) -> LayoutColor? {
+        guard [3, 4, 6, 8].contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }
+        let full = digits.count <= 4 ? digits.map { "\($0)\($0)" }.joined() : digits
+        guard let v = UInt32(full, radix: 16) else { return nil }
+        return full.count == 8 ? LayoutColor(rgb: v >> 8, alpha: Double(v & 0xff) / 255) : LayoutColor(rgb: v)
     }
 
-    /// CSS's 16 basic colour keywords.
-    private static let htmlColors: [String: UInt32] = [
-        "black": 0x000000, "silver": 0xc0c0c0, "gray": 0x808080, "white": 0xffffff, "maroon": 0x800000, "red": 0xff0000,
-        "purple": 0x800080, "fuchsia": 0xff00ff, "green": 0x008000, "lime": 0x00ff00, "olive": 0x808000,
-        "yellow": 0xffff00, "navy": 0x000080, "blue": 0x0000ff, "teal": 0x008080, "aqua": 0x00ffff,
-    ]
+    /// What is inside `rgb(…)` or `rgba(…)`.
+    private static func functionColor(_ inner: String) -> LayoutColor? {
+        var body = inner, alphaText: String?
+        if let slash = inner.firstIndex(of: "/") {  // CSS 4: `r g b / a`
+            body = String(inner[..<slash])
+            alphaText = inner[inner.index(after: slash)...].trimmingCharacters(in: .whitespaces)
+        }
+        let separators: Set<Character> = body.contains(",") ? [","] : [" "]
+        var parts = body.split(whereSeparator: { separators.contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        if parts.count == 4, alphaText == nil { alphaText = parts.removeLast() }
+        guard parts.count == 3 else { return nil }
+        var c: [Double] = []
+        for p in parts {
+            if p.hasSuffix("%"), let v = number(String(p.dropLast())), (0...100).contains(v) { c.append(v / 100) }
+            else if let v = number(p), (0...255).contains(v) { c.append(v / 255) }
+            else { return nil }
+        }
+        var alpha = 1.0
+        if let a = alphaText {
+            if a.hasSuffix("%"), let v = number(String(a.dropLast())), (0...100).contains(v) { alpha = v / 100 }
+            else if let v = number(a), (0...1).contains(v) { alpha = v }
+            else { return nil }
+        }
+        return LayoutColor(red: c[0], green: c[1], blue: c[2], alpha: alpha)
+    }
 
     /// `soundLevel`: a percentage (`50%`, `0%`) or a plain factor; nil when neither or negative.
     public static func soundLevel(_ text: String) -> Double? {
