@@ -1,0 +1,95 @@
+import Foundation
+import KioskCore
+import KioskMedia
+
+/// What an index (a SMIL layout or an M3U playlist fetched from a server) needs: its media as absolute http or
+/// https URLs with the SHA-256 it gives for each, the check period it asks for, and the problems found (one line
+/// each; any problem keeps the index from being published).
+struct IndexContent {
+    /// SMIL or M3U.
+    var kind: IndexKind
+    /// The media, in document order, each URL once.
+    var references: [ContentReference]
+    /// `<meta http-equiv="Refresh" content="N">` in a SMIL `<head>`, in seconds.
+    var refreshSeconds: Double?
+    /// Problems, `URL:LINE: reason` each.
+    var problems: [String]
+}
+
+/// Reads an index file fetched from `url`: decides its kind (Content-Type, else the URL's extension, else the
+/// first bytes), then reads its references (SMIL: `ContentReferences`; M3U: each entry resolved against the
+/// playlist's URL, as `M3U` reads entries).
+enum IndexReader {
+    /// The kind of the index body `head` (its first bytes) served as `contentType` from `url`; nil when it is neither.
+    static func kind(contentType: String?, url: String, head: [UInt8]) -> IndexKind? {
+        if let type = contentType {
+            if type.contains("smil") { return .smil }
+            if type.contains("mpegurl") { return .m3u }
+        }
+        switch CacheNames.pathExtension(url) {
+        case "smil", "smi", "xml": return .smil
+        case "m3u", "m3u8": return .m3u
+        default: break
+        }
+        let text = String(decoding: head.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "\u{FEFF}", with: "")
+        if text.hasPrefix("<") { return .smil }
+        if text.uppercased().hasPrefix("#EXTM3U") { return .m3u }
+        return nil
+    }
+
+    /// The content of the index in `file`, of `kind`, fetched from `url`.
+    static func read(file: String, kind: IndexKind, url: String) -> IndexContent {
+        switch kind {
+        case .smil:
+            do {
+                let root = try MarkupReader.read(file: file, name: url)
+                let found = ContentReferences.smil(root: root, indexURL: url, name: url)
+                return IndexContent(kind: .smil, references: found.references, refreshSeconds: refresh(in: root),
+                                    problems: found.problems)
+            } catch {
+                return IndexContent(kind: .smil, references: [], refreshSeconds: nil, problems: [error.description])
+            }
+        case .m3u:
+            guard let data = FileManager.default.contents(atPath: file) else {
+                return IndexContent(kind: .m3u, references: [], refreshSeconds: nil, problems: ["\(url): cannot read \(file)"])
+            }
+            let found = m3u(String(decoding: data, as: UTF8.self), url: url)
+            return IndexContent(kind: .m3u, references: found.references, refreshSeconds: nil, problems: found.problems)
+        }
+    }
+
+    /// The entries of M3U `text` from `url` as references: comment and tag lines skipped, each entry resolved
+    /// against the playlist's URL; an entry `M3U.localPath` takes for a local file (`file://`) or another scheme
+    /// is a problem (a playlist from a server names only what the server serves).
+    static func m3u(_ text: String, url: String) -> (references: [ContentReference], problems: [String]) {
+        var references: [ContentReference] = [], problems: [String] = [], seen: Set<String> = []
+        var number = 0
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            number += 1
+            var line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("\u{FEFF}") { line.removeFirst() }
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let at = "\(url):\(number)"
+            let isFile = M3U.localPath(line) != nil && HTTPTransfer.scheme(of: line) == "file"
+            guard !isFile, let absolute = ContentMap.absolute(line, base: url) else {
+                problems.append("\(at): \"\(ErrorQuote.cut(line))\": not an http or https URL; left out")
+                continue
+            }
+            guard seen.insert(absolute).inserted else { continue }
+            references.append(ContentReference(url: absolute, sha256: nil, source: at))
+        }
+        return (references, problems)
+    }
+
+    /// The check period a SMIL `<head>` asks for: `<meta http-equiv="Refresh" content="N">` (seconds, N > 0).
+    static func refresh(in root: MarkupElement) -> Double? {
+        guard let head = root.children.first(where: { $0.name == "head" }) else { return nil }
+        for meta in head.children where meta.name == "meta" {
+            guard meta.attribute("http-equiv")?.lowercased() == "refresh", let content = meta.attribute("content") else { continue }
+            let number = content.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if let seconds = Double(number), seconds.isFinite, seconds > 0, seconds <= 366 * 86400 { return seconds }
+        }
+        return nil
+    }
+}
