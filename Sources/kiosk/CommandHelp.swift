@@ -28,7 +28,7 @@ struct CommandHelp {
     }
 
     /// Every command, in the order `kiosk --help` lists them.
-    static let all: [CommandHelp] = [play, record, snapshot, probe, outputs, checkConfig, ctl, report, passwd]
+    static let all: [CommandHelp] = [play, record, snapshot, probe, outputs, checkConfig, ctl, report, content, passwd]
 
     /// `kiosk play`.
     static let play = CommandHelp(name: "play", arguments: "[PATH ...]",
@@ -85,6 +85,16 @@ struct CommandHelp {
         usage: "kiosk report [--play-log FILE] [--since T] [--until T] [--by item|hour|day|region] [--format table|csv|json|xibo]",
         summary: "Counts the showings in the play log and sums their seconds on screen.",
         specs: ReportCommand.specs)
+    /// `kiosk content`.
+    static let content = CommandHelp(name: "content", arguments: "sync URL",
+        brief: "fetch an index (SMIL or M3U) and its media from a server into a content cache",
+        usage: "kiosk content sync URL --cache DIR [--content-ca FILE] [--content-rate KBPS] [--content-cache-mb N] [--content-key FILE]",
+        summary: "Checks the index at URL (http or https) once and makes it and every medium it names local in the\n"
+            + "cache DIR: conditional requests (an unchanged index costs one request), downloads continued\n"
+            + "after a cut, lengths and sha256 attributes checked. Only when everything is local does the index\n"
+            + "become the cache's last good one. Exits 0 with one summary line when everything is local, 1 with\n"
+            + "one line per problem otherwise (the last good index stays).",
+        specs: ContentCommand.specs)
     /// `kiosk passwd`.
     static let passwd = CommandHelp(name: "passwd", arguments: "FILE",
         brief: "read a password on standard input and write its crypt(3) hash for --http-password-file",

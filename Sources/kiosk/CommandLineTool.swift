@@ -38,6 +38,7 @@ struct CommandLineTool {
             case "check-config": return try Commands(log: log).checkConfig(rest)
             case "ctl": return try ControlCommand(log: log).run(rest)
             case "report": return try ReportCommand(log: log).run(rest)
+            case "content": return try ContentCommand(log: log).run(rest)
             default:
                 throw UsageError("unknown command '\(command)' (commands: \(CommandHelp.all.map(\.name).joined(separator: ", ")))")
             }
