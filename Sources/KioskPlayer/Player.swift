@@ -58,6 +58,8 @@ public final class Player {
     public let inbox = CommandInbox()
     /// SMIL files a remote asked to load, read off the frame loop (`LayoutLoads`).
     let layoutLoads = LayoutLoads()
+    /// Content from the fetcher waiting for the end of the item on screen (`kiosk play URL`; `ContentSwap.swift`).
+    public let pendingContent = PendingContent()
     /// The playlist's layout items, read ahead on the decode threads (`LayoutItemReads`).
     let layoutItems = LayoutItemReads()
     var observers: [(PlayerEvent) -> Void] = []

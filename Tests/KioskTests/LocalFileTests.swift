@@ -75,7 +75,23 @@ final class LocalFileTests: XCTestCase {
         XCTAssertEqual(items.map(\.path), ["/abs/ok.png", "/base/ok2.png"])
         XCTAssertNil(items.first?.duration, "the #EXTINF before a skipped URL does not move to the next entry")
         XCTAssertEqual(lines.all.count, 2, "\(lines.all)")
-        XCTAssertTrue(lines.all.allSatisfy { $0.contains("list.m3u") && $0.contains("offline") }, "\(lines.all)")
+        XCTAssertTrue(lines.all.allSatisfy { $0.contains("list.m3u") && $0.contains("a URL; kiosk plays local files here") }, "\(lines.all)")
+    }
+
+    /// A playlist the content fetcher got: every entry is a URL (relative ones against the playlist's), played from its
+    /// cache file; one not fetched, or of another scheme, is skipped with one line and takes its #EXTINF with it.
+    func testM3UFromAServerPlaysItsEntriesFromTheContentCache() {
+        let lines = LineSink()
+        let log = Log(level: .warn, sink: { lines.append($0) })
+        let map = ContentMap(indexURL: "https://cms.example/screens/lobby.m3u8?k=1",
+                             files: ["https://cms.example/screens/a.png": "/cache/files/a-1.png",
+                                     "https://cdn.example/b.mp4?sig=2": "/cache/files/b-1.mp4"])
+        let text = "#EXTINF:7,A\na.png\n#EXTINF:9,missing\nmissing.png\nhttps://cdn.example/b.mp4?sig=2#t=3\nfile:///etc/passwd\n"
+        let items = M3U.entries(in: text, base: "/ignored", source: "lobby.m3u8", log: log, content: map)
+        XCTAssertEqual(items.map(\.path), ["/cache/files/a-1.png", "/cache/files/b-1.mp4"])
+        XCTAssertEqual(items.map(\.duration), [7, nil], "the #EXTINF of the skipped entry does not move on")
+        XCTAssertEqual(lines.all, ["kiosk: warn: lobby.m3u8: missing.png: skipped: not in the content cache",
+                                   "kiosk: warn: lobby.m3u8: file:///etc/passwd: skipped: not an http or https URL"])
     }
 }
 

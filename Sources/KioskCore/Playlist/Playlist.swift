@@ -36,7 +36,9 @@ public enum M3U {
     public static let kioskTag = "#EXTKIOSK:"
 
     /// The entries of `text`, a playlist in folder `base`; lines that can't be used are logged naming `source`.
-    public static func entries(in text: String, base: String, source: String, log: Log) -> [PlaylistItem] {
+    /// With `content` (a playlist the content fetcher got from a server), each entry is a URL, relative ones taken
+    /// against the playlist's own URL, and plays from its file in the content cache; one not there is skipped.
+    public static func entries(in text: String, base: String, source: String, log: Log, content: ContentMap? = nil) -> [PlaylistItem] {
         var items: [PlaylistItem] = []
         var pendingDuration: Double?
         var pendingOverride: ProjectionOverride?
@@ -72,8 +74,20 @@ public enum M3U {
                 }
                 continue
             }
-            guard let local = localPath(line) else {
-                log.warn("\(source): \(line): skipped: a URL; kiosk is an offline player and plays local files only")
+            let local: String?
+            if let content {
+                local = content.file(for: line)
+                if local == nil {
+                    log.warn("\(source): \(line): skipped: "
+                             + (content.absolute(line) == nil ? "not an http or https URL" : "not in the content cache"))
+                }
+            } else {
+                local = localPath(line)
+                if local == nil {
+                    log.warn("\(source): \(line): skipped: a URL; kiosk plays local files here (`kiosk play URL` fetches a playlist and its media from a server)")
+                }
+            }
+            guard let local else {
                 pendingDuration = nil
                 pendingOverride = nil
                 pendingTitle = nil

@@ -30,6 +30,13 @@ final class LayoutLoads: @unchecked Sendable {
         return read.removeValue(forKey: path)
     }
 
+    /// Keeps `outcome` for the file at `path`, read elsewhere (the content fetcher's thread), for the next load of it.
+    func put(_ path: String, _ outcome: Outcome) {
+        lock.lock()
+        read[path] = outcome
+        lock.unlock()
+    }
+
     /// Reads the file at `path` on a new thread (with the player's decode `limits`, its media confined to
     /// `--media-root`), then calls `then` there: it sends the command again.
     func start(_ path: String, limits: DecodeLimits, then: @escaping @Sendable () -> Void) {

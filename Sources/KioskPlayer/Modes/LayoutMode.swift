@@ -178,8 +178,13 @@ final class LayoutMode: PlayerMode {
         self.start = start
         let local = t - start
         screen.placeWallclocks(start: wallStart, zone: wall.zone, at: local)  // repeats listed further ahead
-        hear(screen.voice(at: local), at: t)
         let shown = screen.clocks.byRegion(at: local)  // once a turn, for both
+        if let first = screen.file.document.regions.first?.name, let was = showings[first], p.pendingContent.isWaiting,
+           shown[first].map({ ($0.media.index, $0.activation) }) ?? (-1, -1) != (was.media, was.activation),
+           p.swapsContent(at: t) {
+            return .rest(.none)  // new content, at the end of the first region's item
+        }
+        hear(screen.voice(at: local), at: t)
         noteInterrupts(shown)
         noteShowings(shown)
         let (pictures, key) = try screen.frame(at: local)

@@ -30,6 +30,7 @@ final class SlideshowMode: PlayerMode {
             return .rest(.nextFrame)
         }
         if scene.current.sequence != spans.sequence {
+            if spans.sequence >= 0, p.swapsContent(at: t) { return .rest(.none) }  // new content, at the item's end
             p.startSlot(scene, at: t, spans: &spans)
             p.applyItemEffect(of: scene.current.id, at: t)
             if SMILFile.isSMIL(scene.current.path) {

@@ -1,0 +1,71 @@
+import Foundation
+import KioskCore
+import KioskMedia
+
+/// New content the content fetcher made local (`kiosk play URL`), waiting for the end of the item on screen so that
+/// nothing is cut off mid-showing: a playlist, or one SMIL layout already read. Set from the fetcher's thread, taken
+/// on the player's. Thread-safe.
+public final class PendingContent: @unchecked Sendable {
+    /// What replaces the content: the items to load, and the layout when they are one SMIL file (read off the loop).
+    public struct Swap: Sendable {
+        /// The playlist's items, or the one SMIL file.
+        public let items: [PlaylistItem]
+        /// The SMIL file, read, when `items` is one.
+        public let layout: SMILFile?
+
+        /// A swap to `items` (with `layout` read when they are one SMIL file).
+        public init(items: [PlaylistItem], layout: SMILFile?) {
+            self.items = items
+            self.layout = layout
+        }
+    }
+
+    private let lock = NSLock()
+    private var waiting: Swap?
+
+    /// Nothing waiting.
+    public init() {}
+
+    /// `swap` waits for the end of the item on screen (replacing one that waited).
+    public func set(_ swap: Swap) {
+        lock.lock()
+        waiting = swap
+        lock.unlock()
+    }
+
+    /// Whether a swap waits.
+    public var isWaiting: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return waiting != nil
+    }
+
+    /// The waiting swap, taken (nil when none waits).
+    public func take() -> Swap? {
+        lock.lock()
+        defer { lock.unlock() }
+        let swap = waiting
+        waiting = nil
+        return swap
+    }
+}
+
+extension Player {
+    /// At an item's end (the slideshow's next slot, or a layout's first region changing medium) at player time `t`:
+    /// the waiting content, if any, replaces what plays (a replacing load, as a remote's). True when it did: the
+    /// turn then rests, and the next one plays the new content.
+    func swapsContent(at t: Double) -> Bool {
+        guard let swap = pendingContent.take() else { return false }
+        if let layout = swap.layout, let path = swap.items.first?.path {
+            layoutLoads.put(path, .ready(layout))
+        }
+        let reply = execute(.load(swap.items, .replace), at: t)
+        if case .failed(let why) = reply {
+            log.warn("content: the new content could not be swapped in: \(why)")
+        } else {
+            log.info("content: swapped in at the end of the item on screen (\(swap.items.count == 1 ? swap.items[0].path : "\(swap.items.count) items"))")
+        }
+        publish(show.takeEvents())
+        return true
+    }
+}
