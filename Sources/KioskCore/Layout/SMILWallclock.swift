@@ -2,7 +2,9 @@ import Foundation
 
 /// A `wallclock(…)` begin (SMIL 3.0 Timing, "Wallclock-sync-value"): a date and time, or a time of the day the
 /// layout begins, in local time (`--timezone`) unless it names UTC (`Z`) or an offset (`+01:00`), optionally an
-/// ISO 8601 repeat: `R/2026-12-24T09:00:00/PT1H` every hour for ever, `R3/…` three times in all.
+/// ISO 8601 repeat: `R/2026-12-24T09:00:00/PT1H` every hour for ever, `R3/…` three times in all. A date may name a
+/// day of the week as A-SMIL does: `2026-01-01+w1` is the first Monday on or after it, `-w7` the last Sunday on or
+/// before it (`R/2026-01-01+w1T09:00/P1W`: Mondays at 09:00).
 ///
 /// A repeat's period adds its years, months, weeks and days on the local calendar (daily at 09:00 stays at 09:00
 /// across a change to or from summer time) and its hours, minutes and seconds as elapsed time (hourly stays on
@@ -56,12 +58,20 @@ public struct SMILWallclock: Sendable, Hashable {
         return .success(value)
     }
 
-    /// `[YYYY-MM-DD[T]]HH:MM[:SS[.f]][Z|±HH:MM]` or `YYYY-MM-DD` into `v`.
+    /// `[YYYY-MM-DD[±wN][T]]HH:MM[:SS[.f]][Z|±HH:MM]` or `YYYY-MM-DD[±wN]` into `v`.
     private static func instant(_ text: String, into v: inout SMILWallclock) -> Bool {
         var s = Substring(text)
-        if s.count >= 10, let d = CivilDate(parsing: s.prefix(10)) {
-            v.date = d
+        if s.count >= 10, var d = CivilDate(parsing: s.prefix(10)) {
             s = s.dropFirst(10)
+            // A-SMIL's day of the week: `+w1` the first Monday on or after the date, `-w7` the last Sunday on or before
+            if s.count >= 3, let sign = s.first, sign == "+" || sign == "-", s.dropFirst().first == "w" {
+                let n = s.dropFirst(2).first.flatMap { $0.wholeNumberValue } ?? 0
+                guard (1...7).contains(n) else { return false }
+                let iso = (d.weekday.rawValue + 5) % 7 + 1  // Monday 1 … Sunday 7
+                d = d.adding(days: sign == "+" ? (n - iso + 7) % 7 : -((iso - n + 7) % 7))
+                s = s.dropFirst(3)
+            }
+            v.date = d
             guard !s.isEmpty else { return true }
             guard s.first == "T" else { return false }
             s = s.dropFirst()
