@@ -28,8 +28,10 @@ public final class ContentSync {
         self.key = key
     }
 
-    /// Checks `indexURL` once and makes it and its media local; `shouldStop` is asked while transfers run.
-    public func sync(_ indexURL: String, shouldStop: () -> Bool = { false }) -> SyncReport {
+    /// Checks `indexURL` once and makes it and its media local; `shouldStop` is asked while transfers run. With
+    /// `checkMedia`, every cached medium without a checksum is asked for again (conditionally: a 304 each when
+    /// unchanged) even when the index is unchanged, so a medium changed in place on the server is noticed.
+    public func sync(_ indexURL: String, checkMedia: Bool = false, shouldStop: () -> Bool = { false }) -> SyncReport {
         var report = SyncReport(outcome: .failed, indexURL: indexURL, index: nil, map: nil, indexFile: nil, mediaCount: 0,
                                 bytesFetched: 0, requests: 0, refreshSeconds: nil, problems: [], notes: [])
         if let problem = cache.loadProblem { report.notes.append(problem) }
@@ -50,14 +52,12 @@ public final class ContentSync {
             if case .failure(let problem) = fetched { report.problems.append(problem.line) }
             return record(report, media: media)
         }
-        let content = IndexReader.read(file: cache.path(index.entry.file), kind: index.kind, url: url)
+        let content = IndexReader.read(file: cache.path(index.entry.file), kind: index.kind, url: url,
+                                       maxReferences: settings.maxReferences)
         report.mediaCount = content.references.count
         report.refreshSeconds = content.refreshSeconds
         var problems = content.problems
-        if content.references.count > settings.maxReferences {
-            problems = ["\(FetchError.quoted(url)): names \(content.references.count) media, more than the "
-                        + "\(settings.maxReferences) an index may; refused"]
-        } else if key != nil {
+        if key != nil {
             for reference in content.references where reference.sha256 == nil {
                 problems.append("\(reference.source): \(FetchError.quoted(reference.url)): no sha256 attribute, and a "
                                 + "signed index must give one for every medium; refused")
@@ -68,13 +68,13 @@ public final class ContentSync {
                 + (problems.count > 20 ? ["… and \(problems.count - 20) more problems in \(FetchError.quoted(url))"] : [])
             return record(report, media: media)
         }
-        if !index.changed, let current = cache.current, current.url == url, current.file == index.entry.file,
+        if !index.changed, !checkMedia, let current = cache.current, current.url == url, current.file == index.entry.file,
            cache.isWhole(current), key == nil || current.signed {
             cache.touch(Array(current.media.keys) + [url], now: Date().timeIntervalSince1970)
             report.outcome = .unchanged
             return record(report, media: media)
         }
-        media.run(content.references, indexChanged: index.changed, shouldStop: shouldStop)
+        media.run(content.references, indexChanged: index.changed || checkMedia, shouldStop: shouldStop)
         let total = content.references.reduce(Int64(0)) { $0 + (cache.entries[$1.url]?.size ?? 0) }
         if total > settings.maxIndexTotalBytes {
             media.problems.append("\(FetchError.quoted(url)): its media add up to \(FetchError.mebibytes(total)), more than "

@@ -38,10 +38,18 @@ enum IndexReader {
         return nil
     }
 
-    /// The content of the index in `file`, of `kind`, fetched from `url`.
-    static func read(file: String, kind: IndexKind, url: String) -> IndexContent {
+    /// The content of the index in `file`, of `kind`, fetched from `url`. An index naming more than
+    /// `maxReferences` media is refused before it is parsed (its `src` attributes counted in its bytes), so a hostile
+    /// one costs neither the tree nor the URL resolution of each of its items.
+    static func read(file: String, kind: IndexKind, url: String, maxReferences: Int) -> IndexContent {
         switch kind {
         case .smil:
+            let count = FileManager.default.contents(atPath: file).map { sourceAttributes(in: [UInt8]($0)) } ?? 0
+            guard count <= maxReferences else {
+                return IndexContent(kind: .smil, references: [], refreshSeconds: nil,
+                                    problems: ["\(FetchError.quoted(url)): names \(count) media, more than the \(maxReferences) "
+                                               + "an index may; refused"])
+            }
             do {
                 let root = try MarkupReader.read(file: file, name: url)
                 let found = ContentReferences.smil(root: root, indexURL: url, name: url)
@@ -55,8 +63,33 @@ enum IndexReader {
                 return IndexContent(kind: .m3u, references: [], refreshSeconds: nil, problems: ["\(url): cannot read \(file)"])
             }
             let found = m3u(String(decoding: data, as: UTF8.self), url: url)
+            guard found.references.count <= maxReferences else {
+                return IndexContent(kind: .m3u, references: [], refreshSeconds: nil,
+                                    problems: ["\(FetchError.quoted(url)): names \(found.references.count) media, more than the "
+                                               + "\(maxReferences) an index may; refused"])
+            }
             return IndexContent(kind: .m3u, references: found.references, refreshSeconds: nil, problems: found.problems)
         }
+    }
+
+    /// How many `src=` attributes `bytes` hold (`src`, after a space, before an `=`): at least the number of media
+    /// a SMIL index names.
+    static func sourceAttributes(in bytes: [UInt8]) -> Int {
+        var count = 0
+        var i = 1
+        let s = UInt8(ascii: "s"), r = UInt8(ascii: "r"), c = UInt8(ascii: "c"), equals = UInt8(ascii: "=")
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        while i + 3 < bytes.count {
+            if bytes[i] | 0x20 == s, bytes[i + 1] | 0x20 == r, bytes[i + 2] | 0x20 == c, isSpace(bytes[i - 1]) {
+                var j = i + 3
+                while j < bytes.count, isSpace(bytes[j]) { j += 1 }
+                if j < bytes.count, bytes[j] == equals { count += 1 }
+                i = j
+            } else {
+                i += 1
+            }
+        }
+        return count
     }
 
     /// The entries of M3U `text` from `url` as references: comment and tag lines skipped, each entry resolved
