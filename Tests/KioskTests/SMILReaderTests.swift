@@ -146,7 +146,7 @@ final class SMILReaderTests: XCTestCase {
         let file = try SMILFile.load(smil)
         XCTAssertEqual(file.paths, [1: dir.file("a.png")])
         XCTAssertEqual(file.problems.count, 2, "\(file.problems)")
-        XCTAssertEqual(file.problems.first, "\(smil):2: src \"http://example.com/ad.jpg\": not a local file (kiosk plays only local files)")
+        XCTAssertEqual(file.problems.first, "\(smil):2: src \"http://example.com/ad.jpg\": not a local file (kiosk plays only local files; `kiosk play URL` fetches remote content)")
         XCTAssertTrue(file.problems.last?.hasPrefix("\(smil):4: src \"missing.png\": ") ?? false, "\(file.problems)")
         // the timeline skips both: a.png plays from 0
         XCTAssertEqual(file.timeline(stillDuration: 5).byRegion(at: 0)["main"]?.media.src, "a.png")

@@ -188,7 +188,7 @@ extension SMILReader {
                 }
                 switch dialectValue(String(part), of: e, in: name) {
                 case .offset(let o)?: out.offsets.append(o); continue
-                case .events(let events)?: out.events += events; continue
+                case .events(let events)?: out.events += events; out.named = true; continue
                 case .unknown?: out.indefinite = true; continue
                 case nil: break
                 }
@@ -234,6 +234,9 @@ extension SMILReader {
             case "transition": fill = .freeze
             default: throw fail(e, "fill=\"\(ErrorQuote.cut(text))\" is not freeze, remove, hold or auto")
             }
+        } else if begin?.named == true {
+            // signageOS: triggered content plays its dur or repeats and is gone, the region shows what it showed
+            fill = .remove
         }
         let repeatFor = try duration("repeatDur")
         if repeatFor == .media { throw fail(e, "repeatDur=\"media\" is not a duration") }
@@ -262,6 +265,8 @@ extension SMILReader {
         var events: [SMILEventBegin] = []
         /// `indefinite` is in it (or a name that fires nothing).
         var indefinite = false
+        /// It names a `<trigger>` of `<head>`.
+        var named = false
     }
 
     private func endSync(_ e: MarkupElement) throws(SMILError) -> SMILEndSync {

@@ -5,7 +5,8 @@
 ///   only once all of it is in its cache, so prefetching is over when the layout begins: as a `begin` or `end`
 ///   value it is an offset of 0 s (plus its own offset), whether or not an element has that id;
 /// - signageOS's `<triggers>` in `<head>`: `<trigger id="trigger1" condition="or">` with `<condition origin=…>`s,
-///   named by `begin="trigger1"` (or in an `end` list). A keyboard condition is `accesskey(c)` for one key, its
+///   named by `begin="trigger1"` (or in an `end` list); as signageOS plays it, what a trigger begins is gone when
+///   it ends (`fill="remove"` unless `fill` is written). A keyboard condition is `accesskey(c)` for one key, its
 ///   keys in order for several (`data="456"`); a mouse one (`action="click"`) is a tap on any medium showing; a
 ///   sensor's (`origin="rfid1"`, a `<sensor>` of `<sensors>`) or a widget's is not heard, with one warning. Every
 ///   trigger also fires by `notify(ID)` (IPC, `kiosk ctl notify ID`, MQTT), which is how a sensor bridge or a

@@ -2,9 +2,13 @@ import Foundation
 import KioskCore
 
 /// A SMIL file made ready to play: read (libxml2, bounded, confined), turned into a document, each `src` resolved
-/// to a local file next to the SMIL file (URLs are refused: kiosk opens nothing but local files), and each
-/// clip's and sound's length probed. Media that cannot play are listed with one line each and skipped by the
-/// timeline (their regions show their backgrounds).
+/// to a local file, and each clip's and sound's length probed. Media that cannot play are listed with one line
+/// each and skipped by the timeline (their regions show their backgrounds).
+///
+/// A local SMIL file's sources are files next to it (a URL is refused: kiosk opens nothing but local files). An
+/// index fetched from a server comes with its `ContentMap`: each source, relative or an http(s) URL (its query
+/// string kept), is the content cache's file for it; one the cache does not hold, or with another scheme
+/// (`file:`, `ftp:`), does not play.
 public struct SMILFile: Sendable {
     /// The document.
     public let document: SMILDocument
@@ -39,9 +43,13 @@ public struct SMILFile: Sendable {
     /// Reads the file at `path`. Throws a `MarkupError` or `SMILError` (one line, FILE:LINE) when the document
     /// itself cannot be played. `confined` (a layout a remote loaded): with `--media-root`, a medium whose real
     /// path lies outside the root does not play (one problem line), as the remote gate refuses such a file.
-    public static func load(_ path: String, limits: DecodeLimits? = nil, confined: Bool = false) throws -> SMILFile {
-        let root = try MarkupReader.read(file: path)
-        let document = try SMILReader.read(root, file: path)
+    /// `content`: `path` is an index the content fetcher cached; its sources are the map's files, and its lines
+    /// name it by its URL (FILE:LINE is the index's URL and line).
+    public static func load(_ path: String, limits: DecodeLimits? = nil, confined: Bool = false,
+                            content: ContentMap? = nil) throws -> SMILFile {
+        let name = content?.indexURL ?? path
+        let root = try MarkupReader.read(file: path, name: name)
+        let document = try SMILReader.read(root, file: name)
         let base = (path as NSString).deletingLastPathComponent
         var paths: [Int: String] = [:], lengths: [Int: SMILTimeline.MediaLength] = [:], problems: [String] = []
         var sounding: Set<Int> = [], overrides: [Int: ProjectionOverride] = [:]
@@ -62,12 +70,16 @@ public struct SMILFile: Sendable {
                 problems.append("\(m.source): param ken-burns=\"\(ErrorQuote.cut(text))\": not on or off; shown still")
             }
             let at = "\(m.source): src \"\(ErrorQuote.cut(m.src))\""
-            guard let file = resolve(m.src, base: base) else {
-                problems.append("\(at): not a local file (kiosk plays only local files)")
+            let file: String
+            switch locate(m.src, base: base, content: content) {
+            case .success(let f): file = f
+            case .failure(let why):
+                problems.append("\(at): \(why)")
                 lengths[m.index] = .unplayable
                 continue
             }
-            if confined, let root = MediaConfinement.rootPath, !Self.lies(file, beneath: root) {
+            // the content cache's files are kiosk's own, wherever --media-root is
+            if content == nil, confined, let root = MediaConfinement.rootPath, !Self.lies(file, beneath: root) {
                 problems.append("\(at): outside --media-root \(root) (the layout was loaded by a remote)")
                 lengths[m.index] = .unplayable
                 continue
@@ -132,8 +144,27 @@ public struct SMILFile: Sendable {
         SMILTimeline(document: document, stillDuration: stillDuration, anchor: anchor, fired: fired) { lengths[$0.index] ?? .unplayable }
     }
 
+    /// Where `src` is on this machine: with `content`, the cache's file for it; without, a file by `resolve`. The
+    /// reason, for a problem line, when there is none.
+    static func locate(_ src: String, base: String, content: ContentMap?) -> Result<String, SourceRefusal> {
+        guard let content else {
+            if let file = resolve(src, base: base) { return .success(file) }
+            return .failure(SourceRefusal("not a local file (kiosk plays only local files; `kiosk play URL` fetches remote content)"))
+        }
+        guard content.absolute(src) != nil else {
+            let text = src.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let colon = text.firstIndex(of: ":"), text[..<colon].count > 1,
+               text[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) {
+                return .failure(SourceRefusal("\(text[..<colon].lowercased()): is refused in an index fetched from a server (only http and https)"))
+            }
+            return .failure(SourceRefusal("not an http or https URL"))
+        }
+        guard let file = content.file(for: src) else { return .failure(SourceRefusal("not in the content cache")) }
+        return .success(file)
+    }
+
     /// `src` as a local path: relative to `base`, absolute, or a `file:` URL with no host; nil for anything with
-    /// another scheme (http:, rtsp:, …) or a host.
+    /// another scheme (http:, rtsp:, …) or a host (`//host/path`).
     static func resolve(_ src: String, base: String) -> String? {
         var s = src.trimmingCharacters(in: .whitespaces)
         if s.hasPrefix("file://") {
@@ -143,8 +174,17 @@ public struct SMILFile: Sendable {
         } else if let colon = s.firstIndex(of: ":"), s[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
                   s[..<colon].count > 1 {
             return nil  // a URL scheme (a one-letter "c:" is not one, but is no Linux path either: left as a name)
+        } else if s.hasPrefix("//") {
+            return nil  // `//host/path`: a URL on the index's scheme, as CMSs write CDN links
         }
         guard !s.isEmpty else { return nil }
         return s.hasPrefix("/") ? s : (base.isEmpty ? s : base + "/" + s)
     }
+}
+
+/// Why a medium's `src` names no file kiosk opens (the end of its problem line).
+struct SourceRefusal: Error, CustomStringConvertible {
+    /// The reason.
+    let description: String
+    init(_ description: String) { self.description = description }
 }
