@@ -187,4 +187,30 @@ final class SMILDialectTimingTests: XCTestCase {
             XCTAssertEqual("\($0)", "d.smil:2: begin=\"soon\" is not a clock value or a wallclock() time")
         }
     }
+
+    func testWhatTheDialectsWriteThatKioskCannotHonourIsWarnedAbout() throws {
+        // signageOS's testing files put an excl's children in a priorityClass with no begin: SMIL's default there
+        // is indefinite, so nothing in it plays by itself, which is said once
+        let head = """
+            <triggers><trigger id="trigger-both" condition="and"><condition origin="keyboard" data="a-b"/>
+            <condition origin="widget" data="open"/></trigger><trigger><condition origin="mouse"/></trigger></triggers>
+            """
+        let doc = try document("""
+            <par><img src="c" begin="trigger-both" dur="2s"/></par>
+            <excl><priorityClass lower="never" peer="stop"><par repeatCount="indefinite"><img src="a" dur="2s"/></par>
+            <seq><img src="b" dur="2s"/></seq></priorityClass></excl>
+            """, head: head)
+        XCTAssertEqual(doc.warnings, [
+            "d.smil:1: trigger trigger-both: condition=\"and\" is read as or (any condition fires it)",
+            "d.smil:1: trigger trigger-both: keyboard data=\"a-b\" is not letters and digits; notify(trigger-both) fires it",
+            "d.smil:2: trigger trigger-both: origin=\"widget\" (a widget) is not heard by kiosk; notify(trigger-both) fires it",
+            "d.smil:2: <trigger> without an id is not read",
+            "d.smil:4: attribute peer of <priorityClass> is not read",
+            "d.smil:4: <par> in an <excl> has no begin: it waits for an event (SMIL's default there), so it does not play by itself (1 more in the file)",
+        ])
+        XCTAssertEqual(doc.outsideTriggers, [.notify("trigger-both")], "only the notify is left to fire it")
+        XCTAssertNil(doc.body.id, "no mouse trigger is named: the body keeps no id")
+        XCTAssertEqual(LayoutSpans.of(timeline(doc, fired: [SMILFiredEvent(.notify("trigger-both"), at: 3)]), "main", until: 9),
+                       ["0:00:03-0:00:05 c"])
+    }
 }
