@@ -82,7 +82,7 @@ public final class HTTPTransfer {
         set(CURLOPT_TIMEOUT_MS, Int(settings.totalTimeout * 1000))
         set(CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedBytes)
         set(CURLOPT_LOW_SPEED_TIME, settings.lowSpeedSeconds)
-        set(CURLOPT_MAXFILESIZE_LARGE, offset: sink.limit)
+        if request.method != .head { set(CURLOPT_MAXFILESIZE_LARGE, offset: sink.limit) }  // a HEAD's length is no body
         if let rate = settings.maxBytesPerSecond { set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: rate) }
         set(CURLOPT_USERAGENT, settings.userAgent)
         check(kiosk_curl_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorText), "CURLOPT_ERRORBUFFER")

@@ -14,8 +14,13 @@ final class NginxServer {
     let accessLog: String
     private let process = Process()
 
-    /// Starts nginx serving `dir/www` (made here), waiting up to 5 s for it to listen.
-    init(_ dir: TempDir, lifetime: Int = 300) throws {
+    /// Whether it speaks TLS (https).
+    let tls: Bool
+
+    /// Starts nginx serving `dir/www` (made here), waiting up to 5 s for it to listen; with `certificate` (PEM
+    /// certificate and key files), over TLS only.
+    init(_ dir: TempDir, lifetime: Int = 300, certificate: (chain: String, key: String)? = nil) throws {
+        tls = certificate != nil
         let nginx = try IPCTools.require(FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") ? "/usr/sbin/nginx" : nil,
                                          "nginx is not installed (Kiosk/setup.sh installs nginx-light)")
         let home = dir.file("nginx")
@@ -36,7 +41,7 @@ final class NginxServer {
           \(temps.joined(separator: " "))
           types { image/png png; video/mp4 mp4; application/smil+xml smil; audio/x-mpegurl m3u; text/plain txt; }
           default_type application/octet-stream;
-          server { listen 127.0.0.1:\(port); root \(root); }
+          server { listen 127.0.0.1:\(port)\(certificate == nil ? "" : " ssl"); root \(root); \(certificate.map { "ssl_certificate \($0.chain); ssl_certificate_key \($0.key);" } ?? "") }
         }
         """
         try config.write(toFile: home + "/nginx.conf", atomically: true, encoding: .utf8)
@@ -58,7 +63,7 @@ final class NginxServer {
     }
 
     /// The URL of `name` in the served folder.
-    func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
+    func url(_ name: String) -> String { "\(tls ? "https" : "http")://127.0.0.1:\(port)/\(name)" }
 
     /// The path of `name` in the served folder.
     func file(_ name: String) -> String { root + "/" + name }

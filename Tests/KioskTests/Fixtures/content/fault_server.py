@@ -19,6 +19,8 @@ If-Modified-Since headers). The first path segment picks the behaviour; the rest
   /redirect/ftp        302 to ftp://127.0.0.1/x
   /redirect/loop/N     302 to /redirect/loop/N+1
   /redirect/to/NAME    302 to /ok/NAME
+  PUT or POST /echo    201 with the body's length and SHA-256 as text (both logged too, with the Content-Type)
+  /concurrent/NAME     as /ok, slowly (0.3 s per request); the log's "open" says how many such requests ran at once
 """
 import argparse
 import email.utils
@@ -35,6 +37,7 @@ ARGS = None
 LOG_LOCK = threading.Lock()
 SERVED = set()  # names whose first whole-body GET was already cut
 SERVED_LOCK = threading.Lock()
+OPEN = [0]  # /concurrent requests running now
 
 
 def first_time(key):
@@ -51,15 +54,30 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def record(self):
+    def record(self, **more):
         line = {"method": self.command, "path": self.path, "range": self.headers.get("Range"),
                 "if_range": self.headers.get("If-Range"), "if_none_match": self.headers.get("If-None-Match"),
-                "if_modified_since": self.headers.get("If-Modified-Since")}
+                "if_modified_since": self.headers.get("If-Modified-Since"), "user_agent": self.headers.get("User-Agent")}
+        line.update(more)
         with LOG_LOCK, open(ARGS.log, "a") as log:
             log.write(json.dumps(line) + "\n")
 
     def do_HEAD(self):
         self.do_GET()
+
+    def do_PUT(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length)
+        digest = hashlib.sha256(body).hexdigest()
+        self.record(length=str(len(body)), sha256=digest, content_type=self.headers.get("Content-Type"))
+        answer = ("%d %s\n" % (len(body), digest)).encode()
+        self.send_response(201)
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def do_POST(self):
+        self.do_PUT()
 
     def do_GET(self):
         self.record()
@@ -187,6 +205,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         for _ in range(int(rest[0])):
             self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
         self.wfile.write(b"0\r\n\r\n")
+
+    def serve_concurrent(self, rest):
+        with SERVED_LOCK:
+            OPEN[0] += 1
+            now = OPEN[0]
+        with LOG_LOCK, open(ARGS.log, "a") as log:
+            log.write(json.dumps({"method": "OPEN", "path": self.path, "open": str(now)}) + "\n")
+        time.sleep(0.3)
+        with SERVED_LOCK:
+            OPEN[0] -= 1
+        self.serve_ok(rest)
 
     def serve_redirect(self, rest):
         targets = {"file": "file:///etc/passwd", "ftp": "ftp://127.0.0.1/x"}
