@@ -69,3 +69,24 @@ extension Player {
         return true
     }
 }
+
+/// The indexes the content fetcher cached, by file: each with its `ContentMap`, so that a load of that file (a swap,
+/// the state file's item after a restart, a remote's `loadfile`) reads its sources from the cache. Thread-safe.
+public enum FetchedIndexes {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var maps: [String: ContentMap] = [:]
+
+    /// The index cached at `path` plays with `map`.
+    public static func register(_ path: String, _ map: ContentMap) {
+        lock.lock()
+        maps[path] = map
+        lock.unlock()
+    }
+
+    /// The map of the index cached at `path`; nil for any other file.
+    public static func map(for path: String) -> ContentMap? {
+        lock.lock()
+        defer { lock.unlock() }
+        return maps[path]
+    }
+}

@@ -56,7 +56,9 @@ struct Commands {
             throw UsageError("--untimed needs --output headless")
         }
         let input = try CommandSpecs.inputOptions(from: o)
-        let layout = try LayoutCheck.layout(in: o.positional, command: "play", scheduled: o.string("schedule") != nil, config: config)
+        // one http(s) URL: the content fetcher plays it from its cache (`ContentLink`), no path is read here
+        let remote = o.positional.contains(where: ContentMap.isRemote)
+        var layout = remote ? nil : try LayoutCheck.layout(in: o.positional, command: "play", scheduled: o.string("schedule") != nil, config: config)
         let links = try RemoteLinks(o, log: log)
         defer { links.stop() }
         let web = try WebControl.start(o, grid: config.grid, limits: config.limits, links: links, log: log)
@@ -68,16 +70,21 @@ struct Commands {
         defer { state?.finish() }  // the last save, after the run
         config.restored = state?.restored
         let playLog = try PlayLogChoice.open(o, stateFolder: .some(state?.store.directory), log: log)
+        let content = try ContentLink.open(o, stateFolder: state?.store.directory
+                                               ?? StateDirectory.standard(environment: ProcessInfo.processInfo.environment,
+                                                                          canWrite: { FileManager.default.isWritableFile(atPath: $0) }),
+                                           limits: config.limits, log: log)
+        defer { content?.stop() }
         let stop = StopSignal.install(log: log)
         let watchdog = StopWatchdog(log: log, beforeExit: { state?.finish(timeout: 0.3); return "state as last saved" })
         stop.guardStops(with: watchdog)  // a stuck frame loop still stops within StopWatchdog.grace
         let stall = FrameStall.fromEnvironment(log: log)
         let scheduled = o.string("schedule") != nil
         // Without a schedule the command line's folders are watched here; with one, ScheduledFolders below.
-        let folders = WatchedFolders(paths: layout == nil ? o.positional : [], watch: !o.has("no-watch") && !scheduled, settle: o.number("settle") ?? 2,
+        let folders = WatchedFolders(paths: layout == nil && content == nil ? o.positional : [], watch: !o.has("no-watch") && !scheduled, settle: o.number("settle") ?? 2,
                                      log: log)
         defer { folders.stop() }
-        var items = (scheduled && o.positional.isEmpty) || layout != nil ? []
+        var items = (scheduled && o.positional.isEmpty) || layout != nil || content != nil ? []
             : try playlist(o.positional, allowEmpty: config.idleImage != nil || links.any || scheduled
                                || !folders.isEmpty,
                            loaded: o.positional.isEmpty ? nil : folders.items)
@@ -87,6 +94,9 @@ struct Commands {
         let schedule = try ScheduleSetup.driver(o, fallback: items, realClock: true, folders: scheduledFolders,
                                                 onPlay: { paths in fleet?.schedulePlays(paths) }, log: log)
         if let schedule { items = schedule.startingItems(at: 0) }
+        if let start = content?.startingContent() {  // the last good index in the cache: plays with no network
+            if let file = start.layout { layout = file } else { items = start.items }
+        }
         if let schedule, let fleet { fleet.choosePlaylists(through: ScheduleChoice(schedule).choose) }
         let clock = try? ScheduleSetup.wallClock(o, realClock: true)
         let reload = ConfigReload(raw: raw, schedule: schedule, log: log)
@@ -116,6 +126,7 @@ struct Commands {
                                           stall?.attach(to: player)
                                           if !folders.isEmpty { player.keepsRunningWhenEmpty = true; folders.start(sending: player.inbox) }
                                           scheduledFolders?.start(sending: player.inbox)
+                                          if let content { player.keepsRunningWhenEmpty = true; content.start(player) }
                                           let inbox = player.inbox
                                           reload.attach(inbox)
                                           stop.onStop { service.stopping(); inbox.send(.quit) }

@@ -43,7 +43,7 @@ final class LayoutLoads: @unchecked Sendable {
         let thread = Thread { [self] in
             let outcome: Outcome
             do {
-                outcome = .ready(try SMILFile.load(path, limits: limits, confined: true))
+                outcome = .ready(try SMILFile.load(path, limits: limits, confined: true, content: FetchedIndexes.map(for: path)))
             } catch {
                 outcome = .failed("\(error)")
             }

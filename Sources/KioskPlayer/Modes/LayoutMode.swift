@@ -327,7 +327,7 @@ extension Player {
             switch layoutLoads.take(path) {  // read off the loop (`readsLayoutFirst`), else here (a caller on the loop)
             case .ready(let file)?: try play(layout: file)
             case .failed(let why)?: throw PlayerError(why)
-            case nil: try play(layout: try SMILFile.load(path, limits: config.limits, confined: true))
+            case nil: try play(layout: try SMILFile.load(path, limits: config.limits, confined: true, content: FetchedIndexes.map(for: path)))
             }
         } catch {
             log.warn("\(error)")
