@@ -106,6 +106,8 @@ final class ContentFaultTests: XCTestCase {
             ContentFixtures.assertNoHalfFile(cache)
             XCTAssertEqual(cache.lastCheck?.outcome, "failed")
         }
+        XCTAssertFalse(ContentFixtures.cachedNames(cache.directory).contains { $0.hasSuffix(".part") },
+                       "a .part kept for a resume goes once the index no longer names its URL")
     }
 
     func testRedirectsLeadOnlyToHTTPAndHTTPS() throws {

@@ -91,6 +91,11 @@ public final class ContentCache {
         if validators == nil { unlink(path(CacheNames.part(url))) }
     }
 
+    /// Removes the `.part` files of URLs not in `urls` (downloads the index that wanted them no longer names).
+    func forgetPartials(except urls: Set<String>) {
+        for url in state.partials.keys where !urls.contains(url) { setPartial(url, nil) }
+    }
+
     /// Moves the finished `.part` of `url` into place as a new version and records it; the file it replaces stays
     /// (an index may still need it; `collectGarbage` removes it when none does).
     /// `fileExtension` names the file's extension instead of its URL or type (an index's kind).

@@ -75,6 +75,7 @@ public final class ContentSync {
             return record(report, media: media)
         }
         media.run(content.references, indexChanged: index.changed || checkMedia, shouldStop: shouldStop)
+        cache.forgetPartials(except: Set(content.references.map(\.url)))
         let total = content.references.reduce(Int64(0)) { $0 + (cache.entries[$1.url]?.size ?? 0) }
         if total > settings.maxIndexTotalBytes {
             media.problems.append("\(FetchError.quoted(url)): its media add up to \(FetchError.mebibytes(total)), more than "
