@@ -106,7 +106,7 @@ enum WebBench {
     }
 
     /// A loopback port nobody listens on now.
-    private static func freePort() throws -> UInt16 {
+    static func freePort() throws -> UInt16 {
         let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard s >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
         defer { Glibc.close(s) }

@@ -61,6 +61,9 @@ do {
     case "playlog":  // kiosk-bench playlog KIOSK [ROWS]: the play log's report by day over ROWS showings against sqlite3
         guard args.count >= 2 else { throw BenchError("usage: kiosk-bench playlog KIOSK [ROWS]") }
         try PlayLogBench.run(bench: bench, kiosk: args[1], rows: max(1, args.count >= 3 ? Int(args[2]) ?? 1_000_000 : 1_000_000))
+    case "content":  // kiosk-bench content KIOSK [FETCHERS]: kiosk play URL cold and warm, an unchanged check, a fleet of fetchers
+        guard args.count >= 2 else { throw BenchError("usage: kiosk-bench content KIOSK [FETCHERS]") }
+        try ContentBench.run(kiosk: args[1], fetchers: max(1, args.count >= 3 ? Int(args[2]) ?? 50 : 50))
     case "jpeg":  // only the JPEG step: kiosk-bench jpeg
         try bench.jpeg()
     case "video":  // only the video step: kiosk-bench video KIOSK [DIR] (DIR keeps the clips made, for a rerun)
