@@ -68,8 +68,8 @@ final class ContentCommandTests: XCTestCase {
     func testUsageErrorsAreOneLineAndStatus2() throws {
         let cache = try XCTUnwrap(dir).file("cache")
         let cases: [([String], String)] = [
-            ([], "content: give 'sync URL' (got nothing)"),
-            (["fetch", "http://x/"], "content: give 'sync URL' (got 'fetch')"),
+            ([], "content: give 'sync URL'"),
+            (["fetch", "http://x/"], "content: give 'sync URL'"),
             (["sync", "ftp://127.0.0.1/a.smil", "--cache", cache], "content sync: 'ftp://127.0.0.1/a.smil' is not an http or https URL"),
             (["sync", "http://127.0.0.1/a.smil"], "content sync: --cache DIR is required"),
             (["sync", "http://127.0.0.1/a.smil", "--cache", cache, "--content-key", cache + "/missing.pub"], "--content-key: "),
