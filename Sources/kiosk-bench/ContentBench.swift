@@ -5,11 +5,12 @@ import KioskCore
 /// `kiosk-bench content KIOSK [FETCHERS]`: content from a server, against nginx from Debian on 127.0.0.1 serving the
 /// demo's real photos and its clip (H.264 with B-frames) under a SMIL index. Measured in one run:
 /// - `kiosk play URL` from its start to the layout taking the screen, with an empty cache (cold: the index and every
-///   medium fetched first) and a full one (warm: played from the cache, the check after), against curl fetching the
-///   same files one after another (the peer: what the download alone costs);
+///   medium fetched first) and a full one (warm: played from the cache, the check after), against one curl fetching
+///   the same files one after another over one connection (the peer: what the download alone costs);
 /// - an unchanged check (`kiosk content sync` a second time): its requests and bytes, and nginx's access log lines;
 /// - FETCHERS `kiosk content sync` processes against the one nginx at once, cold then unchanged: the requests nginx
-///   answered per round (one check period) and the CPU time nginx spent on each round.
+///   answered per round (one check period) and the CPU time nginx spent on each round (from /proc, in clock ticks
+///   of 10 ms: a round under a tick reads 0).
 enum ContentBench {
     static func run(kiosk: String, fetchers: Int) throws {
         let dir = NSTemporaryDirectory() + "kiosk-bench-content-\(getpid())"
@@ -32,11 +33,9 @@ enum ContentBench {
         let url = "http://127.0.0.1:\(port)/index.smil"
         print("content: nginx on 127.0.0.1 serving \(media.count) demo media (\(bytes / 1024) KiB: real photos, a clip with B-frames)")
 
-        // the peer: curl fetching the index and every medium, one after another
+        // the peer: one curl fetching the index and every medium over one connection, one after another
         let curlStart = MonotonicClock.seconds()
-        for name in ["index.smil"] + media {
-            try quiet("/usr/bin/curl", ["-sf", "-o", "/dev/null", "http://127.0.0.1:\(port)/\(name)"])
-        }
+        try quiet("/usr/bin/curl", ["-sf"] + (["index.smil"] + media).flatMap { ["-o", "/dev/null", "http://127.0.0.1:\(port)/\($0)"] })
         let curl = MonotonicClock.seconds() - curlStart
         let cache = dir + "/cache"
         let cold = try timeToLayout(kiosk: kiosk, url: url, cache: cache)
