@@ -86,14 +86,20 @@ struct CommandHelp {
         summary: "Counts the showings in the play log and sums their seconds on screen.",
         specs: ReportCommand.specs)
     /// `kiosk content`.
-    static let content = CommandHelp(name: "content", arguments: "sync URL",
-        brief: "fetch an index (SMIL or M3U) and its media from a server into a content cache",
-        usage: "kiosk content sync URL --cache DIR [--content-ca FILE] [--content-rate KBPS] [--content-cache-mb N] [--content-key FILE]",
+    static let content = CommandHelp(name: "content", arguments: "sync URL | import DIR",
+        brief: "fetch an index (SMIL or M3U) and its media from a server into a content cache,\nor import a signed bundle (a USB stick's folder) into it",
+        usage: "kiosk content sync URL --cache DIR [--content-ca FILE] [--content-rate KBPS] [--content-cache-mb N] [--content-key FILE]\n"
+            + "kiosk content import DIR --cache DIR --content-key FILE [--content-cache-mb N]",
         summary: "Checks the index at URL (http or https) once and makes it and every medium it names local in the\n"
             + "cache DIR: conditional requests (an unchanged index costs one request), downloads continued\n"
             + "after a cut, lengths and sha256 attributes checked. Only when everything is local does the index\n"
             + "become the cache's last good one. Exits 0 with one summary line when everything is local, 1 with\n"
-            + "one line per problem otherwise (the last good index stays).",
+            + "one line per problem otherwise (the last good index stays).\n"
+            + "import: takes the bundle in DIR (DIR/kiosk/index.smil, else DIR/index.smil, signed as index.smil.minisig\n"
+            + "with the content key, naming the URL it stands for in <meta name=\"kiosk-url\">, a sha256 for each\n"
+            + "medium, the media beside it) and makes it that URL's last good index. Exits 0 with one summary line,\n"
+            + "1 with one line per problem when refused (unsigned, forged, a medium missing, changed or outside the\n"
+            + "bundle): nothing in the cache changes.",
         specs: ContentCommand.specs)
     /// `kiosk passwd`.
     static let passwd = CommandHelp(name: "passwd", arguments: "FILE",

@@ -5,7 +5,8 @@ import KioskTrust
 
 /// `kiosk content sync URL --cache DIR`: the content fetcher alone, once: the index at URL and everything it needs
 /// made local in the cache (to pre-seed a box or a USB stick), then exit: 0 with one summary line when everything is
-/// local, 1 with one line per problem otherwise.
+/// local, 1 with one line per problem otherwise. `kiosk content import DIR --cache DIR --content-key FILE` imports a
+/// signed bundle instead (`ContentImportCommand`).
 struct ContentCommand {
     let log: Log
 
@@ -16,7 +17,8 @@ struct ContentCommand {
         OptionSpec("content-cache-mb", .integer(1...16_777_216), metavar: "N",
                    "keep the cache within N MiB (never evicting what the index needs)"),
         OptionSpec("content-key", .text, metavar: "FILE",
-                   "take only an index signed with this minisign public key (URL.minisig), each medium with its sha256"),
+                   "take only an index signed with this minisign public key (URL.minisig), each medium with its sha256 "
+                   + "(import: required)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
     ]
 
@@ -27,8 +29,9 @@ struct ContentCommand {
         }
         let o = try ParsedOptions.parse(args, specs: Self.specs, command: "content")
         if let l = o.string("log-level"), let level = LogLevel(name: l) { log.level = level }
+        if o.positional.first == "import" { return try ContentImportCommand(log: log).run(o) }
         guard o.positional.first == "sync" else {
-            throw UsageError("content: give 'sync URL' (got \(o.positional.first.map { "'\($0)'" } ?? "nothing"))")
+            throw UsageError("content: give 'sync URL' or 'import DIR' (got \(o.positional.first.map { "'\($0)'" } ?? "nothing"))")
         }
         guard o.positional.count == 2 else {
             throw UsageError("content sync: give exactly one index URL (got \(o.positional.count - 1))")
