@@ -6,7 +6,8 @@ import KioskCore
 enum FleetRequest: Equatable, Sendable {
     /// Commands for the player's inbox, in order.
     case player([PlayerCommand])
-    /// A local file, folder or playlist to play instead of what plays (through the media gate).
+    /// A local file, folder or playlist to play instead of what plays (through the media gate); an http(s) URL is
+    /// the content fetcher's (`.player([.loadContent])`).
     case load(String)
     /// One of the schedule's targets, by its name.
     case playlist(String)
@@ -24,7 +25,7 @@ enum FleetRequest: Equatable, Sendable {
 
     /// The commands, as docs/fleets-and-walls.md lists them.
     static let names = ["next", "previous", "pause", "resume", "volume", "mute", "screen", "view", "load", "playlist",
-                        "snapshot", "stats", "notify", "alert"]
+                        "snapshot", "stats", "notify", "alert", "check-content"]
 
     /// The request `command` with `payload` makes, or why it is refused (one line).
     static func parse(_ command: String, payload bytes: [UInt8]) throws(FleetRefusal) -> FleetRequest {
@@ -46,7 +47,15 @@ enum FleetRequest: Equatable, Sendable {
             return .player([.volume(.mute(try onOff(payload, empty: nil)))])
         case "volume": return .player([.volume(.set(try volume(payload)))])
         case "view": return .player(try FleetViewPayload.changes(bytes).map { .view($0) })
-        case "load": return .load(try path(payload))
+        case "load":
+            let given = try path(payload)
+            // an http(s) URL is an index for the content fetcher (`kiosk play URL`), not a path for the media gate
+            guard ContentMap.isRemote(given) else { return .load(given) }
+            guard let url = ContentMap.absolute(given, base: given) else {
+                throw FleetRefusal("'\(clipped(given))' is not an http or https URL kiosk can fetch")
+            }
+            return .player([.loadContent(url: url)])
+        case "check-content": return .player([.checkContent])
         case "playlist":
             guard !payload.isEmpty else { throw FleetRefusal("needs a playlist name") }
             return .playlist(payload)

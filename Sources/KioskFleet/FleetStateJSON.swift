@@ -15,8 +15,8 @@ struct FleetCounters: Sendable, Equatable {
 /// The JSON of `kiosk/ID/state` and `kiosk/ID/event`. The state leaves out what changes every frame (the time
 /// position), so it is published only when something a controller cares about changed.
 enum FleetStateJSON {
-    /// The state: the item on screen, the playlist's size, pause, sound, screen, the layout's regions and the
-    /// fleet's counters.
+    /// The state: the item on screen, the playlist's size, pause, sound, screen, the layout's regions, the content
+    /// fetcher and the fleet's counters.
     static func state(_ s: PlayerStatus, _ counters: FleetCounters) -> JSONValue {
         let current = s.current
         let name = current.map { $0.title ?? ($0.path as NSString).lastPathComponent }
@@ -42,6 +42,8 @@ enum FleetStateJSON {
             // a SMIL layout playing: its file, and what each region shows (not how far in: that changes every frame)
             ("layout", s.layout.map { .string($0) } ?? .null),
             ("alert", s.alert.map { .string($0.text) } ?? .null),
+            // the content fetcher (`kiosk play URL`): its URL, last check and result, the cache's use (null: none)
+            ("content", s.content.map { .object($0.members(keys: .underscores)) } ?? .null),
             ("cec_power", s.tvPower.map { .string($0.rawValue) } ?? .null),
             ("showings_today", s.playStats.map { .int(Int64($0.showings)) } ?? .null),
             ("regions", .array(s.regions.map { r in

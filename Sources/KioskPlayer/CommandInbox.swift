@@ -32,6 +32,15 @@ public final class CommandInbox: @unchecked Sendable {
         wake?()
     }
 
+    /// Wakes the loop without a command: its next turn posts the status again (something it reads changed on
+    /// another thread, as the content fetcher's status after a check).
+    public func nudge() {
+        lock.lock()
+        let wake = wakeUp
+        lock.unlock()
+        wake?()
+    }
+
     /// Queues a command produced on the player's own thread just before it drains (input): no wakeup, which
     /// would only make the next wait return at once for nothing.
     func queueFromLoop(_ command: PlayerCommand) {

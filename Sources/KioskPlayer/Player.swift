@@ -60,6 +60,8 @@ public final class Player {
     let layoutLoads = LayoutLoads()
     /// Content from the fetcher waiting for the end of the item on screen (`kiosk play URL`; `ContentSwap.swift`).
     public let pendingContent = PendingContent()
+    /// The content fetcher's status and commands for the remotes (`ContentControl.swift`).
+    public let contentControl = ContentControl()
     /// The playlist's layout items, read ahead on the decode threads (`LayoutItemReads`).
     let layoutItems = LayoutItemReads()
     var observers: [(PlayerEvent) -> Void] = []

@@ -39,6 +39,7 @@ extension Player {
         s.tvPower = tvPower
         s.playStats = playStats
         s.alert = alertMode?.alert
+        s.content = contentControl.status  // the fetcher's, left on its thread (it wakes the loop when it changes)
         s.screenView = grid.isOpen ? .grid : .slideshow
         s.gridFilter = grid.filter
         s.gridFocus = grid.focusedPath

@@ -79,6 +79,10 @@ extension Player {
             return runGrid(command, at: t)
         case .screen(let on):
             return setScreen(on: on)
+        case .checkContent:
+            return contentControl.check(log: log)
+        case .loadContent(let url):
+            return contentControl.load(url, log: log)
         case .quit:
             quitRequested = true
             return .done()

@@ -16,12 +16,15 @@ enum MPVAction {
 /// commands), or loadfile's `{"playlist_entry_id": N}` for the first item it added.
 enum MPVReplyData: Equatable {
     case none, null, entryID
+    /// A line of text (`check-content`'s `checking URL`).
+    case text(String)
 
     /// The `data` for a request whose commands created `ids`.
     func value(ids: [ItemID]) -> JSONValue? {
         switch self {
         case .none: return nil
         case .null: return .null
+        case .text(let line): return .string(line)
         case .entryID:
             guard let first = ids.first else { return .null }
             return .object([("playlist_entry_id", .int(MPVPropertyTable.mpvID(first)))])
@@ -116,7 +119,10 @@ enum MPVCommandTable {
     static let all: [MPVCommand] = [
         MPVCommand(name: "loadfile", args: [arg("url", "String"), arg("flags", "Choice", optional: true),
                                             arg("options", "Key/value list", optional: true)], vararg: false) { a, c throws(MPVError) in
-            let items = try c.media.items(try a.required(0), list: false)
+            let given = try a.required(0)
+            // an http(s) URL is an index for the content fetcher (`kiosk play URL`), never a file to open
+            if ContentMap.isRemote(given) { return try MPVContentCommands.load(given, flag: try a.text(1), log: c.log) }
+            let items = try c.media.items(given, list: false)
             return .player(try loadCommands(items, mode: try a.text(1) ?? "replace"), failure: .loadingFailed, data: .entryID)
         },
         MPVCommand(name: "loadlist", args: [arg("url", "String"), arg("flags", "Choice", optional: true)],
@@ -216,7 +222,7 @@ enum MPVCommandTable {
             _ = try a.integer(0)  // a code that is no integer is refused, as in mpv, rather than quitting
             return .player([.quit], failure: .command, data: .null)
         },
-    ] + MPVPropertyCommands.all + MPVOverlayCommands.all
+    ] + MPVPropertyCommands.all + MPVOverlayCommands.all + MPVContentCommands.all
 
     /// loadfile's and loadlist's flags.
     /// `play-report [BY [FORMAT [SINCE [UNTIL]]]]`: the report's text. An unknown grouping or format, or a time not

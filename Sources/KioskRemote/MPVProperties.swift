@@ -255,6 +255,9 @@ enum MPVPropertyTable {
         // The emergency alert on screen: its text (unavailable while none is), and its end on the wall clock.
         MPVProperty("kiosk-alert", .text, get: { s in s.alert.map { .string($0.text) } }),
         MPVProperty("kiosk-alert-until", .number, get: { s in MPVValue.double(s.alert?.until?.secondsSince1970) }),
+        // The content fetcher (`kiosk play URL`; unavailable without one): url, signed, last-check, result, problem,
+        // fetched, cache-bytes, cache-budget, media.
+        MPVProperty("kiosk-content", .list, get: { s in s.content.map { .object($0.members(keys: .hyphens)) } }),
         // A SMIL layout playing (`kiosk play FILE.smil`): its file, and each region with what it shows.
         MPVProperty("kiosk-layout", .text, get: { s in s.layout.map { .string($0) } }),
         MPVProperty("kiosk-regions", .list, get: { s in

@@ -31,8 +31,9 @@ public struct MediaGate: Sendable {
     }
 
     /// The items `given` names for loadfile (`list` false: a file, a folder or a playlist) or loadlist (a
-    /// playlist file). A URL becomes an item that fails like any unloadable file (no connection is made);
-    /// a path outside the media root is refused with one log line.
+    /// playlist file). A URL other than http(s) (which loadfile hands the content fetcher) becomes an item that
+    /// fails like any unloadable file (no connection is made); a path outside the media root is refused with one
+    /// log line.
     func items(_ given: String, list: Bool) throws(MPVError) -> [PlaylistItem] {
         if given.utf8.contains(0) {  // before the URL case: a NUL-cut name is refused, not passed on
             _ = admitted(given, what: list ? "loadlist" : "loadfile")

@@ -58,14 +58,25 @@ enum WebAssets {
               $('#screen-state').textContent = s.screen; $('#cec').textContent = s.cec_power || 'not followed';
               $('#today').textContent = s.showings_today === null ? '' : s.showings_today + ' showings today';
               if (document.activeElement !== $('#volume')) $('#volume').value = s.volume;
+              content(s.content);
               const ul = $('#regions'); ul.textContent = '';
               for (const r of s.regions) { const li = document.createElement('li'); li.textContent = r.name + ': ' + name(r.path || r.src) + (r.next ? ' → next ' + name(r.next) : ''); ul.appendChild(li); }
             } catch (e) { say(e.message, true); }
           });
           for (const b of document.querySelectorAll('button[data-command]')) {
-            b.addEventListener('click', async () => { try { await command(JSON.parse(b.dataset.command)); say('Done.'); } catch (e) { say(e.message, true); } });
+            b.addEventListener('click', async () => { try { const r = await command(JSON.parse(b.dataset.command)); say(r && typeof r.data === 'string' ? r.data : 'Done.'); } catch (e) { say(e.message, true); } });
           }
           $('#volume').addEventListener('change', async (ev) => { try { await command(['set_property', 'volume', Number(ev.target.value)]); } catch (e) { say(e.message, true); } });
+        }
+
+        // the content fetcher (kiosk play URL): its URL, the last check and its result, the cache's use
+        function content(c) {
+          const p = $('#content-source'); if (!p) return;
+          p.hidden = !c || !c.url; if (p.hidden) return;
+          const mib = (n) => (n / 1048576).toFixed(1) + ' MiB';
+          const when = (t) => t ? new Date(t).toLocaleString() : 'not yet';
+          $('#content').textContent = c.url + ' · checked ' + when(c.last_check) + ' (' + c.result + (c.problem ? ': ' + c.problem : '') + ')'
+            + ' · fetched ' + when(c.fetched) + ' · ' + c.media + ' media · cache ' + mib(c.cache_bytes) + (c.cache_budget === null ? '' : ' of ' + mib(c.cache_budget));
         }
 
         function upload(files) {

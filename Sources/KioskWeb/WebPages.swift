@@ -69,7 +69,9 @@ enum WebPages {
         <h1>Dashboard</h1>
         <section class="live"><img id="screen" src="/api/screenshot.jpg" alt="What the screen shows now" width="640" height="360"></section>
         <section class="now"><p>Now: <b id="now">…</b></p><p>Next: <span id="next">…</span></p><ul id="regions"></ul>
-        <p>Screen <span id="screen-state">…</span> · TV <span id="cec">…</span> · <span id="today"></span></p></section>
+        <p>Screen <span id="screen-state">…</span> · TV <span id="cec">…</span> · <span id="today"></span></p>
+        <p id="content-source" hidden>Content <span id="content">…</span>
+        <button id="check-content" data-command='["check-content"]'>Check now</button></p></section>
         <section class="controls">
         <button data-command='["playlist-prev"]'>Previous</button><button id="pause" data-command='["cycle","pause"]'>Pause</button>
         <button data-command='["playlist-next"]'>Next</button>

@@ -2,7 +2,7 @@ import Foundation
 import KioskCore
 
 /// `GET /api/status`: what plays now and next (in each region while a layout plays), the controls' state, the
-/// screen and the TV, and today's showings.
+/// screen and the TV, the content fetcher (`kiosk play URL`), and today's showings.
 enum WebStatusJSON {
     static func status(_ s: PlayerStatus) -> JSONValue {
         let current = s.current
@@ -39,6 +39,7 @@ enum WebStatusJSON {
             ("screen", .string(s.screenOn ? "on" : "off")),
             ("cec_power", s.tvPower.map { .string($0.rawValue) } ?? .null),
             ("alert", s.alert.map { .string($0.text) } ?? .null),
+            ("content", s.content.map { .object($0.members(keys: .underscores)) } ?? .null),
             ("layout", s.layout.map { .string($0) } ?? .null),
             ("regions", .array(regions)),
             ("width", .int(Int64(s.displayWidth))), ("height", .int(Int64(s.displayHeight))),

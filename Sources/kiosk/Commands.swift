@@ -75,16 +75,17 @@ struct Commands {
                                                                           canWrite: { FileManager.default.isWritableFile(atPath: $0) }),
                                            limits: config.limits, log: log)
         defer { content?.stop() }
+        let fetching = content?.startURL != nil  // else the link waits for a remote's load URL
         let stop = StopSignal.install(log: log)
         let watchdog = StopWatchdog(log: log, beforeExit: { state?.finish(timeout: 0.3); return "state as last saved" })
         stop.guardStops(with: watchdog)  // a stuck frame loop still stops within StopWatchdog.grace
         let stall = FrameStall.fromEnvironment(log: log)
         let scheduled = o.string("schedule") != nil
         // Without a schedule the command line's folders are watched here; with one, ScheduledFolders below.
-        let folders = WatchedFolders(paths: layout == nil && content == nil ? o.positional : [], watch: !o.has("no-watch") && !scheduled, settle: o.number("settle") ?? 2,
+        let folders = WatchedFolders(paths: layout == nil && !fetching ? o.positional : [], watch: !o.has("no-watch") && !scheduled, settle: o.number("settle") ?? 2,
                                      log: log)
         defer { folders.stop() }
-        var items = (scheduled && o.positional.isEmpty) || layout != nil || content != nil ? []
+        var items = (scheduled && o.positional.isEmpty) || layout != nil || fetching ? []
             : try playlist(o.positional, allowEmpty: config.idleImage != nil || links.any || scheduled
                                || !folders.isEmpty,
                            loaded: o.positional.isEmpty ? nil : folders.items)
@@ -126,7 +127,8 @@ struct Commands {
                                           stall?.attach(to: player)
                                           if !folders.isEmpty { player.keepsRunningWhenEmpty = true; folders.start(sending: player.inbox) }
                                           scheduledFolders?.start(sending: player.inbox)
-                                          if let content { player.keepsRunningWhenEmpty = true; content.start(player) }
+                                          if fetching { player.keepsRunningWhenEmpty = true }
+                                          content?.start(player)
                                           let inbox = player.inbox
                                           reload.attach(inbox)
                                           stop.onStop { service.stopping(); inbox.send(.quit) }

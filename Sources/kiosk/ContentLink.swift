@@ -10,20 +10,35 @@ import KioskTrust
 /// `--content-refresh`) and hands the player each new index only once it and all its media are cached, to swap in at
 /// the end of the item on screen. With nothing cached and no server, the idle picture shows with one line saying
 /// why, and checks go on with backoff until one succeeds. Problems are one line each, said when they change.
+///
+/// The remotes reach it through the player's `ContentControl`: after every check the link leaves its status there
+/// (the URL, the check and its result, the cache's use) and wakes the player, which posts it; "check now" ends the
+/// wait for the next check; a remote's `load URL` switches to another index URL, whose content swaps in as any new
+/// index does. `kiosk play FILES` has a link too whenever a cache folder can be named (`--content-cache`, else the
+/// state folder's `content/`): it waits, with no thread and no cache folder made, until a remote's `load URL`.
 final class ContentLink: @unchecked Sendable {
-    /// The index URL.
-    let url: String
-    private let sync: ContentSync
+    /// The URL given on the command line; nil: the link waits for a remote's `load URL`.
+    let startURL: String?
+    /// What a cache is opened with: its folder and budget, the transfers' settings and the content key.
+    private let folder: String
+    private let budget: Int64?
+    private let settings: FetchSettings
+    private let key: MinisignPublicKey?
     private let log: Log
     private let limits: DecodeLimits
     private let defaultPeriod: Double
     /// How often every medium is asked for again (`--content-media-refresh`).
     private let mediaPeriod: Double
+    /// The sync over the cache: made at `open` with a URL, else on the link's thread when the first URL comes; used
+    /// only there once the thread runs.
+    private var sync: ContentSync?
     private let cond = NSCondition()
     // guarded by `cond`
+    private var wanted: String?
     private var stopping = false
     private var checkAsked = false
     private var thread: Thread?
+    private var player: (pending: PendingContent, inbox: CommandInbox, control: ContentControl)?
     private var lastSaid: [String] = []
     /// The index the player was handed last, with its media (nil: none yet).
     private var handed: KeptIndex?
@@ -31,17 +46,22 @@ final class ContentLink: @unchecked Sendable {
     /// The shortest and longest waits after a failed check with nothing to play.
     static let backoff = (first: 2.0, most: 120.0)
 
-    /// The link `o` asks for: nil unless the one path given is an http or https URL.
+    /// The link `o` asks for: one that fetches when the one path given is an http or https URL; one that waits for a
+    /// remote's `load URL` when the paths are local and a cache folder can be named; nil when none can.
     static func open(_ o: ParsedOptions, stateFolder: String?, limits: DecodeLimits, log: Log) throws -> ContentLink? {
-        guard o.positional.count == 1, let url = o.positional.first, ContentMap.isRemote(url) else {
-            if let remote = o.positional.first(where: ContentMap.isRemote) {
+        var url: String?
+        if let remote = o.positional.first(where: ContentMap.isRemote) {
+            guard o.positional.count == 1 else {
                 throw UsageError("play: '\(remote)' is a URL: give it alone (kiosk plays one index from a server at a time)")
             }
-            return nil
+            guard let absolute = ContentMap.absolute(remote, base: remote) else {
+                throw UsageError("play: '\(remote)' is not an http or https URL kiosk can fetch")
+            }
+            url = absolute
         }
-        guard ContentMap.absolute(url, base: url) != nil else { throw UsageError("play: '\(url)' is not an http or https URL kiosk can fetch") }
         guard let folder = o.string("content-cache") ?? stateFolder.map({ StateDirectory.joined($0, "content") }) else {
-            throw UsageError("play: no folder for the content cache (give --content-cache DIR, or a --state-dir)")
+            guard url == nil else { throw UsageError("play: no folder for the content cache (give --content-cache DIR, or a --state-dir)") }
+            return nil  // a remote's load URL is refused with one line
         }
         var settings = FetchSettings()
         if let ca = o.string("content-ca") {
@@ -55,35 +75,45 @@ final class ContentLink: @unchecked Sendable {
         } catch {
             throw UsageError("--content-key: \(error.description)")
         }
-        let cache: ContentCache
-        do {
-            cache = try ContentCache(directory: folder, budgetBytes: o.integer("content-cache-mb").map { Int64($0) << 20 })
-        } catch {
-            throw UsageError("--content-cache: \(error.description)")
+        let link = ContentLink(url: url, folder: folder, budget: o.integer("content-cache-mb").map { Int64($0) << 20 },
+                               settings: settings, key: key, period: o.number("content-refresh") ?? 60,
+                               mediaPeriod: o.number("content-media-refresh") ?? 600, limits: limits, log: log)
+        if url != nil {
+            do throws(CacheError) { link.sync = try link.openSync() } catch { throw UsageError("--content-cache: \(error.description)") }
         }
-        if let problem = cache.loadProblem { log.warn("content: \(problem)") }
-        return ContentLink(url: url, sync: ContentSync(cache: cache, settings: settings, key: key),
-                           period: o.number("content-refresh") ?? 60, mediaPeriod: o.number("content-media-refresh") ?? 600,
-                           limits: limits, log: log)
+        return link
     }
 
-    private init(url: String, sync: ContentSync, period: Double, mediaPeriod: Double, limits: DecodeLimits, log: Log) {
-        self.mediaPeriod = mediaPeriod
-        self.url = ContentMap.absolute(url, base: url) ?? url
-        self.sync = sync
+    private init(url: String?, folder: String, budget: Int64?, settings: FetchSettings, key: MinisignPublicKey?, period: Double,
+                 mediaPeriod: Double, limits: DecodeLimits, log: Log) {
+        startURL = url
+        wanted = url
+        self.folder = folder
+        self.budget = budget
+        self.settings = settings
+        self.key = key
         self.defaultPeriod = period
+        self.mediaPeriod = mediaPeriod
         self.limits = limits
         self.log = log
     }
 
-    /// What plays at start: the last good index of this URL in the cache, read (no network needed); nil when there
+    /// The cache in the link's folder and a sync over it.
+    private func openSync() throws(CacheError) -> ContentSync {
+        let cache = try ContentCache(directory: folder, budgetBytes: budget)
+        if let problem = cache.loadProblem { log.warn("content: \(problem)") }
+        return ContentSync(cache: cache, settings: settings, key: key)
+    }
+
+    /// What plays at start: the last good index of the URL in the cache, read (no network needed); nil when there
     /// is none, or it cannot be read (one line): the player then idles until a check brings content.
     func startingContent() -> PendingContent.Swap? {
-        guard let index = sync.cache.current, index.url == url, sync.cache.isWhole(index) else {
+        guard let url = startURL, let cache = sync?.cache else { return nil }
+        guard let index = cache.current, index.url == url, cache.isWhole(index) else {
             log.info("content: nothing cached for \(url) yet; the first check fetches it")
             return nil
         }
-        let content = read(index)
+        let content = read(index, cache: cache)
         if let content {
             log.info("content: playing \(url) from the cache (fetched \(Self.age(index.publishedAt)) ago)")
             cond.lock()
@@ -93,24 +123,47 @@ final class ContentLink: @unchecked Sendable {
         return content
     }
 
-    /// Starts checking on a thread of its own, handing `player` each new index (`pendingContent`, or at once through
-    /// its inbox when nothing of this URL plays yet).
+    /// Answers `player`'s remotes from now on (its `ContentControl`: the status, "check now", `load URL`), and
+    /// starts checking on a thread of its own when there is a URL, handing `player` each new index
+    /// (`pendingContent`, or at once through its inbox when nothing of this URL plays yet).
     func start(_ player: Player) {
-        let pending = player.pendingContent, inbox = player.inbox
-        let thread = Thread { [self] in run(pending: pending, inbox: inbox) }
-        thread.name = "kiosk-content"
+        let control = player.contentControl
         cond.lock()
-        self.thread = thread
+        self.player = (player.pendingContent, player.inbox, control)
         cond.unlock()
-        thread.start()
+        control.connect(ContentControl.Handlers(checkNow: { [self] in checkNow() }, switchTo: { [self] in switchTo(url: $0) }))
+        publish(nil, url: startURL)
+        if startURL != nil { startThread() }
     }
 
-    /// Checks the URL now (a remote's "check now"), not at the end of the period.
-    func checkNow() {
+    /// Checks the URL now (a remote's "check now"), not at the end of the period; the URL, or nil when there is none.
+    func checkNow() -> String? {
         cond.lock()
+        defer { cond.unlock() }
+        guard let wanted else { return nil }
+        checkAsked = true
+        cond.broadcast()
+        return wanted
+    }
+
+    /// Plays the index at `url` from the next check on (a remote's `load URL`): a check begins at once (one under
+    /// way for another URL stops), and its content swaps in as any new index does, once it and its media are
+    /// cached; what plays stays until then. The cache is the same folder (its last good index is one index: the
+    /// new URL's replaces it once whole, and the old one's files go at the next replacement).
+    func switchTo(url given: String) -> ContentRefusal? {
+        guard ContentMap.isRemote(given), let url = ContentMap.absolute(given, base: given) else {
+            return ContentRefusal("'\(given)' is not an http or https URL kiosk can fetch")
+        }
+        cond.lock()
+        let same = wanted == url
+        wanted = url
         checkAsked = true
         cond.broadcast()
         cond.unlock()
+        log.info(same ? "content: checking \(url) now (a remote loaded it again)"
+                      : "content: switching to \(url) (a remote loaded it); what plays stays until it is cached")
+        startThread()
+        return nil
     }
 
     /// Ends the checks (a transfer under way stops within a second or so).
@@ -121,18 +174,50 @@ final class ContentLink: @unchecked Sendable {
         cond.unlock()
     }
 
+    /// Starts the checking thread unless it runs (or the link was never started with a player).
+    private func startThread() {
+        cond.lock()
+        defer { cond.unlock() }
+        guard thread == nil, player != nil else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "kiosk-content"
+        self.thread = thread
+        thread.start()
+    }
+
     private var isStopping: Bool {
         cond.lock()
         defer { cond.unlock() }
         return stopping
     }
 
-    private func run(pending: PendingContent, inbox: CommandInbox) {
+    private var wantedURL: String? {
+        cond.lock()
+        defer { cond.unlock() }
+        return wanted
+    }
+
+    private func run() {
         var failures = 0
         var mediaChecked = MonotonicClock.seconds()
+        var checking: String?
         while !isStopping {
+            guard let url = wantedURL else { break }
+            if url != checking {  // the start, or a remote switched URLs: the backoff and the media period start over
+                checking = url
+                failures = 0
+                mediaChecked = MonotonicClock.seconds()
+            }
+            guard let sync = ensureSync(url) else {
+                rest(Self.backoff.most)
+                continue
+            }
+            if let index = sync.cache.current, index.url == url, sync.cache.isWhole(index) {
+                hand(index, cache: sync.cache, url: url)  // cached already (switched back, or offline): plays as is
+            }
             let checkMedia = MonotonicClock.seconds() - mediaChecked >= mediaPeriod
-            let report = sync.sync(url, checkMedia: checkMedia, shouldStop: { [self] in isStopping })
+            let report = sync.sync(url, checkMedia: checkMedia, shouldStop: { [self] in isStopping || wantedURL != url })
+            if wantedURL != url { continue }  // switched during the check: the new URL's check now
             if checkMedia, report.outcome != .failed { mediaChecked = MonotonicClock.seconds() }
             for note in report.notes { log.warn("content: \(note)") }
             var wait = report.refreshSeconds ?? defaultPeriod
@@ -140,7 +225,7 @@ final class ContentLink: @unchecked Sendable {
             case .changed, .unchanged:
                 failures = 0
                 say(nil, key: [])
-                if let index = report.index { hand(index, changed: report.outcome == .changed, pending: pending, inbox: inbox) }
+                if let index = report.index { hand(index, cache: sync.cache, url: url) }
             case .failed:
                 failures += 1
                 let nothing = handedIndex == nil
@@ -153,12 +238,75 @@ final class ContentLink: @unchecked Sendable {
                             : "content: \(url) not updated: \(why); the cached content plays on, next check in \(Self.seconds(wait))",
                     key: [nothing ? "idle" : "cached"] + report.problems, more: Array(report.problems.dropFirst()))
             }
-            cond.lock()
-            let until = Date(timeIntervalSinceNow: wait)
-            while !stopping, !checkAsked, cond.wait(until: until) {}
-            checkAsked = false
-            cond.unlock()
+            publish(report, url: url)
+            rest(wait)
         }
+    }
+
+    /// Waits `seconds`, or until a check is asked for (or a URL switched, or the stop).
+    private func rest(_ seconds: Double) {
+        cond.lock()
+        let until = Date(timeIntervalSinceNow: seconds)
+        while !stopping, !checkAsked, cond.wait(until: until) {}
+        checkAsked = false
+        cond.unlock()
+    }
+
+    /// The sync, its cache opened here the first time (a link started without a URL); nil, with one line and a
+    /// failed status, when the cache folder cannot be used.
+    private func ensureSync(_ url: String) -> ContentSync? {
+        if let sync { return sync }
+        do throws(CacheError) {
+            let made = try openSync()
+            sync = made
+            return made
+        } catch {
+            let line = "content: cannot fetch \(url): the content cache: \(error.description)"
+            say(line, key: ["cache", error.description])
+            var s = ContentStatus()
+            s.url = url
+            s.signed = key != nil
+            s.lastCheck = WallInstant(clamping: Date())
+            s.result = .failed
+            s.problem = error.description
+            s.cacheBudget = budget
+            show(s)
+            return nil
+        }
+    }
+
+    /// Leaves the status for the remotes: after `report`'s check, or (nil) as the cache's state file has it.
+    private func publish(_ report: SyncReport?, url: String?) {
+        var s = ContentStatus()
+        s.url = url
+        s.signed = key != nil
+        s.cacheBudget = budget
+        if let cache = sync?.cache {
+            s.cacheBytes = cache.usedBytes()
+            if let report {
+                s.lastCheck = WallInstant(clamping: Date())
+                s.result = ContentStatus.CheckResult(rawValue: report.outcome.rawValue) ?? .none
+                s.problem = report.problems.first
+            } else if let check = cache.lastCheck, check.url == url {
+                s.lastCheck = WallInstant(clamping: Date(timeIntervalSince1970: check.at))
+                s.result = ContentStatus.CheckResult(rawValue: check.outcome) ?? .none
+                s.problem = check.problems.first
+            }
+        }
+        if let index = handedIndex {
+            s.fetched = WallInstant(clamping: Date(timeIntervalSince1970: index.publishedAt))
+            s.media = index.media.count
+        }
+        show(s)
+    }
+
+    /// Hands `s` to the player's `ContentControl` and wakes its loop to post it.
+    private func show(_ s: ContentStatus) {
+        cond.lock()
+        let player = self.player
+        cond.unlock()
+        player?.control.update(s)
+        player?.inbox.nudge()
     }
 
     private var handedIndex: KeptIndex? {
@@ -167,28 +315,32 @@ final class ContentLink: @unchecked Sendable {
         return handed
     }
 
-    /// Hands `index` to the player when it is not the one it has: at once when nothing of this URL plays, else at the
-    /// end of the item on screen.
-    private func hand(_ index: KeptIndex, changed: Bool, pending: PendingContent, inbox: CommandInbox) {
+    /// Hands `index` (of `url`) to the player when it is not the one it has: at once when nothing fetched plays,
+    /// else at the end of the item on screen.
+    private func hand(_ index: KeptIndex, cache: ContentCache, url: String) {
         let had = handedIndex
-        guard had?.file != index.file || had?.media != index.media, let swap = read(index) else { return }
+        guard had?.file != index.file || had?.media != index.media else { return }
+        cond.lock()
+        let player = self.player
+        cond.unlock()
+        guard let player, let swap = read(index, cache: cache) else { return }
         cond.lock()
         handed = index
         cond.unlock()
         if had == nil {
             log.info("content: \(url) fetched; playing it")
-            inbox.send(.load(swap.items, .replace))
+            player.inbox.send(.load(swap.items, .replace))
         } else {
             log.info("content: \(url) changed; the new content plays from the end of the item on screen")
-            pending.set(swap)
+            player.pending.set(swap)
         }
     }
 
     /// The index cached for `index`, ready to hand the player: one SMIL file (read here, off the player's loop) or
     /// the playlist's entries as cache files. Nil, with one line, when it cannot be read.
-    private func read(_ index: KeptIndex) -> PendingContent.Swap? {
-        let file = sync.cache.indexPath(of: index)
-        let map = sync.cache.map(of: index)
+    private func read(_ index: KeptIndex, cache: ContentCache) -> PendingContent.Swap? {
+        let file = cache.indexPath(of: index)
+        let map = cache.map(of: index)
         FetchedIndexes.register(file, map)
         switch index.kind {
         case .smil:
@@ -204,7 +356,7 @@ final class ContentLink: @unchecked Sendable {
                 log.warn("content: cannot read the cached playlist \(file)")
                 return nil
             }
-            let items = M3U.entries(in: String(decoding: data, as: UTF8.self), base: "", source: url, log: log, content: map)
+            let items = M3U.entries(in: String(decoding: data, as: UTF8.self), base: "", source: index.url, log: log, content: map)
             return PendingContent.Swap(items: items, layout: nil)
         }
     }

@@ -48,6 +48,23 @@ struct ControlCommand {
             }
             try check(reply, command, json: json)
             if !json { Self.write(Self.display(reply.data)) }
+        case .answer(let command):
+            let reply = try client.request(command)
+            if !reply.succeeded, !json, reply.error == "error running command" {
+                throw IPCClientError.failed(request: IPCClient.name(command),
+                                            error: reply.error + " (\(ContentStatus.notFetching)? 'kiosk ctl content' says)")
+            }
+            try check(reply, command, json: json)
+            if !json { Self.write(Self.display(reply.data) + "\n") }
+        case .content:
+            let command: [Any] = ["get_property", ControlContent.property]
+            let reply = try client.request(command)
+            if !reply.succeeded, !json, reply.error == "property unavailable" {
+                throw IPCClientError.failed(request: IPCClient.name(command),
+                                            error: reply.error + " (kiosk has no content cache: give --content-cache DIR or a state folder)")
+            }
+            try check(reply, command, json: json)
+            if !json { Self.write(ControlContent.lines(reply.data)) }
         case .get(let property):
             let command: [Any] = ["get_property", property]
             let reply = try client.request(command)

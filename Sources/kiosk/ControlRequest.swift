@@ -13,6 +13,10 @@ enum ControlRequest {
     case status
     /// Run one command and print the text it answers (`play-report`).
     case text([Any])
+    /// Run one command and print the line it answers (`check-content`'s `checking URL`).
+    case answer([Any])
+    /// Print the content fetcher's status (`kiosk-content`) as a few lines.
+    case content
 
     /// What `report` asks for beyond its word: `--by`, `--format`, `--since`, `--until`.
     struct ReportOptions {
@@ -30,6 +34,8 @@ enum ControlRequest {
       pause, resume, toggle      pause, resume, or toggle pause
       goto N                     play item N of the playlist, counting from 0 (playlist-play-index)
       load FILE [append|replace] replace the playlist with FILE (default), or append it (loadfile)
+      load URL                   play the index (SMIL or M3U) at an http(s) URL from the content cache, once it
+                                 and its media are fetched, instead of what plays (loadfile)
       remove N                   remove item N of the playlist, counting from 0 (playlist-remove)
       get PROP                   print a property: strings as they are, other values as JSON
       set PROP VALUE             set a property; VALUE is read as JSON when it is JSON (true, 50), else as text
@@ -40,13 +46,16 @@ enum ControlRequest {
                                  YYYY-MM-DDTHH:MM[:SS]) or until cleared (alert)
       alert --clear              end the alert on screen
       status                     one line: playing|paused N/COUNT PATH TIME/DURATION s, or idle
+      content                    the content fetcher: its URL, the last check and its result, when what plays
+                                 was fetched, the cache's use (kiosk-content)
+      check-content              check the content's URL now, not at the end of its period (check-content)
       report [--by item|hour|day|region] [--format table|csv|json|xibo] [--since T] [--until T]
                                  the play log's report, as 'kiosk report' writes it (T: YYYY-MM-DD[THH:MM[:SS]], local)
     """
 
     /// The names of the subcommands.
     static let names = ["next", "prev", "pause", "resume", "toggle", "goto", "load", "remove", "get", "set",
-                        "observe", "screenshot", "notify", "alert", "status", "report"]
+                        "observe", "screenshot", "notify", "alert", "status", "content", "check-content", "report"]
 
     /// Parses `words` (the subcommand and its arguments). Relative file names are made absolute against
     /// `directory`, since the server's working folder is not ours.
@@ -81,6 +90,9 @@ enum ControlRequest {
             guard mode == "append" || mode == "replace" else {
                 throw UsageError("ctl load: '\(mode)' is not append or replace")
             }
+            if ContentMap.isRemote(args[0]), mode != "replace" {
+                throw UsageError("ctl load: a URL replaces what plays (kiosk plays one index from a server at a time); append takes a FILE")
+            }
             self = .command(["loadfile", Self.absolute(args[0], in: directory, urls: true), mode])
         case "get": try arity(1...1, "get PROP"); self = .get(args[0])
         case "set": try arity(2...2, "set PROP VALUE"); self = .command(["set_property", args[0], Self.value(args[1])])
@@ -89,6 +101,8 @@ enum ControlRequest {
             try arity(1...1, "screenshot OUT.png")
             self = .command(["screenshot-to-file", Self.absolute(args[0], in: directory, urls: false)])
         case "status": try arity(0...0, "status"); self = .status
+        case "content": try arity(0...0, "content"); self = .content
+        case "check-content": try arity(0...0, "check-content"); self = .answer(["check-content"])
         case "report":
             try arity(0...0, "report [--by G] [--format F] [--since T] [--until T]")
             var r = report

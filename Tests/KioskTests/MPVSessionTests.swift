@@ -169,7 +169,9 @@ final class MPVSessionTests: XCTestCase {
             (#"["set_property","image-display-duration",8]"#, [.imageDuration(8)]),
             (#"["set_property","kiosk-center",[0.25,0.75]]"#, [.view(.center(x: 0.25, y: 0.75))]),
             (#"["keypress","RIGHT"]"#, [.key(code: 106)]),
-            (#"["loadfile","https://example.com/a.jpg","append"]"#, [.load([PlaylistItem(path: "https://example.com/a.jpg")], .append)]),
+            (#"["loadfile","rtmp://example.com/a.jpg","append"]"#, [.load([PlaylistItem(path: "rtmp://example.com/a.jpg")], .append)]),
+            // an http(s) URL is an index for the content fetcher, never a file for the playlist
+            (#"["loadfile","https://example.com/a.smil#top"]"#, [.loadContent(url: "https://example.com/a.smil")]),
             (#"["loadfile","/srv/new.jpg","insert-next-play"]"#, [.load([PlaylistItem(path: "/srv/new.jpg")], .insertNext), .next]),
             (#"["quit"]"#, [.quit]),
         ]
@@ -179,7 +181,8 @@ final class MPVSessionTests: XCTestCase {
             XCTAssertEqual(sink.commands, expected, command)
             sink.answer()
             session.woken(context: context)
-            let data = command.contains("loadfile") ? #"{"playlist_entry_id":8}"# : "null"
+            // a URL for the content fetcher makes no playlist entry (yet): its data is null
+            let data = command.contains("loadfile") && !command.contains("https:") ? #"{"playlist_entry_id":8}"# : "null"
             let reply = command.hasPrefix(#"["set_property""#) ? #"{"request_id":\#(i),"error":"success"}"#
                 : #"{"data":\#(data),"request_id":\#(i),"error":"success"}"#
             XCTAssertEqual(context.take(a), [reply], command)

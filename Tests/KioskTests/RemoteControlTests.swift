@@ -130,11 +130,11 @@ final class RemoteControlTests: XCTestCase {
         XCTAssertEqual(try c.request(#"["loadfile","\#(outside)","append"]"#)["error"], .string("loading failed"))
         XCTAssertTrue(p.waitFor("refused: outside --media-root", timeout: 5), p.stderr)
         XCTAssertEqual(try c.request(#"["screenshot-to-file","\#(dir.file("shot.png"))"]"#)["error"], .string("error running command"))
-        XCTAssertEqual(try c.request(#"["loadfile","https://example.com/x.jpg","append"]"#)["error"], .string("success"))
+        XCTAssertEqual(try c.request(#"["loadfile","rtmp://example.com/x.jpg","append"]"#)["error"], .string("success"))
         XCTAssertEqual(try c.request(#"["playlist-play-index",1]"#)["error"], .string("success"))
         let failed = try c.waitForEvent("end-file") { $0["reason"] == .string("error") }
         XCTAssertEqual(failed?["file_error"], .string("loading failed"), "\(c.events)")
-        XCTAssertTrue(p.waitFor("https://example.com/x.jpg: a URL", timeout: 5), p.stderr)
+        XCTAssertTrue(p.waitFor("rtmp://example.com/x.jpg: a URL", timeout: 5), p.stderr)
         let long = clients[1]
         try long.socket.write(Array(repeating: UInt8(ascii: "x"), count: (1 << 20) + 1))
         let end = try long.socket.readToEnd(timeout: 10)

@@ -170,6 +170,13 @@ public enum PlayerCommand: Sendable, Equatable {
     case alert(AlertRequest)
     /// The TV's power status changed, as HDMI-CEC reported it (for the status: IPC `cec-power`, MQTT, `ctl status`).
     case tvPower(TVPower)
+    /// Checks the content's index URL now (a remote's "check now"), not at the end of the check period; fails when
+    /// kiosk plays no content from a server.
+    case checkContent
+    /// Plays the content at this http(s) URL (an index: a SMIL layout or an M3U playlist) from the content cache
+    /// instead of what plays, once it and its media are cached (a remote's `load URL`); fails when kiosk has no
+    /// content cache.
+    case loadContent(url: String)
     /// Ends the run.
     case quit
 }

@@ -97,6 +97,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var screenView = ScreenView.slideshow
     /// The emergency alert on screen, if one is.
     public var alert: EmergencyAlert?
+    /// The content fetcher (`kiosk play URL`, or one waiting for a remote's `load URL`); nil without one.
+    public var content: ContentStatus?
     /// The SMIL layout playing instead of the playlist, if one is, and what each of its regions shows.
     public var layout: String?
     public var regions: [RegionStatus] = []

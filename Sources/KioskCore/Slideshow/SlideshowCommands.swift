@@ -77,7 +77,7 @@ extension Slideshow {
             options.transition = spec
             return .done()
         case .volume, .seek, .view, .effect, .toggleEffect, .effectSplit, .overlay, .showText, .showProgress, .screenshot, .key, .screen,
-             .grid, .region, .trigger, .alert, .tvPower, .quit:
+             .grid, .region, .trigger, .alert, .tvPower, .checkContent, .loadContent, .quit:
             return nil
         }
     }
