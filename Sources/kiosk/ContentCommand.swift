@@ -43,7 +43,7 @@ struct ContentCommand {
         guard let folder = o.string("cache") else { throw UsageError("content sync: --cache DIR is required") }
         var settings = FetchSettings()
         settings.caFile = try o.string("content-ca").map { file throws(UsageError) in try Self.readable(file, flag: "content-ca") }
-        settings.maxBytesPerSecond = o.number("content-rate").map { Int64($0 * 1000) }
+        settings.maxBytesPerSecond = o.number("content-rate").map { Int64(Int(saturating: $0 * 1000)) }
         let key: MinisignPublicKey?
         do {
             key = try o.string("content-key").map { file throws(TrustError) in try MinisignPublicKey(file: file) }
@@ -81,6 +81,6 @@ struct ContentCommand {
 
     /// `value` without a trailing `.0`.
     private static func seconds(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        Int(whole: value, in: -999_999_999_999_999...999_999_999_999_999).map(String.init) ?? String(value)
     }
 }

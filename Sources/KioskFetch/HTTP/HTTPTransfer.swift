@@ -78,8 +78,8 @@ public final class HTTPTransfer {
         set(CURLOPT_SSL_VERIFYPEER, 1)
         set(CURLOPT_SSL_VERIFYHOST, 2)
         if let ca = settings.caFile { set(CURLOPT_CAINFO, ca) }
-        set(CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))
-        set(CURLOPT_TIMEOUT_MS, Int(settings.totalTimeout * 1000))
+        set(CURLOPT_CONNECTTIMEOUT_MS, Int(saturating: settings.connectTimeout * 1000))
+        set(CURLOPT_TIMEOUT_MS, Int(saturating: settings.totalTimeout * 1000))
         set(CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedBytes)
         set(CURLOPT_LOW_SPEED_TIME, settings.lowSpeedSeconds)
         if request.method != .head { set(CURLOPT_MAXFILESIZE_LARGE, offset: sink.limit) }  // a HEAD's length is no body
