@@ -27,13 +27,22 @@ final class PlayReportUploads: @unchecked Sendable {
 
     /// Reports of the showings in the play log at `playLog` (nil: none is kept, so no proof of play is sent), their
     /// cursors in `folder` (the state folder's `reports`), with the fetcher's `settings`; `status` makes a status
-    /// report's body (`PlayerStatusReport.json`).
+    /// report's body.
     init(playLog: String?, folder: String, settings: FetchSettings, log: Log, status: @escaping @Sendable () -> JSONValue) {
         self.playLog = playLog
         self.folder = folder
         self.settings = settings
         self.log = log
         self.status = status
+    }
+
+    /// Reports whose status is the player's on `board` (`PlayerStatusReport`: what plays, the content fetcher as the
+    /// remotes say it), named by this machine's host name.
+    convenience init(playLog: String?, folder: String, settings: FetchSettings, log: Log, board: PlayerBoard) {
+        let player = FleetControl.hostName()
+        self.init(playLog: playLog, folder: folder, settings: settings, log: log) {
+            PlayerStatusReport(player: player, time: Date(), status: board.status).json
+        }
     }
 
     /// The index cached at `file`, fetched from `url`, now plays with `map` (nil for a playlist): its subscriptions

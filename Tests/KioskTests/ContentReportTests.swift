@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-@testable import KioskFetch
+import KioskFetch
 import KioskMedia
 @_spi(Bench) import KioskPlayLog
 import XCTest
@@ -227,11 +227,16 @@ final class ContentReportTests: XCTestCase {
         XCTAssertEqual(try upload(db, cursor: dir.file("put.json"), put, log: lines.log).sendPending().sent, 3)
         XCTAssertEqual(try upload(db, cursor: dir.file("post.json"), post, log: lines.log).sendPending().sent, 3)
         let status = try XCTUnwrap(aSMIL.subscriptions.first { $0.kind == .status })
-        let kept = KeptIndex(url: index, kind: .smil, file: "f-v1.smil", validators: HTTPValidators(), media: ["\(index).mp4": "m-v1.mp4"],
-                             refreshSeconds: 60, publishedAt: 1_798_106_400, signed: false)
-        let report = PlayerStatusReport(player: "shop-1", time: Self.at(5), playing: ["main: \(index).mp4"], index: kept,
-                                        lastCheck: CheckRecord(url: index, at: 1_798_106_400, outcome: "unchanged", problems: []),
-                                        cacheBytes: 1234, cacheBudget: nil)
+        var playing = PlayerStatus()
+        playing.layout = "/var/lib/kiosk/content/files/f-v1.smil"
+        playing.regions = [RegionStatus(name: "main", src: "b.mp4", path: "/var/lib/kiosk/content/files/b-v1.mp4")]
+        var content = ContentStatus()
+        content.url = index
+        content.result = .unchanged
+        content.lastCheck = WallInstant(clamping: Self.at(0))
+        content.cacheBytes = 1234
+        playing.content = content
+        let report = PlayerStatusReport(player: "shop-1", time: Self.at(5), status: playing)
         XCTAssertNil(try StatusReportUpload(subscription: status, settings: FetchSettings(), log: lines.log) { report.json }.sendOnce())
         let requests = server.requests()
         XCTAssertEqual(requests.map { "\($0.method) \($0.path) \($0.status)" },
@@ -240,10 +245,15 @@ final class ContentReportTests: XCTestCase {
         XCTAssertEqual(try Self.showings(requests[1].body).map(Self.line), try Self.reference(db))
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(requests[2].body.utf8)) as? [String: Any])
         XCTAssertEqual(object["player"] as? String, "shop-1")
-        XCTAssertEqual(object["playing"] as? [String], ["main: \(index).mp4"])
-        XCTAssertEqual((object["content"] as? [String: Any])?["index"] as? String, index)
-        XCTAssertEqual((object["last_check"] as? [String: Any])?["outcome"] as? String, "unchanged")
-        XCTAssertEqual((object["cache"] as? [String: Any])?["bytes"] as? Int, 1234)
+        XCTAssertEqual(object["time"] as? String, "2026-12-24T10:00:05.000Z")
+        let shown = try XCTUnwrap(object["playing"] as? [String: Any])
+        XCTAssertEqual(shown["layout"] as? String, "/var/lib/kiosk/content/files/f-v1.smil")
+        XCTAssertEqual((shown["regions"] as? [[String: Any]])?.map { $0["src"] as? String }, ["b.mp4"])
+        let fetcher = try XCTUnwrap(object["content"] as? [String: Any])
+        XCTAssertEqual(fetcher["url"] as? String, index)
+        XCTAssertEqual(fetcher["result"] as? String, "unchanged")
+        XCTAssertEqual(fetcher["last_check"] as? String, "2026-12-24T10:00:00Z")
+        XCTAssertEqual(fetcher["cache_bytes"] as? Int, 1234)
 
         // a server that redirects the report took nothing: the showings wait, one line names the redirect
         try server.answer("redirect")

@@ -10,6 +10,13 @@ public struct PlayReportPass: Sendable, Equatable {
     public var reports: Int
     /// Why the pass stopped short (one line naming the URL); nil when the backlog was sent whole.
     public var failure: String?
+
+    /// A pass's figures.
+    public init(sent: Int, reports: Int, failure: String?) {
+        self.sent = sent
+        self.reports = reports
+        self.failure = failure
+    }
 }
 
 /// Proof of play sent to the server an index names (its `ReportSubscription` of kind playback): every period, the

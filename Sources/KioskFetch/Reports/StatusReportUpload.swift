@@ -70,46 +70,37 @@ public final class StatusReportUpload: @unchecked Sendable {
     }
 }
 
-/// The player's status as a status report says it: one JSON object of what plays, the content and its cache, and
-/// the last check. Made from values the caller read (under its own locks): nothing here reads the cache.
+/// The player's status as a status report says it: one JSON object of what plays and of the content fetcher, the
+/// latter as the remotes write it (`ContentStatus.members`), so a CMS reads what `kiosk ctl content`, MQTT and the
+/// web page say. Made from the board's status (`PlayerBoard.status`): nothing here reads the cache or the player.
 public struct PlayerStatusReport: Sendable, Equatable {
     /// The player's name (the host name).
     public var player: String
     /// When the report was made.
     public var time: Date
-    /// What plays now: a line per region or item (a path, or the URL it came from).
-    public var playing: [String]
-    /// The index that plays (the last good one in the cache), if any.
-    public var index: KeptIndex?
-    /// The last check of the index URL and how it went, if any.
-    public var lastCheck: CheckRecord?
-    /// Bytes the content cache holds, and its budget (nil: none).
-    public var cacheBytes: Int64?
-    /// See `cacheBytes`.
-    public var cacheBudget: Int64?
+    /// The player's status.
+    public var status: PlayerStatus
 
-    /// A report of these values.
-    public init(player: String, time: Date, playing: [String], index: KeptIndex?, lastCheck: CheckRecord?, cacheBytes: Int64?,
-                cacheBudget: Int64?) {
-        self.player = player; self.time = time; self.playing = playing; self.index = index; self.lastCheck = lastCheck
-        self.cacheBytes = cacheBytes; self.cacheBudget = cacheBudget
+    /// A report of `status`, made at `time` by `player`.
+    public init(player: String, time: Date, status: PlayerStatus) {
+        self.player = player
+        self.time = time
+        self.status = status
     }
 
-    /// `{"player", "version", "time", "playing": […], "content": {"index", "fetched", "signed", "media"} | null,
-    /// "cache": {"bytes", "budget"}, "last_check": {"url", "at", "outcome", "problems": […]} | null}`, times in UTC.
+    /// `{"player", "version", "time", "playing": {"item", "layout", "regions": [{"name", "src", "path"}], "idle",
+    /// "screen_on", "alert"}, "content": {"url", "signed", "last_check", "result", "problem", "fetched", "cache_bytes",
+    /// "cache_budget", "media"} | null}`; times in UTC, what is unknown `null`.
     public var json: JSONValue {
-        func when(_ seconds: Double) -> JSONValue { .string(Self.utc(Date(timeIntervalSince1970: seconds))) }
-        let content: JSONValue = index.map {
-            .object([("index", .string($0.url)), ("fetched", when($0.publishedAt)), ("signed", .bool($0.signed)), ("media", .int(Int64($0.media.count)))])
-        } ?? .null
-        let check: JSONValue = lastCheck.map {
-            .object([("url", .string($0.url)), ("at", when($0.at)), ("outcome", .string($0.outcome)), ("problems", .array($0.problems.map { .string($0) }))])
-        } ?? .null
+        func text(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
+        let regions: [JSONValue] = status.regions.map { .object([("name", .string($0.name)), ("src", text($0.src)), ("path", text($0.path))]) }
+        let playing: JSONValue = .object([
+            ("item", text(status.current?.path)), ("layout", text(status.layout)), ("regions", .array(regions)),
+            ("idle", .bool(status.idle)), ("screen_on", .bool(status.screenOn)), ("alert", .bool(status.alert != nil)),
+        ])
         return .object([
             ("player", .string(player)), ("version", .string(KioskVersion.number)), ("time", .string(Self.utc(time))),
-            ("playing", .array(playing.map { .string($0) })), ("content", content),
-            ("cache", .object([("bytes", cacheBytes.map { .int($0) } ?? .null), ("budget", cacheBudget.map { .int($0) } ?? .null)])),
-            ("last_check", check),
+            ("playing", playing), ("content", status.content.map { .object($0.members(keys: .underscores)) } ?? .null),
         ])
     }
 
