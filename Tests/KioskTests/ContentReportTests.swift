@@ -103,6 +103,10 @@ final class ContentReportTests: XCTestCase {
         XCTAssertEqual(first.map(Self.line), try Self.reference(db), "the report is the play log's closed rows, field for field")
         XCTAssertEqual(first.map { $0["url"] as? String }, [nil, "https://cdn.example/b.mp4", nil, nil])
         XCTAssertEqual(first.map { $0["screen_on"] as? Bool }, [true, false, true, true])
+        // the cursor: 1 done, the logo (2) still on screen, 3 to 5 done above it
+        var cursor = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file("reports/pop.json")))) as? [String: Any])
+        XCTAssertEqual(cursor["through"] as? Int, 1)
+        XCTAssertEqual(cursor["acknowledged"] as? [[Int]], [[3, 5]])
 
         // the logo's showing ends, another begins and ends: the next report is those two, and then nothing is left
         store.end(logo, at: Self.at(60), reason: "eof", length: 60, screenOff: 0)
@@ -114,7 +118,7 @@ final class ContentReportTests: XCTestCase {
         XCTAssertEqual(try Self.ids(Array(requests.suffix(1))), [2, 6])
         XCTAssertEqual(try requests.flatMap { try Self.showings($0.body) }.map(Self.line).sorted(), try Self.reference(db).sorted(),
                        "every closed row arrived once")
-        let cursor = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file("reports/pop.json")))) as? [String: Any])
+        cursor = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file("reports/pop.json")))) as? [String: Any])
         XCTAssertEqual(cursor["through"] as? Int, 6)
         XCTAssertEqual((cursor["acknowledged"] as? [Any])?.count, 0)
         XCTAssertEqual(lines.matching("warn").count, 0, "\(lines.matching(""))")
