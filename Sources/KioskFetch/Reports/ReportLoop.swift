@@ -125,5 +125,5 @@ final class ReportTrouble: @unchecked Sendable {
 
 /// Seconds as a log line says them: `45 s`, `10 min`.
 func reportSeconds(_ s: Double) -> String {
-    s < 90 ? (s < 10 && s != s.rounded() ? String(format: "%.1f s", s) : "\(Int(s.rounded())) s") : "\(Int((s / 60).rounded())) min"
+    s < 90 ? (s < 10 && s != s.rounded() ? String(format: "%.1f s", s) : "\(Int(saturating: s)) s") : "\(Int(saturating: s / 60)) min"
 }

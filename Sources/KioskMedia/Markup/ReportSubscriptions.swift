@@ -181,7 +181,7 @@ public enum ReportSubscriptions {
         }
         let kept = min(max(value, shortestPeriod), longestPeriod)
         if kept != value {
-            warnings.append("\(at): \(type) \(what) \(text) s is outside \(Int(shortestPeriod)) s to a day; \(Int(kept)) s is used")
+            warnings.append("\(at): \(type) \(what) \(text) s is outside \(Int(saturating: shortestPeriod)) s to a day; \(Int(saturating: kept)) s is used")
         }
         return kept
     }
