@@ -215,6 +215,9 @@ final class ContentLink: @unchecked Sendable {
             if let index = sync.cache.current, index.url == url, sync.cache.isWhole(index) {
                 hand(index, cache: sync.cache, url: url)  // cached already (switched back, or offline): plays as is
             }
+            cond.lock()
+            checkAsked = false  // this check is the one asked for (a switch's, a remote's); one asked from now on is another
+            cond.unlock()
             let checkMedia = MonotonicClock.seconds() - mediaChecked >= mediaPeriod
             let report = sync.sync(url, checkMedia: checkMedia, shouldStop: { [self] in isStopping || wantedURL != url })
             if wantedURL != url { continue }  // switched during the check: the new URL's check now
