@@ -121,13 +121,16 @@ enum MPVCommandTable {
                                             arg("options", "Key/value list", optional: true)], vararg: false) { a, c throws(MPVError) in
             let given = try a.required(0)
             // an http(s) URL is an index for the content fetcher (`kiosk play URL`), never a file to open
-            if ContentMap.isRemote(given) { return try MPVContentCommands.load(given, flag: try a.text(1), log: c.log) }
+            if ContentMap.isRemote(given) { return try MPVContentCommands.load(given, flag: try a.text(1), log: c.log, command: "loadfile") }
             let items = try c.media.items(given, list: false)
             return .player(try loadCommands(items, mode: try a.text(1) ?? "replace"), failure: .loadingFailed, data: .entryID)
         },
         MPVCommand(name: "loadlist", args: [arg("url", "String"), arg("flags", "Choice", optional: true)],
                    vararg: false) { a, c throws(MPVError) in
-            let items = try c.media.items(try a.required(0), list: true)
+            let given = try a.required(0)
+            // an M3U playlist by URL is an index for the content fetcher too, never an empty list that clears the playlist
+            if ContentMap.isRemote(given) { return try MPVContentCommands.load(given, flag: try a.text(1), log: c.log, command: "loadlist") }
+            let items = try c.media.items(given, list: true)
             return .player(try loadCommands(items, mode: try a.text(1) ?? "replace"), failure: .loadingFailed, data: .null)
         },
         MPVCommand(name: "playlist-next", args: [arg("flags", "Choice", optional: true)], vararg: false) { a, c throws(MPVError) in

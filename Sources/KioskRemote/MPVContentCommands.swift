@@ -1,7 +1,7 @@
 import KioskCore
 
 /// The content fetcher over IPC (`kiosk play URL`): kiosk's command `check-content` ("check now": the reply's data
-/// is `checking URL`), and `loadfile` of an http or https URL, which the fetcher plays from its cache once the index
+/// is `checking URL`), and `loadfile` or `loadlist` of an http or https URL, which the fetcher plays from its cache once the index
 /// and its media are there (as a new index swaps in: at the end of the item on screen). Its status is the property
 /// `kiosk-content`.
 enum MPVContentCommands {
@@ -15,17 +15,17 @@ enum MPVContentCommands {
         },
     ]
 
-    /// `loadfile URL [replace]` of an http or https URL: the fetcher's next check is of it. One index plays at a
-    /// time, so another flag (`append`…) is "invalid parameter"; a URL the fetcher cannot take is "loading failed";
-    /// each with one log line naming it.
-    static func load(_ given: String, flag: String?, log: Log) throws(MPVError) -> MPVAction {
+    /// `loadfile URL [replace]` (or `loadlist`, `command`) of an http or https URL: the fetcher's next check is of
+    /// it. One index plays at a time, so another flag (`append`…) is "invalid parameter"; a URL the fetcher cannot
+    /// take is "loading failed"; each with one log line naming it.
+    static func load(_ given: String, flag: String?, log: Log, command: String) throws(MPVError) -> MPVAction {
         let shown = given.count <= 200 ? given : String(given.prefix(197)) + "..."
         guard flag == nil || flag == "replace" else {
-            log.warn("ipc: loadfile \(shown) \(flag ?? ""): refused: a URL replaces what plays (the content fetcher plays one index at a time)")
+            log.warn("ipc: \(command) \(shown) \(flag ?? ""): refused: a URL replaces what plays (the content fetcher plays one index at a time)")
             throw .invalidParameter
         }
         guard let url = ContentMap.absolute(given, base: given), !given.utf8.contains(0) else {
-            log.warn("ipc: loadfile \(shown): refused: not an http or https URL kiosk can fetch")
+            log.warn("ipc: \(command) \(shown): refused: not an http or https URL kiosk can fetch")
             throw .loadingFailed
         }
         return .player([.loadContent(url: url)], failure: .loadingFailed, data: .entryID)

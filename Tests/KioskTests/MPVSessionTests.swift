@@ -172,6 +172,7 @@ final class MPVSessionTests: XCTestCase {
             (#"["loadfile","rtmp://example.com/a.jpg","append"]"#, [.load([PlaylistItem(path: "rtmp://example.com/a.jpg")], .append)]),
             // an http(s) URL is an index for the content fetcher, never a file for the playlist
             (#"["loadfile","https://example.com/a.smil#top"]"#, [.loadContent(url: "https://example.com/a.smil")]),
+            (#"["loadlist","http://example.com/list.m3u8","replace"]"#, [.loadContent(url: "http://example.com/list.m3u8")]),
             (#"["loadfile","/srv/new.jpg","insert-next-play"]"#, [.load([PlaylistItem(path: "/srv/new.jpg")], .insertNext), .next]),
             (#"["quit"]"#, [.quit]),
         ]
