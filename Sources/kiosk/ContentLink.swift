@@ -68,7 +68,7 @@ final class ContentLink: @unchecked Sendable {
             guard FileManager.default.isReadableFile(atPath: ca) else { throw UsageError("--content-ca: cannot read '\(ca)'") }
             settings.caFile = ca
         }
-        settings.maxBytesPerSecond = o.number("content-rate").map { Int64($0 * 1000) }
+        settings.maxBytesPerSecond = o.number("content-rate").map { Int64(Int(saturating: $0 * 1000)) }
         let key: MinisignPublicKey?
         do {
             key = try o.string("content-key").map { file throws(TrustError) in try MinisignPublicKey(file: file) }
@@ -375,7 +375,7 @@ final class ContentLink: @unchecked Sendable {
         for l in [line] + more { log.warn(l) }
     }
 
-    private static func seconds(_ s: Double) -> String { s < 90 ? "\(Int(s.rounded())) s" : "\(Int((s / 60).rounded())) min" }
+    private static func seconds(_ s: Double) -> String { s < 90 ? "\(Int(saturating: s)) s" : "\(Int(saturating: s / 60)) min" }
 
     private static func age(_ since: Double) -> String {
         seconds(max(0, Date().timeIntervalSince1970 - since))
