@@ -75,6 +75,9 @@ struct Commands {
                                                                           canWrite: { FileManager.default.isWritableFile(atPath: $0) }),
                                            limits: config.limits, log: log)
         defer { content?.stop() }
+        if let content, let folder = state?.store.directory ?? o.string("content-cache") {
+            content.reportBack(playLog: playLog?.0.path, folder: StateDirectory.joined(folder, "reports"))
+        }
         let fetching = content?.startURL != nil  // else the link waits for a remote's load URL
         let stop = StopSignal.install(log: log)
         let watchdog = StopWatchdog(log: log, beforeExit: { state?.finish(timeout: 0.3); return "state as last saved" })

@@ -42,6 +42,12 @@ final class ContentLink: @unchecked Sendable {
     private var lastSaid: [String] = []
     /// The index the player was handed last, with its media (nil: none yet).
     private var handed: KeptIndex?
+    /// Signed bundles from a USB stick or a folder (`--content-bundle`), imported on the link's thread.
+    private var bundles: ContentBundles?
+    /// Where proof of play and status go back to the server (the index's report subscriptions), and what it is
+    /// made from: the play log and the folder of the reports' cursors.
+    private var reports: PlayReportUploads?
+    private var reportSources: (playLog: String?, folder: String)?
 
     /// The shortest and longest waits after a failed check with nothing to play.
     static let backoff = (first: 2.0, most: 120.0)
@@ -78,8 +84,12 @@ final class ContentLink: @unchecked Sendable {
         let link = ContentLink(url: url, folder: folder, budget: o.integer("content-cache-mb").map { Int64($0) << 20 },
                                settings: settings, key: key, period: o.number("content-refresh") ?? 60,
                                mediaPeriod: o.number("content-media-refresh") ?? 600, limits: limits, log: log)
-        if url != nil {
+        if url != nil || o.string("content-bundle") != nil {
             do throws(CacheError) { link.sync = try link.openSync() } catch { throw UsageError("--content-cache: \(error.description)") }
+        }
+        if let spec = o.string("content-bundle") {
+            guard let key else { throw UsageError("--content-bundle needs --content-key (a bundle is taken only when signed)") }
+            link.bundles = try ContentBundles(spec: spec, key: key, log: log) { [weak link] in link?.wake() }
         }
         return link
     }
@@ -131,9 +141,34 @@ final class ContentLink: @unchecked Sendable {
         cond.lock()
         self.player = (player.pendingContent, player.inbox, control)
         cond.unlock()
-        control.connect(ContentControl.Handlers(checkNow: { [self] in checkNow() }, switchTo: { [self] in switchTo(url: $0) }))
+        control.connect(ContentControl.Handlers(checkNow: { [self] in reports?.sendNow(); return checkNow() },
+                                                switchTo: { [self] in switchTo(url: $0) }))
+        if let sources = reportSources {
+            reports = PlayReportUploads(playLog: sources.playLog, folder: sources.folder, settings: settings, log: log, board: player.board)
+            if let index = handedIndex, let cache = sync?.cache { followReports(index, cache: cache) }
+        }
         publish(nil, url: startURL)
-        if startURL != nil { startThread() }
+        if startURL != nil || bundles != nil { startThread() }
+        bundles?.start()
+    }
+
+    /// The report uploads follow the subscriptions of `index`, which now plays.
+    private func followReports(_ index: KeptIndex, cache: ContentCache) {
+        reports?.follow(index: cache.indexPath(of: index), url: index.url, map: index.kind == .smil ? cache.map(of: index) : nil)
+    }
+
+    /// Sends proof of play from the play log at `playLog` (nil: none is kept) and the player's status back to the
+    /// server, where the index playing names report subscriptions; their cursors are kept in `folder`. Before `start`.
+    func reportBack(playLog: String?, folder: String) {
+        reportSources = (playLog, folder)
+    }
+
+    /// Ends the wait for the next check (a bundle was queued).
+    private func wake() {
+        cond.lock()
+        checkAsked = true
+        cond.broadcast()
+        cond.unlock()
     }
 
     /// Checks the URL now (a remote's "check now"), not at the end of the period; the URL, or nil when there is none.
@@ -172,6 +207,8 @@ final class ContentLink: @unchecked Sendable {
         stopping = true
         cond.broadcast()
         cond.unlock()
+        bundles?.stop()
+        reports?.stop()
     }
 
     /// Starts the checking thread unless it runs (or the link was never started with a player).
@@ -202,7 +239,12 @@ final class ContentLink: @unchecked Sendable {
         var mediaChecked = MonotonicClock.seconds()
         var checking: String?
         while !isStopping {
-            guard let url = wantedURL else { break }
+            importBundles()
+            guard let url = wantedURL else {
+                guard bundles != nil else { break }
+                rest(Self.backoff.most)  // a bundle may bring a URL
+                continue
+            }
             if url != checking {  // the start, or a remote switched URLs: the backoff and the media period start over
                 checking = url
                 failures = 0
@@ -243,6 +285,23 @@ final class ContentLink: @unchecked Sendable {
             }
             publish(report, url: url)
             rest(wait)
+        }
+    }
+
+    /// Imports the bundles queued since the last turn: one whose index becomes current is handed to the player as
+    /// a fetched one is (and names the URL to check from then on, when none was given).
+    private func importBundles() {
+        guard let bundles else { return }
+        for folder in bundles.take() {
+            guard let sync = sync ?? (try? openSync()) else { continue }
+            self.sync = sync
+            guard let (index, url) = bundles.importOne(folder, into: sync.cache, settings: settings, expectedURL: wantedURL,
+                                                       log: log) else { continue }
+            cond.lock()
+            if wanted == nil { wanted = url }
+            cond.unlock()
+            hand(index, cache: sync.cache, url: url)
+            publish(nil, url: url)
         }
     }
 
@@ -330,6 +389,7 @@ final class ContentLink: @unchecked Sendable {
         cond.lock()
         handed = index
         cond.unlock()
+        followReports(index, cache: cache)
         if had == nil {
             log.info("content: \(url) fetched; playing it")
             player.inbox.send(.load(swap.items, .replace))

@@ -10,6 +10,9 @@ extension CommandSpecs {
                    "keep the cache within N MiB (never evicting what the index needs)"),
         OptionSpec("content-key", .text, metavar: "FILE",
                    "play only an index signed with this minisign public key (URL.minisig), each medium with its sha256"),
+        OptionSpec("content-bundle", .text, metavar: "DIR|auto",
+                   "import a signed bundle (DIR/kiosk/index.smil or DIR/index.smil; needs --content-key) when it appears in DIR, "
+                   + "or with auto on a stick mounted under /media, /run/media or /mnt"),
         OptionSpec("content-refresh", .number(5...86_400), metavar: "S",
                    "check the index every S seconds when it says no <meta http-equiv=\"Refresh\"> (default 60)"),
         OptionSpec("content-media-refresh", .number(5...604_800), metavar: "S",
