@@ -12,13 +12,7 @@ struct ContentCommand {
 
     static let specs: [OptionSpec] = [
         OptionSpec("cache", .text, metavar: "DIR", "the content cache folder (made when missing; required)"),
-        OptionSpec("content-ca", .text, metavar: "FILE", "trust the CA certificates in FILE (PEM) instead of the system's"),
-        OptionSpec("content-rate", .number(1...10_000_000), metavar: "KBPS", "at most this many kilobytes per second per transfer"),
-        OptionSpec("content-cache-mb", .integer(1...16_777_216), metavar: "N",
-                   "keep the cache within N MiB (never evicting what the index needs)"),
-        OptionSpec("content-key", .text, metavar: "FILE",
-                   "take only an index signed with this minisign public key (URL.minisig), each medium with its sha256 "
-                   + "(import: required)"),
+    ] + CommandSpecs.content.filter { ["content-ca", "content-rate", "content-cache-mb", "content-key"].contains($0.name) } + [
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
     ]
 

@@ -21,25 +21,25 @@ final class ContentLink: @unchecked Sendable {
     let startURL: String?
     /// What a cache is opened with: its folder and budget, the transfers' settings and the content key.
     private let folder: String
-    private let budget: Int64?
+    let budget: Int64?
     private let settings: FetchSettings
-    private let key: MinisignPublicKey?
-    private let log: Log
-    private let limits: DecodeLimits
+    let key: MinisignPublicKey?
+    let log: Log
+    let limits: DecodeLimits
     private let defaultPeriod: Double
     /// How often every medium is asked for again (`--content-media-refresh`).
     private let mediaPeriod: Double
     /// The sync over the cache: made at `open` with a URL, else on the link's thread when the first URL comes; used
     /// only there once the thread runs.
-    private var sync: ContentSync?
-    private let cond = NSCondition()
+    var sync: ContentSync?
+    let cond = NSCondition()
     // guarded by `cond`
     private var wanted: String?
     private var stopping = false
     private var checkAsked = false
     private var thread: Thread?
-    private var player: (pending: PendingContent, inbox: CommandInbox, control: ContentControl)?
-    private var lastSaid: [String] = []
+    var player: (pending: PendingContent, inbox: CommandInbox, control: ContentControl)?
+    var lastSaid: [String] = []
     /// The index the player was handed last, with its media (nil: none yet).
     private var handed: KeptIndex?
     /// Signed bundles from a USB stick or a folder (`--content-bundle`), imported on the link's thread.
@@ -337,41 +337,7 @@ final class ContentLink: @unchecked Sendable {
         }
     }
 
-    /// Leaves the status for the remotes: after `report`'s check, or (nil) as the cache's state file has it.
-    private func publish(_ report: SyncReport?, url: String?) {
-        var s = ContentStatus()
-        s.url = url
-        s.signed = key != nil
-        s.cacheBudget = budget
-        if let cache = sync?.cache {
-            s.cacheBytes = cache.usedBytes()
-            if let report {
-                s.lastCheck = WallInstant(clamping: Date())
-                s.result = ContentStatus.CheckResult(rawValue: report.outcome.rawValue) ?? .none
-                s.problem = report.problems.first
-            } else if let check = cache.lastCheck, check.url == url {
-                s.lastCheck = WallInstant(clamping: Date(timeIntervalSince1970: check.at))
-                s.result = ContentStatus.CheckResult(rawValue: check.outcome) ?? .none
-                s.problem = check.problems.first
-            }
-        }
-        if let index = handedIndex {
-            s.fetched = WallInstant(clamping: Date(timeIntervalSince1970: index.publishedAt))
-            s.media = index.media.count
-        }
-        show(s)
-    }
-
-    /// Hands `s` to the player's `ContentControl` and wakes its loop to post it.
-    private func show(_ s: ContentStatus) {
-        cond.lock()
-        let player = self.player
-        cond.unlock()
-        player?.control.update(s)
-        player?.inbox.nudge()
-    }
-
-    private var handedIndex: KeptIndex? {
+    var handedIndex: KeptIndex? {
         cond.lock()
         defer { cond.unlock() }
         return handed
@@ -399,45 +365,4 @@ final class ContentLink: @unchecked Sendable {
         }
     }
 
-    /// The index cached for `index`, ready to hand the player: one SMIL file (read here, off the player's loop) or
-    /// the playlist's entries as cache files. Nil, with one line, when it cannot be read.
-    private func read(_ index: KeptIndex, cache: ContentCache) -> PendingContent.Swap? {
-        let file = cache.indexPath(of: index)
-        let map = cache.map(of: index)
-        FetchedIndexes.register(file, map)
-        switch index.kind {
-        case .smil:
-            do {
-                let layout = try SMILFile.load(file, limits: limits, content: map)
-                return PendingContent.Swap(items: [PlaylistItem(path: file)], layout: layout)
-            } catch {
-                log.warn("content: \(error)")
-                return nil
-            }
-        case .m3u:
-            guard let data = FileManager.default.contents(atPath: file) else {
-                log.warn("content: cannot read the cached playlist \(file)")
-                return nil
-            }
-            let items = M3U.entries(in: String(decoding: data, as: UTF8.self), base: "", source: index.url, log: log, content: map)
-            return PendingContent.Swap(items: items, layout: nil)
-        }
-    }
-
-    /// Writes `line` (and `more`) unless `key` is what was said last (the same problems: said once, not at every
-    /// retry); nil forgets it, so a problem that comes back is said again.
-    private func say(_ line: String?, key: [String], more: [String] = []) {
-        cond.lock()
-        let same = key == lastSaid
-        lastSaid = key
-        cond.unlock()
-        guard !same, let line else { return }
-        for l in [line] + more { log.warn(l) }
-    }
-
-    private static func seconds(_ s: Double) -> String { s < 90 ? "\(Int(saturating: s)) s" : "\(Int(saturating: s / 60)) min" }
-
-    private static func age(_ since: Double) -> String {
-        seconds(max(0, Date().timeIntervalSince1970 - since))
-    }
 }
