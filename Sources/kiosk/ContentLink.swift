@@ -238,6 +238,7 @@ final class ContentLink: @unchecked Sendable {
         var failures = 0
         var mediaChecked = MonotonicClock.seconds()
         var checking: String?
+        var policy = RefreshPolicy()  // the last checked index's (its Refresh meta's attributes)
         while !isStopping {
             importBundles()
             guard let url = wantedURL else {
@@ -249,6 +250,7 @@ final class ContentLink: @unchecked Sendable {
                 checking = url
                 failures = 0
                 mediaChecked = MonotonicClock.seconds()
+                policy = RefreshPolicy()
             }
             guard let sync = ensureSync(url) else {
                 rest(Self.backoff.most)
@@ -260,10 +262,11 @@ final class ContentLink: @unchecked Sendable {
             cond.lock()
             checkAsked = false  // this check is the one asked for (a switch's, a remote's); one asked from now on is another
             cond.unlock()
-            let checkMedia = MonotonicClock.seconds() - mediaChecked >= mediaPeriod
+            let checkMedia = !policy.onlyIndex && MonotonicClock.seconds() - mediaChecked >= (policy.media ?? mediaPeriod)
             let report = sync.sync(url, checkMedia: checkMedia, shouldStop: { [self] in isStopping || wantedURL != url })
             if wantedURL != url { continue }  // switched during the check: the new URL's check now
             if checkMedia, report.outcome != .failed { mediaChecked = MonotonicClock.seconds() }
+            if let read = report.policy { policy = read }
             for note in report.notes { log.warn("content: \(note)") }
             var wait = report.refreshSeconds ?? defaultPeriod
             switch report.outcome {

@@ -5,14 +5,14 @@ import XCTest
 /// `kiosk play URL` against nginx from Debian: the index and its media fetched, then played from the cache (the play
 /// log names the cache's files, each byte for byte what nginx serves); the cache plays on with the server gone; with
 /// neither, the idle picture and backoff until the server comes back; a changed medium swapped in only at the end of
-/// the showing on screen (no showing cut short).
+/// the showing on screen (no showing cut short), noticed through the index's `contentRefresh`.
 final class ContentPlayTests: XCTestCase {
     /// A served SMIL index of two pictures of `seconds` each, refreshed every `refresh` seconds.
     private func layout(_ www: String, seconds: Int = 2, refresh: Int = 5) throws {
         try Self.picture(www + "/a.png", "red")
         try Self.picture(www + "/b.png", "blue")
         let smil = """
-        <smil><head><meta http-equiv="Refresh" content="\(refresh)"/>
+        <smil><head><meta http-equiv="Refresh" content="\(refresh)" contentRefresh="5"/>
         <layout><root-layout width="640" height="360"/><region regionName="main" width="640" height="360"/></layout></head>
         <body><seq repeatCount="indefinite"><img src="a.png" dur="\(seconds)s" region="main"/><img src="b.png?v=1" dur="\(seconds)s" region="main"/></seq></body></smil>
         """
@@ -25,7 +25,7 @@ final class ContentPlayTests: XCTestCase {
     }
 
     private func play(_ url: String, cache: String, db: String, length: Double) throws -> LiveProcess {
-        try LiveProcess(["play", url, "--content-media-refresh", "5", "--output", "headless", "--size", "64x36", "--content-cache", cache, "--no-state",
+        try LiveProcess(["play", url, "--output", "headless", "--size", "64x36", "--content-cache", cache, "--no-state",
                          "--play-log", db, "--log-level", "info", "--length", String(length), "--transition", "none"])
     }
 

@@ -56,7 +56,12 @@ public final class ContentSync {
                                        maxReferences: settings.maxReferences)
         report.mediaCount = content.references.count
         report.refreshSeconds = content.refreshSeconds
+        report.policy = content.policy
+        media.skipStatuses = content.policy.skipStatuses
         var problems = content.problems
+        if content.policy.keepPreviousWhenEmpty, content.references.isEmpty, problems.isEmpty {
+            problems.append("\(FetchError.quoted(url)): names no media; the previous index plays on (fallbackToPreviousPlaylist)")
+        }
         if key != nil {
             for reference in content.references where reference.sha256 == nil {
                 problems.append("\(reference.source): \(FetchError.quoted(reference.url)): no sha256 attribute, and a "
@@ -81,7 +86,8 @@ public final class ContentSync {
             media.problems.append("\(FetchError.quoted(url)): its media add up to \(FetchError.mebibytes(total)), more than "
                                   + "the \(FetchError.mebibytes(settings.maxIndexTotalBytes)) an index may")
         }
-        guard media.problems.isEmpty, media.files.count == content.references.count else {
+        report.notes += media.skipped
+        guard media.problems.isEmpty, media.files.count + media.skipped.count == content.references.count else {
             report.problems = media.problems
             return record(report, media: media, pending: [index.entry.file])
         }

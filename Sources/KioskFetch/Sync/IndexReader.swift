@@ -10,8 +10,10 @@ struct IndexContent {
     var kind: IndexKind
     /// The media, in document order, each URL once.
     var references: [ContentReference]
-    /// `<meta http-equiv="Refresh" content="N">` in a SMIL `<head>`, in seconds.
+    /// `<meta http-equiv="Refresh" content="N">` in a SMIL `<head>`, in seconds (the index's period).
     var refreshSeconds: Double?
+    /// How the index asks to be checked (its Refresh meta's attributes).
+    var policy = RefreshPolicy()
     /// Problems, `URL:LINE: reason` each.
     var problems: [String]
 }
@@ -53,8 +55,9 @@ enum IndexReader {
             do {
                 let root = try MarkupReader.read(file: file, name: url)
                 let found = ContentReferences.smil(root: root, indexURL: url, name: url)
-                return IndexContent(kind: .smil, references: found.references, refreshSeconds: refresh(in: root),
-                                    problems: found.problems)
+                let policy = RefreshPolicy.read(root)
+                return IndexContent(kind: .smil, references: found.references, refreshSeconds: policy.index,
+                                    policy: policy, problems: found.problems)
             } catch {
                 return IndexContent(kind: .smil, references: [], refreshSeconds: nil, problems: [error.description])
             }
@@ -115,14 +118,6 @@ enum IndexReader {
         return (references, problems)
     }
 
-    /// The check period a SMIL `<head>` asks for: `<meta http-equiv="Refresh" content="N">` (seconds, N > 0).
-    static func refresh(in root: MarkupElement) -> Double? {
-        guard let head = root.children.first(where: { $0.name == "head" }) else { return nil }
-        for meta in head.children where meta.name == "meta" {
-            guard meta.attribute("http-equiv")?.lowercased() == "refresh", let content = meta.attribute("content") else { continue }
-            let number = content.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            if let seconds = Double(number), seconds.isFinite, seconds > 0, seconds <= 366 * 86400 { return seconds }
-        }
-        return nil
-    }
+    /// The check period a SMIL `<head>` asks for (`RefreshPolicy`'s index period).
+    static func refresh(in root: MarkupElement) -> Double? { RefreshPolicy.read(root).index }
 }

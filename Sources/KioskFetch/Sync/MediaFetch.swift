@@ -19,6 +19,10 @@ struct MediaFetch {
     var bytes: Int64 = 0
     /// One line per medium that could not be made local.
     var problems: [String] = []
+    /// Statuses that leave a medium out (`skipContentOnHttpStatus`) rather than make it a problem.
+    var skipStatuses: Set<Int> = []
+    /// One line per medium left out for such a status.
+    var skipped: [String] = []
     /// URL -> cached file name, for each medium made local.
     var files: [String: String] = [:]
 
@@ -60,6 +64,8 @@ struct MediaFetch {
             case .failure(let error):
                 if keepPart(after: error, transfer) && !lastRound {
                     again.append(reference)
+                } else if case .status(let code) = error.reason, skipStatuses.contains(code) {
+                    skipped.append(error.description + "; left out (skipContentOnHttpStatus)")
                 } else {
                     problems.append(error.description)
                 }

@@ -30,6 +30,8 @@ public struct SyncReport: Sendable {
     public var requests: Int
     /// The check period the index asks for (`<meta http-equiv="Refresh" content="N">`), in seconds.
     public var refreshSeconds: Double?
+    /// How the checked index asks to be checked (nil when it was not read).
+    public var policy: RefreshPolicy?
     /// What kept the index from being taken: one line each (`URL: reason`), empty unless failed.
     public var problems: [String]
     /// What the cache said along the way (a budget it cannot keep, a state file it ignored), one line each.
