@@ -13,11 +13,15 @@ public final class ContentControl: @unchecked Sendable {
         public var checkNow: @Sendable () -> String?
         /// Plays the index at the URL from the next check on; the one-line reason when it cannot.
         public var switchTo: @Sendable (String) -> ContentRefusal?
+        /// A remote replaced what plays with local media: the fetcher stops (until a URL is loaded again).
+        public var localLoad: @Sendable () -> Void
 
         /// Handlers.
-        public init(checkNow: @escaping @Sendable () -> String?, switchTo: @escaping @Sendable (String) -> ContentRefusal?) {
+        public init(checkNow: @escaping @Sendable () -> String?, switchTo: @escaping @Sendable (String) -> ContentRefusal?,
+                    localLoad: @escaping @Sendable () -> Void = {}) {
             self.checkNow = checkNow
             self.switchTo = switchTo
+            self.localLoad = localLoad
         }
     }
 
@@ -60,6 +64,13 @@ public final class ContentControl: @unchecked Sendable {
         guard let url = connected?.checkNow() else { return .failed(ContentStatus.notFetching) }
         log.info("content: checking \(url) now (a remote asked)")
         return .done()
+    }
+
+    /// A command from the inbox replaced what plays with `items`: when none of them is fetched content (a remote's
+    /// `loadfile` of local files), the fetcher is told, so that its next index does not swap back in.
+    func noteReplacingLoad(_ items: [PlaylistItem]) {
+        guard let handlers = connected, !items.isEmpty, !items.contains(where: { FetchedIndexes.isFetched($0.path) }) else { return }
+        handlers.localLoad()
     }
 
     /// The player's side of `loadContent`.

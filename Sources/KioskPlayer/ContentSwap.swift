@@ -75,12 +75,22 @@ extension Player {
 public enum FetchedIndexes {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var maps: [String: ContentMap] = [:]
+    nonisolated(unsafe) private static var files: Set<String> = []
 
     /// The index cached at `path` plays with `map`.
     public static func register(_ path: String, _ map: ContentMap) {
         lock.lock()
         maps[path] = map
+        files.insert(path)
+        files.formUnion(map.files.values)
         lock.unlock()
+    }
+
+    /// Whether `path` is a fetched index or one of its media (what a fetched playlist's items are).
+    public static func isFetched(_ path: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return files.contains(path)
     }
 
     /// The map of the index cached at `path`; nil for any other file.

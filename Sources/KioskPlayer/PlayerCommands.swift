@@ -17,6 +17,9 @@ extension Player {
                 }
                 continue
             }
+            if case .load(let items, let mode) = envelope.command, mode == .replace || mode == .reload {
+                contentControl.noteReplacingLoad(items)  // local media from a remote: the fetcher stops
+            }
             if readsLayoutFirst(envelope.command, reply: envelope.reply) { continue }  // a SMIL file: read off the loop
             let reply = execute(envelope.command, at: t)
             if case .failed(let why) = reply { log.info("command \(Self.name(envelope.command)): \(why)") }

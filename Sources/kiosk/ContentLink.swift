@@ -142,7 +142,8 @@ final class ContentLink: @unchecked Sendable {
         self.player = (player.pendingContent, player.inbox, control)
         cond.unlock()
         control.connect(ContentControl.Handlers(checkNow: { [self] in reports?.sendNow(); return checkNow() },
-                                                switchTo: { [self] in switchTo(url: $0) }))
+                                                switchTo: { [self] in switchTo(url: $0) },
+                                                localLoad: { [self] in leave() }))
         if let sources = reportSources {
             reports = PlayReportUploads(playLog: sources.playLog, folder: sources.folder, settings: settings, log: log, board: player.board)
             if let index = handedIndex, let cache = sync?.cache { followReports(index, cache: cache) }
@@ -201,6 +202,23 @@ final class ContentLink: @unchecked Sendable {
         return nil
     }
 
+    /// A remote replaced what plays with local media: the checks stop (a transfer under way too) and a swap that
+    /// waited is dropped, so no index swaps back in over what the remote chose, until a remote loads a URL again.
+    private func leave() {
+        cond.lock()
+        let was = wanted
+        wanted = nil
+        handed = nil
+        checkAsked = true
+        cond.broadcast()
+        let pending = player?.pending
+        cond.unlock()
+        _ = pending?.take()
+        guard let was else { return }
+        log.info("content: a remote loaded local media; checks of \(was) stop until a URL is loaded again")
+        publish(nil, url: nil)
+    }
+
     /// Ends the checks (a transfer under way stops within a second or so).
     func stop() {
         cond.lock()
@@ -228,6 +246,9 @@ final class ContentLink: @unchecked Sendable {
         return stopping
     }
 
+    /// The URL wanted now, for what the link says (nil: none; the remote chose local media).
+    var wantedURLNow: String? { wantedURL }
+
     private var wantedURL: String? {
         cond.lock()
         defer { cond.unlock() }
@@ -242,8 +263,8 @@ final class ContentLink: @unchecked Sendable {
         while !isStopping {
             importBundles()
             guard let url = wantedURL else {
-                guard bundles != nil else { break }
-                rest(Self.backoff.most)  // a bundle may bring a URL
+                if bundles == nil, endsWithoutURL() { return }
+                rest(Self.backoff.most)  // a bundle, or a remote's load URL, may bring a URL
                 continue
             }
             if url != checking {  // the start, or a remote switched URLs: the backoff and the media period start over
@@ -273,7 +294,7 @@ final class ContentLink: @unchecked Sendable {
             case .changed, .unchanged:
                 failures = 0
                 say(nil, key: [])
-                if let index = report.index { hand(index, cache: sync.cache, url: url) }
+                if let index = report.index { hand(index, cache: sync.cache, url: url, atOnce: report.policy?.swapAtOnce ?? false) }
             case .failed:
                 failures += 1
                 let nothing = handedIndex == nil
@@ -289,6 +310,15 @@ final class ContentLink: @unchecked Sendable {
             publish(report, url: url)
             rest(wait)
         }
+    }
+
+    /// Whether the thread ends (no URL is wanted now): then a later `switchTo` starts another.
+    private func endsWithoutURL() -> Bool {
+        cond.lock()
+        defer { cond.unlock() }
+        guard wanted == nil else { return false }
+        thread = nil
+        return true
     }
 
     /// Imports the bundles queued since the last turn: one whose index becomes current is handed to the player as
@@ -346,9 +376,9 @@ final class ContentLink: @unchecked Sendable {
         return handed
     }
 
-    /// Hands `index` (of `url`) to the player when it is not the one it has: at once when nothing fetched plays,
-    /// else at the end of the item on screen.
-    private func hand(_ index: KeptIndex, cache: ContentCache, url: String) {
+    /// Hands `index` (of `url`) to the player when it is not the one it has: at once when nothing fetched plays or
+    /// the index asks for it (`atOnce`: `<meta name="kiosk-swap" content="now">`), else at the end of the item on screen.
+    private func hand(_ index: KeptIndex, cache: ContentCache, url: String, atOnce: Bool = false) {
         let had = handedIndex
         guard had?.file != index.file || had?.media != index.media else { return }
         cond.lock()
@@ -359,8 +389,9 @@ final class ContentLink: @unchecked Sendable {
         handed = index
         cond.unlock()
         followReports(index, cache: cache)
-        if had == nil {
-            log.info("content: \(url) fetched; playing it")
+        if had == nil || atOnce {
+            log.info(had == nil ? "content: \(url) fetched; playing it" : "content: \(url) changed; swapped in at once, as the index asks")
+            _ = player.pending.take()
             player.inbox.send(.load(swap.items, .replace))
         } else {
             log.info("content: \(url) changed; the new content plays from the end of the item on screen")

@@ -21,6 +21,9 @@ public struct RefreshPolicy: Sendable, Equatable {
     public var keepPreviousWhenEmpty = false
     /// HTTP statuses that leave a medium out rather than hold the index back.
     public var skipStatuses: Set<Int> = []
+    /// A new version of this index replaces what plays at once, not at the end of the item on screen
+    /// (`<meta name="kiosk-swap" content="now">`, kiosk's own: for urgent content).
+    public var swapAtOnce = false
 
     /// No attributes: kiosk's defaults.
     public init() {}
@@ -28,6 +31,8 @@ public struct RefreshPolicy: Sendable, Equatable {
     /// The policy of a SMIL document's first `<meta http-equiv="Refresh">` in its `<head>`.
     public static func read(_ root: MarkupElement) -> RefreshPolicy {
         var policy = RefreshPolicy()
+        let metas = root.children.first(where: { $0.name == "head" })?.children.filter { $0.name == "meta" } ?? []
+        policy.swapAtOnce = metas.contains { $0.attribute("name") == "kiosk-swap" && $0.attribute("content")?.lowercased() == "now" }
         guard let head = root.children.first(where: { $0.name == "head" }),
               let meta = head.children.first(where: { $0.name == "meta" && $0.attribute("http-equiv")?.lowercased() == "refresh" })
         else { return policy }
