@@ -6,23 +6,14 @@ import XCTest
 /// `kiosk content sync URL --cache DIR` end to end against nginx: its summary line and exit status, its usage
 /// errors, hostile indexes refused quickly and in bounded memory, and a full disk (a small tmpfs when root can mount
 /// one, and always a file size limit) that keeps the last good index and leaves no half file.
-final class ContentCommandTests: XCTestCase {
-    private var dir: TempDir?
-    private var nginx: NginxServer?
+final class ContentCommandTests: NginxTestCase {
     private var mounted: String?
 
-    override func setUpWithError() throws {
-        let dir = try TempDir()
-        self.dir = dir
-        nginx = try NginxServer(dir)
-    }
-
     override func tearDown() {
-        nginx?.stop()
-        nginx = nil
+        nginx?.stop()  // before the unmount: it may serve from the mounted folder
         if let mounted { _ = try? BoundedProcess.run("/usr/bin/umount", ["-l", mounted], timeout: 30) }
         mounted = nil
-        dir = nil
+        super.tearDown()
     }
 
     /// Runs `kiosk content ARGS`, bounded; with `peak`, its peak resident size (VmHWM, MiB) read while it runs.

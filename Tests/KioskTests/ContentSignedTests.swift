@@ -7,22 +7,7 @@ import XCTest
 /// Signed content against nginx: with a minisign public key, only an index whose `INDEX.minisig` (made by Debian's
 /// minisign) verifies is taken, and every medium must give a sha256 its body matches. A forged signature, a
 /// missing one, a tampered medium or a medium without a checksum is refused with one line, and nothing changes.
-final class ContentSignedTests: XCTestCase {
-    private var dir: TempDir?
-    private var nginx: NginxServer?
-
-    override func setUpWithError() throws {
-        let dir = try TempDir()
-        self.dir = dir
-        nginx = try NginxServer(dir)
-    }
-
-    override func tearDown() {
-        nginx?.stop()
-        nginx = nil
-        dir = nil
-    }
-
+final class ContentSignedTests: NginxTestCase {
     /// A key pair made by minisign (no password), as (public key file, secret key file).
     private func keyPair(_ name: String) throws -> (public: String, secret: String) {
         let dir = try XCTUnwrap(self.dir)

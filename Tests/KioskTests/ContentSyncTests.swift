@@ -7,22 +7,7 @@ import XCTest
 /// reference: a first sync makes everything local byte for byte, an unchanged check costs one request, a changed
 /// medium becomes a new file beside the old one, the state survives a new cache instance, the budget never evicts
 /// what the current index needs, and M3U indexes work like SMIL ones.
-final class ContentSyncTests: XCTestCase {
-    private var dir: TempDir?
-    private var nginx: NginxServer?
-
-    override func setUpWithError() throws {
-        let dir = try TempDir()
-        self.dir = dir
-        nginx = try NginxServer(dir)
-    }
-
-    override func tearDown() {
-        nginx?.stop()
-        nginx = nil
-        dir = nil
-    }
-
+final class ContentSyncTests: NginxTestCase {
     /// nginx, a cache folder and a served index naming two pictures and a clip (one by an absolute URL with a
     /// query string, one through `<prefetch>`).
     private func serveIndex() throws -> (nginx: NginxServer, cache: String, index: String) {
