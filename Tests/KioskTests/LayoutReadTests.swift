@@ -89,7 +89,7 @@ final class LayoutReadTests: XCTestCase {
 
     func testTheLoopAnswersWhileARemotesLayoutIsRead() throws {
         let dir = try TempDir()
-        let smil = try slowLayout(dir, count: 3000)
+        let smil = try slowLayout(dir, count: 6000)
         let sock = dir.file("ipc.sock")
         let p = try LiveProcess(["play", dir.file("a.png"), "--output", "headless", "--size", "160x90", "--no-state", "--no-watch",
                                  "--input-ipc-server", sock, "--log-level", "info"])
@@ -121,7 +121,7 @@ final class LayoutReadTests: XCTestCase {
     /// its slot comes the loop takes the file read, and answers all the while.
     func testTheLoopAnswersWhileAPlaylistsLayoutItemIsRead() throws {
         let dir = try TempDir()
-        let smil = try slowLayout(dir, count: 3000)
+        let smil = try slowLayout(dir, count: 6000)
         let m3u = dir.file("list.m3u")
         try "a.png\nslow.smil\n".write(toFile: m3u, atomically: true, encoding: .utf8)
         let sock = dir.file("ipc.sock")

@@ -72,7 +72,7 @@ final class LocalMediaTests: XCTestCase {
         for url in [http, rtmp, cli] {
             let found = lines(r.stderr, containing: url)
             XCTAssertEqual(found.count, 1, "one line for \(url): \(r.stderr)")
-            XCTAssertTrue(found.first?.contains("offline") ?? false, "\(found)")
+            XCTAssertTrue(found.first?.contains("skipped: a URL; kiosk plays local files here") ?? false, "\(found)")
         }
         XCTAssertTrue(r.stderr.contains("showing \(dir.file("abs.png"))"), r.stderr)
         XCTAssertTrue(r.stderr.contains("showing plain.png"), r.stderr)

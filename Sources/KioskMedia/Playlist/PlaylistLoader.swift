@@ -34,7 +34,7 @@ public struct PlaylistLoader {
                         duration: Double? = nil, override: ProjectionOverride? = nil, entry: PlaylistItem? = nil) {
         switch Self.kind(of: path) {
         case .url:
-            log.warn("\(path): skipped: a URL; kiosk is an offline player and plays local files only")
+            log.warn("\(path): skipped: a URL; kiosk plays local files here (`kiosk play URL` fetches a playlist and its media from a server)")
         case .missing(let path):
             log.warn("\(path): skipped: no such file or folder")
         case .folder(let given):
