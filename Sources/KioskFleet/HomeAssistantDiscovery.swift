@@ -5,8 +5,9 @@ import KioskCore
 /// device block, so Home Assistant shows one device with these entities:
 /// switches `paused` and `screen`, buttons `next`, `previous` and `snapshot`, a number `volume` (0–100), a select
 /// `playlist` (the schedule's targets; only with a schedule), a sensor `current item` (the state as its
-/// attributes), a camera (the JPEGs `snapshot` publishes), and the emergency alert's text with a button that
-/// clears it.
+/// attributes), a camera (the JPEGs `snapshot` publishes), the emergency alert's text with a button that
+/// clears it, and the content fetcher's last check (a sensor, the status as its attributes) with a button that
+/// checks now.
 enum HomeAssistantDiscovery {
     /// One entity's config: where it goes and what it says.
     struct Config {
@@ -78,6 +79,15 @@ enum HomeAssistantDiscovery {
                 ("state_topic", state), ("value_template", .string("{{ value_json.cec_power or '' }}")),
                 ("icon", .string("mdi:television")),
             ]),
+            // the content fetcher (`kiosk play URL`): the last check's result with the whole status as attributes
+            // (empty while kiosk plays local files), and a button that checks the URL now
+            entity("sensor", "content", "Content", [
+                ("state_topic", state), ("value_template", .string("{{ value_json.content.result if value_json.content else '' }}")),
+                ("json_attributes_topic", state), ("json_attributes_template", .string("{{ (value_json.content or {}) | tojson }}")),
+                ("icon", .string("mdi:cloud-download")),
+            ]),
+            entity("button", "check_content", "Check content", [("command_topic", command("check-content")),
+                                                                 ("qos", .int(1)), ("icon", .string("mdi:cloud-refresh"))]),
             // the emergency alert: the text shown over everything (empty: none), and a button that clears it
             entity("text", "alert", "Alert", [
                 ("command_topic", command("alert")), ("state_topic", state),

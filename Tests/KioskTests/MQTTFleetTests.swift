@@ -9,8 +9,8 @@ final class MQTTFleetTests: MQTTFleetTestCase {
     func testDiscoveryIsRetainedWithTheKeysHomeAssistantReads() throws {
         let p = try start("disco", try pictures())
         // A fresh subscriber after the connection gets every config: they are retained.
-        let configs = try clients.messages(["homeassistant/+/+/config"], count: 12, seconds: 5)
-        XCTAssertEqual(configs.count, 12, "\(configs.map(\.topic))")
+        let configs = try clients.messages(["homeassistant/+/+/config"], count: 14, seconds: 5)
+        XCTAssertEqual(configs.count, 14, "\(configs.map(\.topic))")
         var byTopic: [String: JSONValue] = [:]
         for m in configs { byTopic[m.topic] = try JSONValue.parse(Array(m.payload.utf8)) }
         for (topic, json) in byTopic {
@@ -39,6 +39,11 @@ final class MQTTFleetTests: MQTTFleetTestCase {
         XCTAssertEqual(tv["value_template"], .string("{{ value_json.cec_power or '' }}"))
         XCTAssertEqual(byTopic["homeassistant/sensor/disco_showings_today/config"]?["value_template"],
                        .string("{{ value_json.showings_today }}"))
+        // the content fetcher: a sensor on the state's content (its result; the status as attributes), a check button
+        let content = try XCTUnwrap(byTopic["homeassistant/sensor/disco_content/config"])
+        XCTAssertEqual(content["value_template"], .string("{{ value_json.content.result if value_json.content else '' }}"))
+        XCTAssertEqual(content["json_attributes_topic"], .string("kiosk/disco/state"))
+        XCTAssertEqual(byTopic["homeassistant/button/disco_check_content/config"]?["command_topic"], .string("kiosk/disco/cmd/check-content"))
         // the emergency alert: a text entity writing cmd/alert and showing the state's alert, and a clear button
         let alert = try XCTUnwrap(byTopic["homeassistant/text/disco_alert/config"])
         XCTAssertEqual(alert["command_topic"], .string("kiosk/disco/cmd/alert"))
@@ -144,7 +149,7 @@ final class MQTTFleetTests: MQTTFleetTestCase {
         XCTAssertNotNil(back, "state re-published after the broker came back: \(p.stderr)")
         XCTAssertLessThanOrEqual(seconds, 15, "reconnected in \(seconds) s")
         XCTAssertEqual(try clients.messages(["kiosk/re/availability"], count: 1, seconds: 3).first?.payload, "online")
-        XCTAssertEqual(try clients.messages(["homeassistant/+/+/config"], count: 12, seconds: 3).count, 12, "discovery again")
+        XCTAssertEqual(try clients.messages(["homeassistant/+/+/config"], count: 14, seconds: 3).count, 14, "discovery again")
         XCTAssertEqual(p.stderr.components(separatedBy: "mqtt: lost the broker").count - 1, 1, p.stderr)
         XCTAssertEqual(p.stderr.components(separatedBy: "mqtt: connected to").count - 1, 2, p.stderr)
         stop(p)
