@@ -246,10 +246,8 @@ final class ContentLink: @unchecked Sendable {
         return stopping
     }
 
-    /// The URL wanted now, for what the link says (nil: none; the remote chose local media).
-    var wantedURLNow: String? { wantedURL }
-
-    private var wantedURL: String? {
+    /// The URL wanted now (nil: none yet, or a remote chose local media).
+    var wantedURL: String? {
         cond.lock()
         defer { cond.unlock() }
         return wanted

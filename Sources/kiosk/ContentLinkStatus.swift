@@ -9,7 +9,7 @@ import KioskPlayer
 extension ContentLink {
     /// Leaves the status for the remotes: after `report`'s check, or (nil) as the cache's state file has it.
     func publish(_ report: SyncReport?, url: String?) {
-        if let url, wantedURLNow != url { return }  // a remote moved on meanwhile (another URL, or local media)
+        if let url, wantedURL != url { return }  // a remote moved on meanwhile (another URL, or local media)
         var s = ContentStatus()
         s.url = url
         s.signed = key != nil
