@@ -32,6 +32,9 @@ final class ContentRefreshPolicyTests: XCTestCase {
         XCTAssertEqual(split.skipStatuses, [403, 404], "what is no HTTP status is left out")
         XCTAssertEqual(policy("http-equiv=Refresh content=-5 contentRefresh=nan"), RefreshPolicy(), "no usable period: the defaults")
         XCTAssertEqual(policy("name=viewport content=60"), RefreshPolicy(), "only the Refresh meta counts")
+        XCTAssertTrue(policy("name=kiosk-swap content=NOW").swapAtOnce, "kiosk's own meta: a new version swaps in at once")
+        XCTAssertFalse(policy("name=kiosk-swap content=later").swapAtOnce)
+        XCTAssertFalse(plain.swapAtOnce)
     }
 
     /// nginx serving `index.smil` with `meta` as its Refresh meta and `sources`; a cache folder.
