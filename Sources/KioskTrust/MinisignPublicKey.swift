@@ -51,6 +51,10 @@ public struct MinisignPublicKey: Sendable, Equatable {
     /// read as a little-endian number.
     public var keyIDHex: String { MinisignPublicKey.hex(keyID: keyID) }
 
-    /// A key id (8 bytes as stored) as minisign prints it.
-    static func hex(keyID: some BidirectionalCollection<UInt8>) -> String { Hex.upperCase(keyID.reversed()) }
+    /// A key id (8 bytes as stored) as minisign prints it: the little-endian 64-bit number in upper-case hex with no
+    /// leading zeros (`%PRIX64`), so a key whose id ends in a zero byte prints 14 digits or fewer.
+    static func hex(keyID: some BidirectionalCollection<UInt8>) -> String {
+        let value = keyID.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return String(value, radix: 16, uppercase: true)
+    }
 }
