@@ -75,12 +75,7 @@ final class NginxServer {
 
     /// Ends nginx (SIGTERM to `timeout`, which passes it on), waiting up to 5 s.
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        ServerProcess.end(process)
     }
 
     deinit { stop() }
@@ -149,12 +144,7 @@ final class FaultServer {
 
     /// Ends the server, waiting up to 5 s.
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        ServerProcess.end(process)
     }
 
     deinit { stop() }
@@ -164,5 +154,18 @@ final class FaultServer {
         private var port: Int?
         func set(_ value: Int?) { lock.lock(); port = value; lock.unlock() }
         func get() -> Int? { lock.lock(); defer { lock.unlock() }; return port }
+    }
+}
+
+/// How the test servers end: SIGTERM (to `timeout`, which passes it on), up to 5 s, then SIGKILL.
+enum ServerProcess {
+    /// Ends `process` and waits for it.
+    static func end(_ process: Process) {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 }
