@@ -40,6 +40,13 @@ public final class PendingContent: @unchecked Sendable {
         return waiting != nil
     }
 
+    /// Whether the swap waiting is one SMIL layout (a layout playing takes it region by region).
+    public var waitsWithLayout: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return waiting?.layout != nil
+    }
+
     /// The waiting swap, taken (nil when none waits).
     public func take() -> Swap? {
         lock.lock()
@@ -51,19 +58,28 @@ public final class PendingContent: @unchecked Sendable {
 }
 
 extension Player {
-    /// At an item's end (the slideshow's next slot, or a layout's first region changing medium) at player time `t`:
-    /// the waiting content, if any, replaces what plays (a replacing load, as a remote's). True when it did: the
-    /// turn then rests, and the next one plays the new content.
-    func swapsContent(at t: Double) -> Bool {
+    /// At an item's end (the slideshow's next slot, or a layout's first region changing medium), or at once for a
+    /// new layout over a layout playing, at player time `t`: the waiting content, if any, replaces what plays (a
+    /// replacing load, as a remote's). A layout playing hands over to a new one region by region
+    /// (`LayoutHandover`) when `byRegion` says so: each of its regions keeps its item to that item's end. True when
+    /// it swapped: the turn then rests, and the next one plays the new content.
+    func swapsContent(at t: Double, byRegion: Bool = false) -> Bool {
         guard let swap = pendingContent.take() else { return false }
         if let layout = swap.layout, let path = swap.items.first?.path {
             layoutLoads.put(path, .ready(layout))
         }
+        let going = layoutMode
         let reply = execute(.load(swap.items, .replace), at: t)
+        let what = swap.items.count == 1 ? swap.items[0].path : "\(swap.items.count) items"
         if case .failed(let why) = reply {
             log.warn("content: the new content could not be swapped in: \(why)")
+        } else if byRegion, let going, let coming = layoutMode, coming !== going, let handover = going.goingOut(at: t), !handover.isDone {
+            coming.handover = handover
+            publish(handover.closing(handover.notHeld))
+            log.info("content: swapping in region by region, each at the end of its item on screen (\(what); held: "
+                     + handover.screen.file.document.regions.map(\.name).filter { handover.held[$0] != nil }.joined(separator: ", ") + ")")
         } else {
-            log.info("content: swapped in at the end of the item on screen (\(swap.items.count == 1 ? swap.items[0].path : "\(swap.items.count) items"))")
+            log.info("content: swapped in at the end of the item on screen (\(what))")
         }
         publish(show.takeEvents())
         return true

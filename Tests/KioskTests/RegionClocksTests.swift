@@ -79,4 +79,21 @@ final class RegionClocksTests: XCTestCase {
             XCTAssertEqual("\(e)", "region side has nothing after its background")
         }
     }
+
+    /// A region that begins late (new content taking it at the end of its item): its own time is 0 there, and it
+    /// keeps its phase when the layout starts again, where a stepped region is realigned.
+    func testALateRegionBeginsAtZeroAndKeepsItsPhaseThroughAReset() throws {
+        var c = clocks(loops: true)
+        c.begin("main", at: 3.0)
+        XCTAssertEqual(c.time(of: "main", at: 3.0), 0, accuracy: 1e-9)
+        XCTAssertEqual(shown(c, "main", at: 3.0), "a", "main begins from its first medium")
+        XCTAssertEqual(shown(c, "main", at: 5.5), "b")
+        XCTAssertEqual(shown(c, "side", at: 3.0), "s", "side is untouched")
+        try c.step("side", .next, at: 1)
+        c.reset(keeping: ["main"])
+        XCTAssertEqual(c.time(of: "main", at: 0), 3.0, accuracy: 1e-9, "main goes on from where it was (6 s wraps to 0)")
+        XCTAssertEqual(c.time(of: "side", at: 0), 0, accuracy: 1e-9, "side, stepped, is back on the layout's time")
+        c.reset()
+        XCTAssertEqual(c.time(of: "main", at: 0), 0, accuracy: 1e-9)
+    }
 }

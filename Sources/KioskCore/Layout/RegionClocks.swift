@@ -15,8 +15,13 @@ public struct RegionClocks: Sendable {
         self.loops = loops
     }
 
-    /// Every region back on the layout's time (the layout starts again).
-    public mutating func reset() { offsets.removeAll() }
+    /// Every region back on the layout's time (the layout starts again), but those in `late`, which keep their
+    /// own (regions that began after the layout, as new content swapping in region by region: sent back into
+    /// step they would cut what they show).
+    public mutating func reset(keeping late: Set<String> = []) { offsets = offsets.filter { late.contains($0.key) } }
+
+    /// Region `name` begins at layout time `t`: its own time is 0 there (what it showed before is not looked at).
+    public mutating func begin(_ name: String, at t: Double) { offsets[name] = -t }
 
     /// Region `name`'s time at layout time `t`.
     public func time(of name: String, at t: Double) -> Double { wrapped(t + (offsets[name] ?? 0)) }

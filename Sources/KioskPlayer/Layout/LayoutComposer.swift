@@ -114,14 +114,17 @@ final class LayoutComposer {
     }
 
     /// The frame for `showings` (by region name; a region missing from it shows its background), its pictures
-    /// from `cache`. `paths` gives each medium's file.
-    func frame(showings: [String: RegionShowing], cache: DecodeCache, stillDuration: Double,
+    /// from `cache`. `paths` gives each medium's file. With `only`, just those regions are drawn (backgrounds
+    /// and pictures), without the root layout's background: a layout going out, over the one coming in.
+    func frame(showings: [String: RegionShowing], cache: DecodeCache, stillDuration: Double, only: Set<String>? = nil,
                path: (SMILMedia) -> String) throws -> (RenderFrame, VisualKey) {
         var frame = RenderFrame(background: .black, layers: [])
         let root = document.rootLayout.backgroundColor
-        frame.overlays.append(RenderOverlay(.solid(Self.premultiplied(root)), rect: placement.canvas.pixels, z: 0))
+        if only == nil {
+            frame.overlays.append(RenderOverlay(.solid(Self.premultiplied(root)), rect: placement.canvas.pixels, z: 0))
+        }
         var key = VisualKey(regions: [])
-        for d in drawers {
+        for d in drawers where only?.contains(d.region.name) ?? true {
             backdrop(of: d, into: &frame)
             if let current = showings[d.region.name]?.current, current.media.kind == .brush {
                 // a brush: its colour over the whole region, where its pictures would be

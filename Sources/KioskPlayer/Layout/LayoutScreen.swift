@@ -175,8 +175,9 @@ public final class LayoutScreen {
     }
 
     /// The frame at `t` seconds on the layout's clock, and a key that is equal for frames that look the same.
-    /// The media of the timeline's next change are asked for ahead.
-    public func frame(at t: Double) throws -> (frame: RenderFrame, key: LayoutFrameKey) {
+    /// The media of the timeline's next change are asked for ahead. Regions in `hidden` are not drawn (the layout
+    /// going out still shows its item there); what they begin with is decoded ahead.
+    public func frame(at t: Double, hiding hidden: Set<String> = []) throws -> (frame: RenderFrame, key: LayoutFrameKey) {
         var ahead: Set<Int> = []
         let end = timeline.duration
         if let next = clocks.nextChange(after: t), next < end {
@@ -184,12 +185,16 @@ public final class LayoutScreen {
         } else if loops, end.isFinite {
             ahead = Set(clocks.byRegion(at: 0).values.map(\.media.index))
         }
-        return try frame(showings: clocks.showings(at: t), ahead: ahead)
+        guard !hidden.isEmpty else { return try frame(showings: clocks.showings(at: t), ahead: ahead) }
+        ahead.formUnion(timeline.byRegion(at: 0).filter { hidden.contains($0.key) }.values.map(\.media.index))
+        return try frame(showings: clocks.showings(at: t).filter { !hidden.contains($0.key) }, ahead: ahead)
     }
 
     /// The frame showing `showings` (by region name), with the media `ahead` (by index) decoding for what comes
-    /// next; media in neither are let go. Text media are drawn by `texts`, not decoded.
-    public func frame(showings: [String: RegionShowing], ahead: Set<Int> = []) throws -> (frame: RenderFrame, key: LayoutFrameKey) {
+    /// next; media in neither are let go. Text media are drawn by `texts`, not decoded. With `only`, just those
+    /// regions are drawn, over nothing (a layout going out, drawn over the one coming in).
+    public func frame(showings: [String: RegionShowing], ahead: Set<Int> = [],
+                      only: Set<String>? = nil) throws -> (frame: RenderFrame, key: LayoutFrameKey) {
         let shown = Set(showings.values.flatMap { [$0.current, $0.outgoing].compactMap { $0?.media.index } })
         let now = shown.subtracting(textMedia)
         let ahead = ahead.subtracting(textMedia)
@@ -204,7 +209,8 @@ public final class LayoutScreen {
         let keep = Set(now.union(ahead).map { ItemID($0) })
         cache.evict(keeping: keep)
         composer.forget(keeping: keep)
-        var (frame, key) = try composer.frame(showings: showings, cache: cache, stillDuration: stillDuration, path: media.path)
+        var (frame, key) = try composer.frame(showings: showings, cache: cache, stillDuration: stillDuration, only: only,
+                                              path: media.path)
         if let captions {
             frame.overlays += try captions.overlays(showings, screenHeight: screenHeight, frame: composer.frame(ofRegion:),
                                                     z: composer.pictureZ(ofRegion:))
@@ -256,10 +262,10 @@ public final class LayoutScreen {
 
     /// The sound the screen plays at `t`: a screen has one loudspeaker, so of the regions (in the layout's
     /// order) the first showing a clip or a sound file that has sound, playing (not frozen) with a `soundLevel`
-    /// above 0, is heard; nil when none is.
-    public func voice(at t: Double) -> LayoutVoice? {
+    /// above 0, is heard; nil when none is. Only regions `among` says are looked at.
+    public func voice(at t: Double, among: (String) -> Bool = { _ in true }) -> LayoutVoice? {
         let shown = clocks.byRegion(at: t)
-        for region in file.document.regions {
+        for region in file.document.regions where among(region.name) {
             guard let a = shown[region.name], !a.frozen, a.media.soundLevel > 0, let path = file.paths[a.media.index],
                   case .timed? = file.lengths[a.media.index], file.sounding.contains(a.media.index) else { continue }
             return LayoutVoice(region: region.name, path: path, activation: a.activation, offset: a.offset, level: a.media.soundLevel)

@@ -21,6 +21,11 @@ final class LayoutMode: PlayerMode {
     var endsSlot: (sequence: Int, length: Double)?
     /// When an alert stopped the layout's clock (player time), while one has.
     private var heldAt: Double?
+    /// The layout this one replaced, while some of its regions still show their item (new content swapping in
+    /// region by region).
+    var handover: LayoutHandover?
+    /// The regions that began after the layout (as the one going out let them go): each keeps its own clock.
+    private var lateStarts: Set<String> = []
 
     /// An alert takes the screen at player time `t`: the layout's clock stops there.
     func hold(at t: Double) {
@@ -114,12 +119,21 @@ final class LayoutMode: PlayerMode {
     /// heard starts again (the screen off or the grid stopped it).
     func takesScreen() {
         player.leaveClip()
-        player.sound.stop()
-        player.voiceSpans.close(at: player.clock.now)
+        heard = handover?.voice(at: player.clock.now)  // a held region's sound plays on
+        if heard == nil {
+            player.sound.stop()
+            player.voiceSpans.close(at: player.clock.now)
+        }
         // a layout item keeps its slot's entry (its caption and metadata, for the screen's overlays)
         player.cache.evict(keeping: endsSlot != nil ? Set(player.show.currentID.map { [$0] } ?? []) : [])
         player.composer?.forget(keeping: [])
-        heard = nil
+    }
+
+    /// The layout goes out at player time `t` for new content that swaps in region by region; nil when it plays
+    /// as a playlist item or has not started.
+    func goingOut(at t: Double) -> LayoutHandover? {
+        guard endsSlot == nil, let start else { return nil }
+        return LayoutHandover(screen: screen, start: start, at: heldAt ?? t)
     }
 
     /// What each region shows at player time `t` (before the first turn: at the layout's start).
@@ -169,7 +183,7 @@ final class LayoutMode: PlayerMode {
                 return .end
             }
             start += ((t - start) / length).rounded(.down) * length
-            screen.clocks.reset()  // every region starts again with the layout
+            screen.clocks.reset(keeping: lateStarts)  // every region starts again with the layout, but late ones
             screen.startsAgain()
             wallStart = wall.at(start)
             screen.placeWallclocks(start: wallStart, zone: wall.zone)
@@ -178,29 +192,39 @@ final class LayoutMode: PlayerMode {
         self.start = start
         let local = t - start
         screen.placeWallclocks(start: wallStart, zone: wall.zone, at: local)  // repeats listed further ahead
-        let shown = screen.clocks.byRegion(at: local)  // once a turn, for both
+        if p.pendingContent.isWaiting, handover == nil, endsSlot == nil, p.pendingContent.waitsWithLayout {
+            noteShowings(screen.clocks.byRegion(at: local))  // what each region holds from now is in the play log
+            if p.swapsContent(at: t, byRegion: true) {
+                return .rest(.none)  // a new layout, taken region by region at each one's item end (`LayoutHandover`)
+            }
+        }
+        let hidden = handOver(at: t, local: local)
+        let shown = screen.clocks.byRegion(at: local).filter { !hidden.contains($0.key) }  // once a turn, for both
         if let first = screen.file.document.regions.first?.name, let was = showings[first], p.pendingContent.isWaiting,
            shown[first].map({ ($0.media.index, $0.activation) }) ?? (-1, -1) != (was.media, was.activation),
            p.swapsContent(at: t) {
-            return .rest(.none)  // new content, at the end of the first region's item
+            return .rest(.none)  // a new playlist, at the end of the first region's item
         }
-        hear(screen.voice(at: local), at: t)
+        hear(handover?.voice(at: t) ?? screen.voice(at: local) { !hidden.contains($0) }, at: t)
         noteInterrupts(shown)
         noteShowings(shown)
-        let (pictures, key) = try screen.frame(at: local)
+        var (pictures, key) = try screen.frame(at: local, hiding: hidden)
+        let going = try handover?.frame(at: t)
+        if let going { pictures = LayoutHandover.frame(going.frame, over: pictures) }
         p.postStatus(scene: nil)
-        if !screen.isComplete && local < Self.firstFrameWait && !shownOnce {
+        if !screen.isComplete && local < Self.firstFrameWait && !shownOnce && handover == nil {
             return .rest(.until(t + 0.01))  // what was on screen stays until the layout's first media are in
         }
         var rest: Rest = .nextFrame
-        if let next = screen.nextChange(after: local) {
-            let deadline = min(start + next, loops ? start + length : .infinity, endsSlot.map { start + $0.length } ?? .infinity)
+        let goingNext: Double? = handover.map { $0.nextChange(after: t) } ?? .infinity
+        if let next = screen.nextChange(after: local), let goingNext {
+            let deadline = min(start + next, goingNext, loops ? start + length : .infinity, endsSlot.map { start + $0.length } ?? .infinity)
             rest = .until(min(p.wakeTime(deadline), p.overlayDeadline(after: t) ?? .infinity))
         }
         if let untimed = p.untimedClock {
             rest = .then(.none, { untimed.advance(by: 1.0 / 30) })
         }
-        var frame = ModeFrame(pictures: pictures, key: FrameKey(key), shown: p.presenter?.output.needsEveryFrame == true ? .none : rest,
+        var frame = ModeFrame(pictures: pictures, key: FrameKey(HandoverFrameKey(coming: key, going: going?.key)), shown: p.presenter?.output.needsEveryFrame == true ? .none : rest,
                               unchanged: rest)
         frame.onShown = { [weak self] in self?.shownOnce = true }
         return .frame(frame)
@@ -208,6 +232,27 @@ final class LayoutMode: PlayerMode {
 }
 
 extension LayoutMode {
+    /// The regions the layout going out still holds (not drawn here), once those whose item ended by player time
+    /// `t` (layout time `local`) are let go: their showings end, and this layout's region of each name begins then.
+    private func handOver(at t: Double, local: Double) -> Set<String> {
+        guard let going = handover else { return [] }
+        let mine = Set(screen.file.document.regions.map(\.name))
+        let released = going.release(at: t)
+        for region in released {
+            if mine.contains(region) {
+                screen.clocks.begin(region, at: local)
+                lateStarts.insert(region)
+            }
+            player.log.info("layout: region \(region) takes the new content")
+        }
+        player.publish(going.closing(released))
+        if going.isDone {
+            handover = nil
+            player.log.info("content: swapped in at the end of the item on screen in every region")
+        }
+        return Set(going.held.keys).intersection(mine)
+    }
+
     /// Publishes the interrupts that came on screen or left it since the last turn (IPC `kiosk-interrupt-start`
     /// and `-end`, MQTT `interrupt-started` and `-ended`, a log line each).
     private func noteInterrupts(_ shown: [String: SMILActive]) {
