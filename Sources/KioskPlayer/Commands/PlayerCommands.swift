@@ -28,18 +28,14 @@ extension Player {
         publish(show.takeEvents())
     }
 
-    /// Runs one command now.
+    /// Runs one command now, by the part `command.route` names (the one switch that gives every command its owner).
     func execute(_ command: PlayerCommand, at t: Double) -> CommandReply {
-        if case .transition(let spec, _) = command {
-            do { _ = try TransitionChooser(spec, seed: config.slideshow.seed) } catch { return .failed("\(error)") }
-        }
-        if let reply = layoutCommand(command, at: t) { return reply }
-        if let reply = show.apply(command, at: t) {
-            if case .transition(let spec, _) = command, reply.isDone { composer?.transition = spec }
-            return reply
-        }
-        switch command {
-        case .volume(let change):
+        switch command.route {
+        case .playlist(let command):
+            return playlistCommand(command, at: t)
+        case .layout(let command):
+            return layoutCommand(command, at: t) ?? .failed("no layout is playing")
+        case .sound(let change):
             sound.apply(change)
             overlays.noteVolume(change, volume: sound.level.volume, muted: sound.level.muted, at: t)
             return .done()
@@ -47,50 +43,77 @@ extension Player {
             return seek(seconds, relative: relative, at: t)
         case .view(let change):
             return viewControl.apply(change, at: t)
-        case .effect(let spec):
-            do { try effects.set(spec, at: t) } catch { return .failed("\(error)") }
-            itemEffect = nil  // what a remote sets stays after the item
-            return .done()
-        case .toggleEffect:
-            effects.toggle(at: t)
-            itemEffect = nil
-            log.info("effect: \(effects.spec?.description ?? "none")")
-            return .done()
-        case .effectSplit(let x):
-            return effects.setSplit(x, at: t)
-        case .overlay(let change):
-            overlays.apply(change, at: t)
-            return .done()
-        case .showText(let text, let seconds, let level):
-            overlays.showText(text, seconds: seconds, level: level, at: t)
-            return .done()
-        case .showProgress:
-            overlays.showProgress(at: t)
+        case .effect(let request):
+            return effectCommand(request, at: t)
+        case .overlays(let request):
+            switch request {
+            case .change(let change): overlays.apply(change, at: t)
+            case .text(let text, let seconds, let level): overlays.showText(text, seconds: seconds, level: level, at: t)
+            case .progress: overlays.showProgress(at: t)
+            }
             return .done()
         case .key(let code):
             return press(code, at: t)
+        case .grid(let command):
+            return runGrid(command, at: t)
         case .alert(let request):
             return runAlert(request, at: t)
-        case .tvPower(let power):
+        case .display(let request):
+            return displayCommand(request)
+        case .content(.check):
+            return contentControl.check(log: log)
+        case .content(.load(let url)):
+            return contentControl.load(url, log: log)
+        case .quit:
+            quitRequested = true
+            return .done()
+        }
+    }
+
+    /// The playlist's commands: a layout playing in place of the playlist takes `next`, `previous` and a SMIL
+    /// file's load first; then the slideshow runs it.
+    private func playlistCommand(_ command: PlayerCommand, at t: Double) -> CommandReply {
+        if case .transition(let spec, _) = command {
+            do { _ = try TransitionChooser(spec, seed: config.slideshow.seed) } catch { return .failed("\(error)") }
+        }
+        if let reply = layoutCommand(command, at: t) { return reply }
+        guard let reply = show.apply(command, at: t) else { return .failed("the slideshow does not run \(Self.name(command))") }
+        if case .transition(let spec, _) = command, reply.isDone { composer?.transition = spec }
+        return reply
+    }
+
+    /// The picture effect's commands: what a remote sets stays after the item.
+    private func effectCommand(_ request: EffectRequest, at t: Double) -> CommandReply {
+        switch request {
+        case .set(let spec):
+            do { try effects.set(spec, at: t) } catch { return .failed("\(error)") }
+        case .toggle:
+            effects.toggle(at: t)
+            log.info("effect: \(effects.spec?.description ?? "none")")
+        case .split(let x):
+            return effects.setSplit(x, at: t)
+        }
+        itemEffect = nil
+        return .done()
+    }
+
+    /// The display's commands. A screenshot is answered once written (`runCommands` hands the presenter the
+    /// remote's reply); one run here (a key's action) is written with the next frame.
+    private func displayCommand(_ request: DisplayRequest) -> CommandReply {
+        switch request {
+        case .power(let on):
+            return setScreen(on: on)
+        case .tv(let power):
             if tvPower != power {
                 log.info("cec: the TV is \(power.rawValue)")
                 tvPower = power
                 publish([.tvPower(power)])
             }
             return .done()
-        case .grid(let command):
-            return runGrid(command, at: t)
-        case .screen(let on):
-            return setScreen(on: on)
-        case .checkContent:
-            return contentControl.check(log: log)
-        case .loadContent(let url):
-            return contentControl.load(url, log: log)
-        case .quit:
-            quitRequested = true
+        case .screenshot(let path):
+            guard let presenter else { return .failed("screenshot: the player has no output") }
+            presenter.screenshot(to: path, reply: nil)
             return .done()
-        default:
-            return .failed("not a command the player runs")
         }
     }
 
