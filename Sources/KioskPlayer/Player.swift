@@ -74,7 +74,7 @@ public final class Player {
     /// Set by a `quit` command.
     var quitRequested = false
     /// The display is off (a schedule's `off`): the loop sleeps.
-    var screenOff = false
+    var screenOff: Bool { modes.has(.screenOff) }
     /// The TV's power status over HDMI-CEC (nil: no CEC).
     var tvPower: TVPower?
     /// Today's figures from the play log (nil: none is kept).
@@ -98,7 +98,9 @@ public final class Player {
     /// The layout playing instead of the playlist (`play(layout:)`), if one is.
     var layoutMode: LayoutMode?
     /// The emergency alert on screen, if one is (it takes the screen from every other mode).
-    var alertMode: AlertMode?
+    var alertMode: AlertMode? { modes.cover(.alert) as? AlertMode }
+    /// The modes on the screen: the one on top owns it.
+    lazy var modes = ModeStack(player: self)
     /// Where layouts' regions were heard on the clock (for `record`'s mix, with the slideshow's slots).
     var voiceSpans = SoundSpans()
     /// Where the player posts its status and events for remote-control servers (one made before the player,
@@ -256,7 +258,6 @@ public final class Player {
     public func run(length: Double?, shouldStop: () -> Bool = { false }) throws -> PlayReport {
         guard let presenter else { throw PlayerError("the player has no output") }
         if let syncFailure { throw syncFailure }
-        let modes = LoopModes(player: self)
         if config.grid.openAtStart { inbox.queueFromLoop(.grid(.open)) }
         defer { stopPlaying() }
         runEnd = length
@@ -268,7 +269,7 @@ public final class Player {
             if let length, t >= length { break }
             takeCommands(at: t)
             if quitRequested { break }
-            let mode = modes.active(for: self)
+            let mode = modes.active
             if mode !== last {  // a mode that takes the screen draws its first frame
                 presenter.forget()
                 mode.takesScreen()

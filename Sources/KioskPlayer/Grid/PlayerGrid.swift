@@ -35,14 +35,14 @@ extension Player {
         guard !grid.isOpen else { return }
         if let signal = presenter?.output.wakeupSignal { grid.wake = { signal.raise() } }
         grid.open(show.playlist, current: show.currentID, canvas: presenter?.output.size ?? config.size, at: t)
-        _ = show.apply(.pause(.grid), at: t)
+        modes.push(modes.grid, as: .grid, at: t)  // the slideshow holds beneath it
         log.info("grid: open (\(show.playlist.count) items)")
     }
 
     func closeGrid(at t: Double, why: String) {
         guard grid.isOpen else { return }
         grid.close()
-        _ = show.apply(.resume(.grid), at: t)
+        modes.pop(.grid, at: t)
         log.info("grid: \(why)")
     }
 }

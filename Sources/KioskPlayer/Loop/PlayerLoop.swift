@@ -1,31 +1,6 @@
 import KioskCore
 import KioskRender
 
-/// The modes the loop chooses from, made when play begins: an emergency alert wins, then the screen off, then the
-/// open grid, then a layout when one plays, then idle while the playlist has nothing to show, else the slideshow.
-struct LoopModes {
-    let slideshow: SlideshowMode
-    let idle: IdleMode
-    let grid: GridMode
-    let screenOff: ScreenOffMode
-
-    init(player: Player) {
-        slideshow = SlideshowMode(player: player)
-        idle = IdleMode(player: player)
-        grid = GridMode(player: player)
-        screenOff = ScreenOffMode(player: player)
-    }
-
-    /// The mode that owns the screen this turn.
-    func active(for player: Player) -> PlayerMode {
-        if let alert = player.alertMode { return alert }
-        if player.screenOff { return screenOff }
-        if player.grid.isOpen { return grid }
-        if let layout = player.layoutMode { return layout }
-        return player.show.isIdle ? idle : slideshow
-    }
-}
-
 /// The loop's parts around the modes' turns (Player.swift has the loop): the turn's commands in, a mode's frame
 /// out through the presenter, and the rests between.
 extension Player {

@@ -12,11 +12,19 @@ protocol PlayerMode: AnyObject {
     /// Called before the turn when the mode takes the screen from another (its first frame is drawn whatever
     /// its key).
     func takesScreen()
+    /// A mode of `rank` was pushed over this one at player time `t` (`ModeStack`).
+    func covered(by rank: CoverRank, at t: Double)
+    /// The mode of `rank` over this one was popped at player time `t`.
+    func uncovered(by rank: CoverRank, at t: Double)
 }
 
 extension PlayerMode {
     /// Nothing to set up.
     func takesScreen() {}
+    /// Nothing to hold.
+    func covered(by rank: CoverRank, at t: Double) {}
+    /// Nothing to go on with.
+    func uncovered(by rank: CoverRank, at t: Double) {}
 }
 
 /// What a mode's turn asks of the loop.

@@ -28,10 +28,9 @@ final class AlertMode: PlayerMode {
         }
     }
 
-    /// The screen comes on if it was off (the alert is seen whatever the schedule says); no sound.
+    /// No sound while it shows (a screen off beneath it lights the display: `ScreenOffMode.covered`).
     func takesScreen() {
         player.sound.pause(true)
-        if player.screenOff { player.powerDisplay(on: true) }
     }
 
     func turn(at t: Double) throws -> ModeTurn {
@@ -95,13 +94,10 @@ extension Player {
         return .done()
     }
 
-    /// The alert takes the screen from the next turn: the slideshow is held, a layout's clock stops.
+    /// The alert takes the screen from the next turn, over every other mode: beneath it the slideshow is held and
+    /// a layout's clock stops (`covered`).
     func startAlert(_ alert: EmergencyAlert, at t: Double) {
-        if alertMode == nil {
-            show.pause(.alert, at: t)
-            layoutMode?.hold(at: t)
-        }
-        alertMode = AlertMode(player: self, alert: alert)
+        modes.push(AlertMode(player: self, alert: alert), as: .alert, at: t)
         publish([.alert(alert)])
         let end = alert.until.map { " until " + Self.wallText($0.date, zone: wallClock.zone) } ?? " until cleared"
         log.warn("alert: \"\(alert.text.replacingOccurrences(of: "\n", with: " / "))\"\(end)")
@@ -111,12 +107,9 @@ extension Player {
     /// slideshow and a layout go on where they were.
     func endAlert(_ why: String, at t: Double) {
         guard alertMode != nil else { return }
-        alertMode = nil
         log.warn("alert: ends: \(why)")
         publish([.alert(nil)])
-        if screenOff { powerDisplay(on: false) }
-        show.resume(.alert, at: t)
-        layoutMode?.release(at: t)
+        modes.pop(.alert, at: t)  // what it covered goes on (`uncovered`)
         sound.pause(false)
     }
 

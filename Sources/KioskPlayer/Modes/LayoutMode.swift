@@ -28,13 +28,13 @@ final class LayoutMode: PlayerMode {
     private var lateStarts: Set<String> = []
 
     /// An alert takes the screen at player time `t`: the layout's clock stops there.
-    func hold(at t: Double) {
-        if heldAt == nil { heldAt = t }
+    func covered(by rank: CoverRank, at t: Double) {
+        if rank == .alert, heldAt == nil { heldAt = t }
     }
 
     /// The alert is over at player time `t`: the layout's clock goes on from where it stopped.
-    func release(at t: Double) {
-        guard let held = heldAt else { return }
+    func uncovered(by rank: CoverRank, at t: Double) {
+        guard rank == .alert, let held = heldAt else { return }
         heldAt = nil
         if let s = start { start = s + (t - held) }
     }

@@ -10,6 +10,16 @@ final class ScreenOffMode: PlayerMode {
 
     init(player: Player) { self.player = player }
 
+    /// An alert over the screen off: the display comes on for it (it is seen whatever the schedule says).
+    func covered(by rank: CoverRank, at t: Double) {
+        if rank == .alert { player.powerDisplay(on: true) }
+    }
+
+    /// The alert is gone: the display goes off again.
+    func uncovered(by rank: CoverRank, at t: Double) {
+        if rank == .alert { player.powerDisplay(on: false) }
+    }
+
     func turn(at t: Double) throws -> ModeTurn {
         let p = player
         p.leaveClip()

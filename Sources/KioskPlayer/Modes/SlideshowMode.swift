@@ -17,6 +17,25 @@ final class SlideshowMode: PlayerMode {
 
     init(player: Player) { self.player = player }
 
+    /// The playlist holds beneath an alert or the grid (pause reason `alert` or `grid`), its slot and time kept;
+    /// the screen off lets it run (a schedule's window goes on in the dark).
+    func covered(by rank: CoverRank, at t: Double) {
+        if let reason = Self.pause(for: rank) { player.show.pause(reason, at: t) }
+    }
+
+    /// It goes on where it was.
+    func uncovered(by rank: CoverRank, at t: Double) {
+        if let reason = Self.pause(for: rank) { player.show.resume(reason, at: t) }
+    }
+
+    private static func pause(for rank: CoverRank) -> PauseReason? {
+        switch rank {
+        case .alert: .alert
+        case .grid: .grid
+        case .screenOff: nil
+        }
+    }
+
     func turn(at t: Double) throws -> ModeTurn {
         let p = player, show = player.show
         guard let scene = p.advanceShow(at: t) else {

@@ -31,8 +31,8 @@ extension Player {
     /// `.screen(on:)`: powers the display and sets whether the loop sleeps.
     func setScreen(on: Bool) -> CommandReply {
         guard screenOff == on else { return .done() }
-        powerDisplay(on: on)
-        screenOff = !on
+        if on { modes.pop(.screenOff, at: clock.now) } else { modes.push(modes.screenOff, as: .screenOff, at: clock.now) }
+        if alertMode == nil { powerDisplay(on: on) }  // an alert keeps the display on until it ends
         log.info(on ? "screen on" : "screen off: sleeping until the next window")
         return .done()
     }
