@@ -10,7 +10,6 @@ import KioskTrust
 /// `--content-refresh`) and hands the player each new index only once it and all its media are cached, to swap in at
 /// the end of the item on screen. With nothing cached and no server, the idle picture shows with one line saying
 /// why, and checks go on with backoff until one succeeds. Problems are one line each, said when they change.
-///
 /// The remotes reach it through the player's `ContentControl`: after every check the link leaves its status there
 /// (the URL, the check and its result, the cache's use) and wakes the player, which posts it; "check now" ends the
 /// wait for the next check; a remote's `load URL` switches to another index URL, whose content swaps in as any new
@@ -282,7 +281,8 @@ final class ContentLink: @unchecked Sendable {
             checkAsked = false  // this check is the one asked for (a switch's, a remote's); one asked from now on is another
             cond.unlock()
             let checkMedia = !policy.onlyIndex && MonotonicClock.seconds() - mediaChecked >= (policy.media ?? mediaPeriod)
-            let report = sync.sync(url, checkMedia: checkMedia, shouldStop: { [self] in isStopping || wantedURL != url })
+            let report = sync.sync(url, checkMedia: checkMedia, checkTimeout: policy.checkTimeout,
+                                   shouldStop: { [self] in isStopping || wantedURL != url })
             if wantedURL != url { continue }  // switched during the check: the new URL's check now
             if checkMedia, report.outcome != .failed { mediaChecked = MonotonicClock.seconds() }
             if let read = report.policy { policy = read }

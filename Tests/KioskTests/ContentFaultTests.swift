@@ -154,4 +154,32 @@ final class ContentFaultTests: XCTestCase {
         XCTAssertLessThan(report.bytesFetched, 2 << 20, "the transfer stopped near the cap, not at 20 MiB")
         XCTAssertTrue(ContentFixtures.cachedNames(dir.file("cache")).allSatisfy { $0.hasSuffix(".smil") }, "\(ContentFixtures.cachedNames(dir.file("cache")))")
     }
+
+    /// An index whose Refresh meta says `timeOut="1000"`: its check is given a second, so a server that answers a
+    /// byte every half second fails it within seconds (one line naming the index's URL), and the last good index
+    /// stays; with kiosk's own limits the same server is waited for.
+    func testTheIndexsTimeOutBoundsItsCheck() throws {
+        let server = try XCTUnwrap(self.server), dir = try XCTUnwrap(self.dir)
+        try ContentFixtures.seeded(server.root + "/a.bin", count: 1_000, seed: 8)
+        try ContentFixtures.write(ContentFixtures.smil([("/ok/a.bin", nil)]).replacingOccurrences(
+            of: "<meta http-equiv=\"Refresh\"", with: "<meta timeOut=\"1000\" http-equiv=\"Refresh\""), to: server.root + "/index.smil")
+        let cache = try ContentCache(directory: dir.file("cache"))
+        var settings = FetchSettings()
+        settings.lowSpeedBytes = 1
+        settings.lowSpeedSeconds = 60
+        let sync = ContentSync(cache: cache, settings: settings)
+        let first = sync.sync(server.url("/ok/index.smil"))
+        XCTAssertEqual(first.outcome, .changed, "\(first.problems)")
+        let timeout = try XCTUnwrap(first.policy?.checkTimeout, "timeOut is read: \(String(describing: first.policy))")
+        XCTAssertEqual(timeout, 1)
+        let started = Date()
+        let slow = sync.sync(server.url("/slow/index.smil"), checkTimeout: timeout)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4, "given a second, not the minute a stall may last")
+        XCTAssertEqual(slow.outcome, .failed)
+        XCTAssertEqual(slow.problems.count, 1, "\(slow.problems)")
+        XCTAssertTrue(slow.problems.first?.hasPrefix(server.url("/slow/index.smil") + ": ") ?? false, "\(slow.problems)")
+        XCTAssertTrue(slow.problems.first?.contains("timed out") ?? false, "the time-out is the reason: \(slow.problems)")
+        XCTAssertEqual(cache.current, first.index, "the last good index stays")
+        ContentFixtures.assertNoHalfFile(cache)
+    }
 }

@@ -35,6 +35,10 @@ final class ContentRefreshPolicyTests: XCTestCase {
         XCTAssertTrue(policy("name=kiosk-swap content=NOW").swapAtOnce, "kiosk's own meta: a new version swaps in at once")
         XCTAssertFalse(policy("name=kiosk-swap content=later").swapAtOnce)
         XCTAssertFalse(plain.swapAtOnce)
+        XCTAssertEqual(policy("http-equiv=Refresh content=60 timeOut=5000").checkTimeout, 5, "milliseconds, as signageOS gives them")
+        XCTAssertNil(policy("http-equiv=Refresh timeOut=50").checkTimeout, "under 0.1 s: kiosk's own limits")
+        XCTAssertNil(policy("http-equiv=Refresh timeOut=soon").checkTimeout)
+        XCTAssertNil(plain.checkTimeout)
     }
 
     /// nginx serving `index.smil` with `meta` as its Refresh meta and `sources`; a cache folder.

@@ -30,8 +30,10 @@ public final class ContentSync {
 
     /// Checks `indexURL` once and makes it and its media local; `shouldStop` is asked while transfers run. With
     /// `checkMedia`, every cached medium without a checksum is asked for again (conditionally: a 304 each when
-    /// unchanged) even when the index is unchanged, so a medium changed in place on the server is noticed.
-    public func sync(_ indexURL: String, checkMedia: Bool = false, shouldStop: () -> Bool = { false }) -> SyncReport {
+    /// unchanged) even when the index is unchanged, so a medium changed in place on the server is noticed. With
+    /// `checkTimeout` (the index's `timeOut`), the index's request is given at most that many seconds.
+    public func sync(_ indexURL: String, checkMedia: Bool = false, checkTimeout: Double? = nil,
+                     shouldStop: () -> Bool = { false }) -> SyncReport {
         var report = SyncReport(outcome: .failed, indexURL: indexURL, index: nil, map: nil, indexFile: nil, mediaCount: 0,
                                 bytesFetched: 0, requests: 0, refreshSeconds: nil, problems: [], notes: [])
         if let problem = cache.loadProblem { report.notes.append(problem) }
@@ -47,7 +49,7 @@ public final class ContentSync {
         }
         defer { lock.release() }
         var media = MediaFetch(cache: cache, settings: settings)
-        let fetched = fetchIndex(url, media: &media)
+        let fetched = fetchIndex(url, media: &media, timeout: checkTimeout)
         guard case .success(let index) = fetched else {
             if case .failure(let problem) = fetched { report.problems.append(problem.line) }
             return record(report, media: media)
@@ -110,7 +112,12 @@ public final class ContentSync {
 
     /// Fetches the index into the cache: conditionally when a checked copy is held; with a key, only a body whose
     /// signature verifies is kept.
-    private func fetchIndex(_ url: String, media: inout MediaFetch) -> Result<FetchedIndex, IndexProblem> {
+    private func fetchIndex(_ url: String, media: inout MediaFetch, timeout: Double?) -> Result<FetchedIndex, IndexProblem> {
+        var settings = settings
+        if let timeout {
+            settings.totalTimeout = min(settings.totalTimeout, timeout)
+            settings.connectTimeout = min(settings.connectTimeout, timeout)
+        }
         let held = cache.entries[url]
         let current = cache.current
         let trusted = key == nil || (current?.url == url && current?.signed == true && current?.file == held?.file)

@@ -8,8 +8,12 @@ import KioskCore
 /// - `onlySmilUpdate="true"`: media are never asked for again (a changed medium comes with a changed index);
 /// - `fallbackToPreviousPlaylist="true"`: an index that names no media is not taken (the previous one plays on);
 /// - `skipContentOnHttpStatus="404,403"`: a medium the server answers with one of these is left out (its item is
-///   skipped) instead of holding the whole index back.
-/// `expr` and `timeOut` are not honoured (kiosk checks with one conditional GET bounded by its own timeouts).
+///   skipped) instead of holding the whole index back;
+/// - `timeOut` (milliseconds): how long a check of the index may take (signageOS's checks are HEAD requests; kiosk's
+///   is one conditional GET, given at most that long), so a slow or unstable network fails the check quickly and the
+///   cached content plays on.
+/// `expr` (a check only while an XPath expression over adapi's functions holds) is not honoured: kiosk checks in
+/// every period.
 public struct RefreshPolicy: Sendable, Equatable {
     /// The index's check period (seconds).
     public var index: Double?
@@ -21,6 +25,8 @@ public struct RefreshPolicy: Sendable, Equatable {
     public var keepPreviousWhenEmpty = false
     /// HTTP statuses that leave a medium out rather than hold the index back.
     public var skipStatuses: Set<Int> = []
+    /// The longest a check of the index may take (seconds; `timeOut`, given in milliseconds); nil: kiosk's own limits.
+    public var checkTimeout: Double?
     /// A new version of this index replaces what plays at once, not at the end of the item on screen
     /// (`<meta name="kiosk-swap" content="now">`, kiosk's own: for urgent content).
     public var swapAtOnce = false
@@ -41,10 +47,19 @@ public struct RefreshPolicy: Sendable, Equatable {
         policy.media = seconds(meta.attribute("contentRefresh"))
         policy.onlyIndex = meta.attribute("onlySmilUpdate")?.lowercased() == "true"
         policy.keepPreviousWhenEmpty = meta.attribute("fallbackToPreviousPlaylist")?.lowercased() == "true"
+        policy.checkTimeout = milliseconds(meta.attribute("timeOut"))
         policy.skipStatuses = Set((meta.attribute("skipContentOnHttpStatus") ?? "").split(separator: ",").compactMap {
             Int($0.trimmingCharacters(in: .whitespaces)).flatMap { (100...599).contains($0) ? $0 : nil }
         })
         return policy
+    }
+
+    /// `timeOut`'s milliseconds as seconds, from 0.1 s to 10 minutes; nil for anything else.
+    private static func milliseconds(_ text: String?) -> Double? {
+        guard let text, let ms = Double(text.trimmingCharacters(in: .whitespaces)), ms.isFinite, ms >= 100, ms <= 600_000 else {
+            return nil
+        }
+        return ms / 1000
     }
 
     /// A period in seconds (`60`, or `60; url=…` as HTML writes it): positive and at most a year; nil otherwise.
