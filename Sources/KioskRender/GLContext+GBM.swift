@@ -16,7 +16,7 @@ extension GLContext {
             self.init(display: display, context: context, config: config)
             nativeOwner = owner
         } catch {
-            eglTerminate(display)
+            EGLDisplayReferences.release(display)
             throw error
         }
         try makeCurrent()

@@ -1,12 +1,14 @@
 /// The EGL display + OpenGL ES 3 context the renderer draws with (headless on Mesa's surfaceless platform, or on a
 /// GBM device for the DRM output). Made current on the creating thread, which is the render thread from then on.
 internal import CEGL
+import Foundation
 import KioskCore
 
 /// An EGL display with one OpenGL ES 3 context, current on the render thread.
 ///
-/// Only one `GLContext` per EGL display may exist at a time: EGL hands out the same display for the same platform,
-/// and `deinit` terminates it. Every GL object (texture, program, target) keeps its context alive.
+/// Several may share one EGL display (EGL hands out the same display for the same platform and GBM device: two
+/// players in one process, a screen per output): the display is counted (`EGLDisplayReferences`) and terminated
+/// only when the last context on it goes. Every GL object (texture, program, target) keeps its context alive.
 public final class GLContext {
     /// The EGL display.
     let display: EGLDisplay
@@ -30,7 +32,7 @@ public final class GLContext {
             try gl.makeCurrent()
             return gl
         } catch {
-            eglTerminate(display)
+            EGLDisplayReferences.release(display)
             throw error
         }
     }
@@ -46,7 +48,7 @@ public final class GLContext {
         eglMakeCurrent(display, nil, nil, nil)
         if let surface { eglDestroySurface(display, surface) }
         eglDestroyContext(display, context)
-        eglTerminate(display)
+        EGLDisplayReferences.release(display)
         eglReleaseThread()
     }
 
@@ -103,8 +105,9 @@ public final class GLContext {
         }
         var major: EGLint = 0, minor: EGLint = 0
         guard eglInitialize(display, &major, &minor) == EGL_TRUE else { throw eglError("eglInitialize") }
+        EGLDisplayReferences.retain(display)
         guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else {
-            eglTerminate(display)
+            EGLDisplayReferences.release(display)
             throw eglError("eglBindAPI(EGL_OPENGL_ES_API)")
         }
         return display
@@ -146,5 +149,37 @@ public final class GLContext {
             throw eglError("eglCreateContext(OpenGL ES 3.0)")
         }
         return context
+    }
+}
+
+/// How many contexts use each initialised EGL display. `eglTerminate` ends a display for every context on it (EGL
+/// counts no references unless EGL_KHR_display_reference is asked for), so it is terminated only when the last
+/// `GLContext` on it goes. Thread-safe: contexts live on their own render threads.
+enum EGLDisplayReferences {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var counts: [UInt: Int] = [:]
+
+    /// One more context uses `display` (initialised).
+    static func retain(_ display: EGLDisplay) {
+        lock.lock()
+        counts[UInt(bitPattern: display), default: 0] += 1
+        lock.unlock()
+    }
+
+    /// A context on `display` is gone: the last one terminates it.
+    static func release(_ display: EGLDisplay) {
+        lock.lock()
+        defer { lock.unlock() }
+        let key = UInt(bitPattern: display)
+        let left = (counts[key] ?? 1) - 1
+        counts[key] = left > 0 ? left : nil
+        if left <= 0 { eglTerminate(display) }
+    }
+
+    /// How many contexts use `display` (0: not initialised by kiosk).
+    static func count(_ display: EGLDisplay) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts[UInt(bitPattern: display)] ?? 0
     }
 }

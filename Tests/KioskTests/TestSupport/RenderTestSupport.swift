@@ -5,7 +5,7 @@ import KioskCore
 import XCTest
 
 /// A test case with a headless GLES 3 context on llvmpipe, created in setUp and released in tearDown
-/// (only one context may exist at a time).
+/// (a context of its own; others may exist beside it: the EGL display is counted).
 class RenderTestCase: XCTestCase {
     /// The context, current on the test thread.
     var context: GLContext?
