@@ -186,7 +186,7 @@ final class EmergencyAlertTests: XCTestCase {
         XCTAssertTrue(try eventually(5) { try c.get("kiosk-alert") == .string("Storm: stay inside") }, p.stderr)
         guard case .double(let until)? = try c.get("kiosk-alert-until") else { return XCTFail("no end") }
         XCTAssertEqual(until, Date().timeIntervalSince1970 + 600, accuracy: 30)
-        XCTAssertTrue(p.stderr.contains(#"alert: "Storm: stay inside" until "#), p.stderr)
+        XCTAssertTrue(p.waitFor(#"alert: "Storm: stay inside" until "#, timeout: 5), p.stderr)  // read from stderr while kiosk runs
         p.send(SIGTERM)
         XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
         // a restart while it is on: it is back, with the same end

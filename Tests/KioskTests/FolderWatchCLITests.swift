@@ -67,7 +67,7 @@ final class FolderWatchCLITests: XCTestCase {
         // unavailable (as in mpv), which is "not yet" here.
         XCTAssertTrue(poll(5, { try? c.get("path") }) { $0 != nil && $0 != .string(shown) }, p.stderr)
         XCTAssertEqual(filenames(try c.get("playlist")), sorted.filter { $0 != shown })
-        XCTAssertTrue(p.stderr.contains("\(folder): 1 file left"), p.stderr)
+        XCTAssertTrue(p.waitFor("\(folder): 1 file left", timeout: 5), p.stderr)  // read from stderr while kiosk runs
     }
 
     func testAnEmptyFolderIdlesUntilAPictureArrives() throws {

@@ -150,7 +150,7 @@ final class MQTTFleetRobustnessTests: MQTTFleetTestCase {
         XCTAssertNotNil(try clients.wait("kiosk/sched/state", seconds: 10) {
             $0["playlist"] == .string("evening") && $0["path"]?.string == e
         }, p.stderr)
-        XCTAssertTrue(p.stderr.contains("schedule: playing \(evening) on request"), p.stderr)
+        XCTAssertTrue(p.waitFor("schedule: playing \(evening) on request", timeout: 5), p.stderr)  // read from stderr while kiosk runs
         XCTAssertTrue(p.waitFor("\(evening): watching for changes", timeout: 5), "its folder is watched as a window's: \(p.stderr)")
         try clients.publish("kiosk/sched/cmd/playlist", "night")
         XCTAssertTrue(p.waitFor("mqtt: kiosk/sched/cmd/playlist: refused: 'night' is not one of the schedule's playlists (morning, evening)",

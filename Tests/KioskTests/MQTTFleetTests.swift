@@ -79,7 +79,7 @@ final class MQTTFleetTests: MQTTFleetTestCase {
         XCTAssertNotNil(try state("st") { $0["view"]?["zoom"]?.number == 2 }, p.stderr)
         try clients.publish("kiosk/st/cmd/previous", "")
         XCTAssertNotNil(try state("st") { $0["index"] == .int(0) }, p.stderr)
-        XCTAssertTrue(p.stderr.contains("mqtt: kiosk/st/cmd/previous: done"), p.stderr)
+        XCTAssertTrue(p.waitFor("mqtt: kiosk/st/cmd/previous: done", timeout: 5), p.stderr)  // read from stderr while kiosk runs
         stop(p)
     }
 
