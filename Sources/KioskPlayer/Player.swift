@@ -39,14 +39,10 @@ public struct PlayReport: Sendable {
 /// the player holds: the slideshow, the decode cache, the composer, the sound, the overlays. Observers hear what
 /// happened.
 public final class Player {
-    var config: PlayerConfig
-    /// Draws, presents and counts frames, once an output is attached.
-    private(set) var presenter: FramePresenter?
-    let clock: Clock
+    /// The display's share: what it shows, how, and what draws it (`Screen.swift`).
+    let screen: Screen
     let log: Log
-    let show: Slideshow
     let cache: DecodeCache
-    var composer: SceneComposer?
     /// With a virtual clock the player waits for decodes instead of holding the current item, so the result
     /// is the same however fast the machine is.
     let waitForDecodes: Bool
@@ -65,18 +61,12 @@ public final class Player {
     /// The playlist's layout items, read ahead on the decode threads (`LayoutItemReads`).
     let layoutItems = LayoutItemReads()
     var observers: [(PlayerEvent) -> Void] = []
-    /// The current item's view when no input device is open (commands still zoom and turn it).
-    lazy var standaloneView = Interaction(canvas: config.size, settings: InteractionSettings())
     /// The sound of the item on screen.
     let sound: ItemSound
-    /// The clip on screen, if any.
-    var playing: PlayingClip?
     /// Set by a `quit` command.
     var quitRequested = false
     /// The display is off (a schedule's `off`): the loop sleeps.
     var screenOff: Bool { modes.has(.screenOff) }
-    /// The TV's power status over HDMI-CEC (nil: no CEC).
-    var tvPower: TVPower?
     /// Today's figures from the play log (nil: none is kept).
     var playStats: PlayStats?
 
@@ -93,48 +83,18 @@ public final class Player {
     public var producers: [LoopProducer] = []
     /// The local wall clock item windows are judged by: the instant at a player time, and the time zone.
     public var wallClock: (at: (Double) -> Date, zone: TimeZone) = ({ _ in Date() }, .current)
-    /// When item windows were last judged: the playlist's version, and the player time of the next edge.
-    var windowCheck: (version: Int, next: Double) = (-1, -.infinity)
-    /// The layout playing instead of the playlist (`play(layout:)`), if one is.
-    var layoutMode: LayoutMode?
     /// The emergency alert on screen, if one is (it takes the screen from every other mode).
     var alertMode: AlertMode? { modes.cover(.alert) as? AlertMode }
     /// The modes on the screen: the one on top owns it.
     lazy var modes = ModeStack(player: self)
-    /// Where layouts' regions were heard on the clock (for `record`'s mix, with the slideshow's slots).
-    var voiceSpans = SoundSpans()
     /// Where the player posts its status and events for remote-control servers (one made before the player,
     /// so a server can bind first, may be set before `run`).
     public var board = PlayerBoard()
     /// Answers to this frame's commands, given once the status they changed has been posted, so that a remote
     /// client reading a property right after its command sees the change.
     var answers: [(CommandInbox.Reply, CommandReply)] = []
-    /// The picture effect and its split (commands change it; the composer draws it).
-    var effects: PictureEffect
-    /// While an item with its own effect (`#EXTKIOSK:effect=`) shows: that effect, and the player's to go back to.
-    var itemEffect: (spec: EffectSpec, before: PictureEffect)?
-    /// The clock's time at the top of this frame (the effect's split is read at it).
-    var frameTime = 0.0
     /// The player time `run(length:)` stops at (nil: none): no rest goes past it.
     var runEnd: Double?
-    /// What text and bars are overlaid: fed the player's events and notes, asked each frame through
-    /// `overlayScene(at:)` (PlayerOverlays.swift).
-    public let overlays: OverlayState
-    /// Draws the overlays (nil: `--no-overlays`, or no font could be found).
-    var overlayPainter: OverlayPainter?
-    /// The last overlay drawing error, said once.
-    var overlayFailure: String?
-    /// The overview grid (PlayerGrid.swift): closed until a long press, the menu key or `kiosk-view` opens it.
-    let grid: GridScreen
-    /// With `--sync-epoch`: the wall-clock timeline and the wall time of this frame (PlayerSync.swift).
-    var sync: PlayerSync?
-    var frameWall = 0.0
-    /// Why the timeline could not be made (an empty playlist); `run` throws it.
-    private var syncFailure: PlayerError?
-
-    /// With `--untimed`: the clock the player moves itself, to each next video frame's time as soon as it is
-    /// decoded (no pacing, no sound).
-    public var untimedClock: VirtualClock?
 
     /// Whether items' sound goes to the audio device (false for `record`, which only notes where it plays).
     public var playsSound = true
@@ -151,8 +111,6 @@ public final class Player {
     /// ping a watchdog that restarts a player whose loop hangs.
     public var onLoopTurn: (() -> Void)?
 
-    /// Display hotplug events (a udev monitor on the drm subsystem), checked once a frame.
-    public var hotplug: DisplayHotplugMonitor?
 
     /// Input: read once per frame; it sends commands and drives the current item's view.
     public var interaction: InteractionController? {
@@ -169,19 +127,13 @@ public final class Player {
     /// overlaps the output's start-up. Frames go to the output given to `attach`.
     public init(items: [PlaylistItem], config: PlayerConfig, clock: Clock, log: Log,
                 waitForDecodes: Bool, decode: DecodeCache.Decode? = nil) {
-        self.config = config
-        self.clock = clock
         self.log = log
         self.waitForDecodes = waitForDecodes
-        effects = PictureEffect(config.effect)
-        overlays = OverlayState(settings: config.overlays, captions: config.captions)
-        grid = GridScreen(settings: config.grid, timeout: config.decodeTimeout, limits: config.limits,
-                          stateDirectory: ProcessInfo.processInfo.environment["STATE_DIRECTORY"], font: config.overlays.font,
-                          log: log)
         keepsRunningWhenEmpty = config.idleImage != nil
         LocalMediaPolicy.apply(config)  // how long a media read may block, and each clip's frame threads
         let playlist = LivePlaylist(items)
-        show = Slideshow(playlist: playlist, options: config.slideshow)
+        screen = Screen(name: "main", config: config, clock: clock,
+                        show: Slideshow(playlist: playlist, options: config.slideshow), log: log)
         let book = ResumeBook()
         resume = book
         let frames = VideoFrameChoice(config.videoConversion)
@@ -200,7 +152,7 @@ public final class Player {
                 sync = try PlayerSync(epoch: epoch, items: items, ids: playlist.ids, playlistVersion: playlist.version,
                                       config: config, log: log)
             } catch {
-                syncFailure = error as? PlayerError ?? PlayerError("\(error)")
+                screen.syncFailure = error as? PlayerError ?? PlayerError("\(error)")
             }
         }
         if let first = show.upcoming { cache.request(first) }
@@ -231,7 +183,7 @@ public final class Player {
         overlayPainter = makeOverlayPainter()
         let presenter = FramePresenter(output: output, renderer: renderer, clock: clock, log: log)
         presenter.onFirstFrame = { [unowned self] in onFirstFrame?() }
-        self.presenter = presenter
+        screen.presenter = presenter
         hookViews()
     }
 
@@ -257,7 +209,7 @@ public final class Player {
     /// or a wakeup (PlayerLoop.swift has the parts).
     public func run(length: Double?, shouldStop: () -> Bool = { false }) throws -> PlayReport {
         guard let presenter else { throw PlayerError("the player has no output") }
-        if let syncFailure { throw syncFailure }
+        if let failure = screen.syncFailure { throw failure }
         if config.grid.openAtStart { inbox.queueFromLoop(.grid(.open)) }
         defer { stopPlaying() }
         runEnd = length
