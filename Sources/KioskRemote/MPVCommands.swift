@@ -41,6 +41,10 @@ struct MPVCommandContext {
     let reports: PlayReports
     /// Where a refused report says why (the reply carries mpv's fixed error text only).
     let log: Log
+    /// Says why `command` (its words as the caller gave them) is refused, in one line, for a refusal whose reply
+    /// carries mpv's fixed error text only: IPC and the web page log it (`ipc: COMMAND: refused: REASON`), the
+    /// translator hands it to its caller with the error (`MPVCommandRefusal.reason`).
+    let refuse: @Sendable (_ command: String, _ reason: String) -> Void
 }
 
 /// An mpv command: its name and arguments (for `command-list`), and what it does.
@@ -121,7 +125,7 @@ enum MPVCommandTable {
                                             arg("options", "Key/value list", optional: true)], vararg: false) { a, c throws(MPVError) in
             let given = try a.required(0)
             // an http(s) URL is an index for the content fetcher (`kiosk play URL`), never a file to open
-            if ContentMap.isRemote(given) { return try MPVContentCommands.load(given, flag: try a.text(1), log: c.log, command: "loadfile") }
+            if ContentMap.isRemote(given) { return try MPVContentCommands.load(given, flag: try a.text(1), c, command: "loadfile") }
             let items = try c.media.items(given, list: false)
             return .player(try loadCommands(items, mode: try a.text(1) ?? "replace"), failure: .loadingFailed, data: .entryID)
         },
@@ -129,7 +133,7 @@ enum MPVCommandTable {
                    vararg: false) { a, c throws(MPVError) in
             let given = try a.required(0)
             // an M3U playlist by URL is an index for the content fetcher too, never an empty list that clears the playlist
-            if ContentMap.isRemote(given) { return try MPVContentCommands.load(given, flag: try a.text(1), log: c.log, command: "loadlist") }
+            if ContentMap.isRemote(given) { return try MPVContentCommands.load(given, flag: try a.text(1), c, command: "loadlist") }
             let items = try c.media.items(given, list: true)
             return .player(try loadCommands(items, mode: try a.text(1) ?? "replace"), failure: .loadingFailed, data: .null)
         },
@@ -195,6 +199,11 @@ enum MPVCommandTable {
             let name: String = try a.required(0)
             guard !name.isEmpty, name.count <= 64 else { throw .invalidParameter }
             return .player([.trigger(.notify(name))], failure: .command, data: .null)
+        },
+        // kiosk's: the item on screen back to the slideshow's own view (zoom 1, centred, the angles it began with);
+        // the other view changes are the kiosk-zoom, kiosk-center, kiosk-yaw… properties
+        MPVCommand(name: "reset-view", args: [], vararg: false) { _, _ throws(MPVError) in
+            .player([.view(.reset)], failure: .command, data: .null)
         },
         // kiosk's: an emergency message over everything for SECONDS (none: until cleared), an empty TEXT clears it
         MPVCommand(name: "alert", args: [arg("text", "String"), arg("seconds", "Double", optional: true),
@@ -267,14 +276,23 @@ enum MPVCommandTable {
             // a layout plays: `playlist-next REGION` steps that region; without one the player's own step (the first
             // region's, or past a layout playing as a playlist item)
             guard flag != "weak" && flag != "force" else { return .player([command], failure: .command, data: .null) }
-            guard s.regions.contains(where: { $0.name == flag }) else { throw .invalidParameter }
-            return .player([.region(flag, command == .next ? .next : .previous)], failure: .command, data: .null)
+            return region(flag, command, s)
         }
         // the slideshow is the one-region layout: `playlist-next main` is its plain step
         let flagged = flag == SlideshowLayout.regionName ? "weak" : flag
-        guard flagged == "weak" || flagged == "force" else { throw .invalidParameter }
+        guard flagged == "weak" || flagged == "force" else { return region(flag, command, s) }
         if s.playlist.isEmpty || (flagged == "weak" && atEdge && !s.loop) { throw .command }
         return .player([command], failure: .command, data: .null)
+    }
+
+    /// `playlist-next REGION`: the player, which knows the regions playing (the board may lag a layout that just
+    /// began), steps it or refuses it with its reason ("no region side in the slideshow"). A refusal is mpv's
+    /// "invalid parameter" for a flag that names no region on the board, else "error running command". MQTT's
+    /// `next REGION` is this command.
+    private static func region(_ name: String, _ command: PlayerCommand, _ s: PlayerStatus) -> MPVAction {
+        let known = s.regions.contains { $0.name == name }
+        return .player([.region(name, command == .next ? .next : .previous)], failure: known ? .command : .invalidParameter,
+                       data: .null)
     }
 
     /// `N` or `current` as a playlist position.

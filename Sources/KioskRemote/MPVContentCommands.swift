@@ -8,7 +8,7 @@ enum MPVContentCommands {
     static let all: [MPVCommand] = [
         MPVCommand(name: "check-content", args: [], vararg: false) { _, c throws(MPVError) in
             guard let url = c.status.content?.url else {
-                c.log.warn("ipc: check-content: refused: \(ContentStatus.notFetching)")
+                c.refuse("check-content", ContentStatus.notFetching)
                 throw .command
             }
             return .player([.checkContent], failure: .command, data: .text("checking \(url)"))
@@ -17,15 +17,15 @@ enum MPVContentCommands {
 
     /// `loadfile URL [replace]` (or `loadlist`, `command`) of an http or https URL: the fetcher's next check is of
     /// it. One index plays at a time, so another flag (`append`…) is "invalid parameter"; a URL the fetcher cannot
-    /// take is "loading failed"; each with one log line naming it.
-    static func load(_ given: String, flag: String?, log: Log, command: String) throws(MPVError) -> MPVAction {
+    /// take is "loading failed"; each with one line naming it (`MPVCommandContext.refuse`).
+    static func load(_ given: String, flag: String?, _ c: MPVCommandContext, command: String) throws(MPVError) -> MPVAction {
         let shown = given.count <= 200 ? given : String(given.prefix(197)) + "..."
         guard flag == nil || flag == "replace" else {
-            log.warn("ipc: \(command) \(shown) \(flag ?? ""): refused: a URL replaces what plays (the content fetcher plays one index at a time)")
+            c.refuse("\(command) \(shown) \(flag ?? "")", "a URL replaces what plays (the content fetcher plays one index at a time)")
             throw .invalidParameter
         }
         guard let url = ContentMap.absolute(given, base: given), !given.utf8.contains(0) else {
-            log.warn("ipc: \(command) \(shown): refused: not an http or https URL kiosk can fetch")
+            c.refuse("\(command) \(shown)", "not an http or https URL kiosk can fetch")
             throw .loadingFailed
         }
         return .player([.loadContent(url: url)], failure: .loadingFailed, data: .entryID)

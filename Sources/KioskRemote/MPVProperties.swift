@@ -87,9 +87,11 @@ enum MPVPropertyTable {
             guard (0...100).contains(n) else { throw .propertyFormat }
             return [.volume(.set(Int(saturating: n)))]  // within 0...100: cannot trap
         }, stepRange: { _ in 0...100 }),
+        // `cycle mute` flips it in the player (as the mute key and MQTT's `mute toggle` do), not from the board's
+        // value, which two cycles in one frame would both read
         MPVProperty("mute", .flag, get: { .bool($0.mute) }, set: { v, _ throws(MPVError) in
             [.volume(.mute(try MPVValue.flag(v)))]
-        }),
+        }, cycle: [.volume(.toggleMute)]),
         MPVProperty("time-pos", .number, get: { MPVValue.double($0.timePosition) }, set: { v, s throws(MPVError) in
             guard s.currentID != nil else { throw .propertyUnavailable }
             return [.seek(max(0, try MPVValue.number(v)), relative: false)]
@@ -235,6 +237,11 @@ enum MPVPropertyTable {
         MPVProperty("kiosk-item-kind", .text, get: { $0.itemKind.map { .string($0) } }),
         MPVProperty("kiosk-output", .text, get: { $0.output.isEmpty ? nil : .string($0.output) }),
         MPVProperty("kiosk-rotation", .number, get: { .int(Int64($0.rotation)) }),
+        // The display's power (as a schedule's `off` window turns it off; MQTT's `screen on|off`): nothing is decoded
+        // or drawn while it is off.
+        MPVProperty("kiosk-screen", .flag, get: { .bool($0.screenOn) }, set: { v, _ throws(MPVError) in
+            [.screen(on: try MPVValue.flag(v))]
+        }),
         // The overview grid: `set_property kiosk-view grid` opens it (the slideshow pauses with the reason `grid`),
         // `slideshow` closes it; `cycle kiosk-view` toggles it, as the menu key does.
         MPVProperty("kiosk-view", .text, get: { .string($0.screenView.rawValue) }, set: { v, _ throws(MPVError) in

@@ -15,7 +15,9 @@ struct MPVRequestResolver: Sendable {
     static let propertyCommands: Set<String> = ["get_property", "get_property_string", "set_property", "set_property_string"]
 
     /// What `name` with `a` does: a reply now, player commands, or a broadcast; mpv's error when it is refused.
-    func action(_ name: String, _ a: MPVArgs) throws(MPVError) -> MPVAction {
+    /// A command that says why it refuses says it to `refuse`; without one, to the log as IPC's line.
+    func action(_ name: String, _ a: MPVArgs,
+                refuse: (@Sendable (_ command: String, _ reason: String) -> Void)? = nil) throws(MPVError) -> MPVAction {
         switch name {
         case "get_property", "get_property_string":
             guard a.count == 1, case .string(let property) = a.values[0] else { throw .invalidParameter }
@@ -34,7 +36,10 @@ struct MPVRequestResolver: Sendable {
             guard let command = MPVCommandTable.byName[name] else { throw .invalidParameter }
             guard command.vararg || a.count <= command.args.count,
                   a.count >= command.args.filter({ !$0.optional }).count else { throw .invalidParameter }
-            return try command.run(a, MPVCommandContext(status: board.status, media: gate, keys: keys, reports: reports, log: log))
+            let log = self.log
+            let said = refuse ?? { command, reason in log.warn("ipc: \(command): refused: \(reason)") }
+            return try command.run(a, MPVCommandContext(status: board.status, media: gate, keys: keys, reports: reports, log: log,
+                                                        refuse: said))
         }
     }
 

@@ -145,7 +145,7 @@ final class MPVSessionTests: XCTestCase {
         session.woken(context: context)
         sink.answer()
         session.woken(context: context)
-        XCTAssertEqual(sink.commands, [.pause(.remote), .volume(.mute(true))])
+        XCTAssertEqual(sink.commands, [.pause(.remote), .volume(.toggleMute)], "cycle mute flips it in the player")
         XCTAssertEqual(context.take(a), [])
         XCTAssertEqual(MPVTextCommand.words(#"loadfile "/srv/a b.jpg" append # note"#), ["loadfile", "/srv/a b.jpg", "append"])
     }
