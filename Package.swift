@@ -120,7 +120,7 @@ let package = Package(
         // Fleets: an MQTT client (libmosquitto) that turns messages into commands and publishes the player's board
         // (state, availability, events, Home Assistant discovery, camera). Speaks to the player only through
         // commands and the board, like KioskRemote. The only place libmosquitto is imported.
-        .target(name: "KioskFleet", dependencies: ["KioskCore", "CMosquitto"]),
+        .target(name: "KioskFleet", dependencies: ["KioskCore", "KioskRemote", "CMosquitto"]),
         .target(name: "KioskCEC", dependencies: ["KioskCore", "CCEC"]),
         // The web page: libmicrohttpd's server, sessions, the pages and the JSON API. Speaks to the player only through
         // the backend kiosk passes in (commands, the board). The only place libmicrohttpd and crypt(3) are imported.

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskRemote
 
 /// What the fleet needs from the rest of kiosk, passed in so this target depends on the core alone.
 public struct FleetServices: Sendable {
@@ -10,13 +11,17 @@ public struct FleetServices: Sendable {
     public var playlists: [FleetPlaylist]
     /// The play log, for the `stats` topic.
     public var reports: PlayReports
+    /// IPC's media gate, for the mpv command table that turns the fleet's commands into player commands (MQTT's
+    /// own commands name no local file through it: a `load` goes through `load`).
+    public var gate: MediaGate
 
     /// Services.
     public init(load: @escaping @Sendable (String) throws(FleetRefusal) -> [PlaylistItem], playlists: [FleetPlaylist],
-                reports: PlayReports = PlayReports()) {
+                reports: PlayReports = PlayReports(), gate: MediaGate) {
         self.load = load
         self.playlists = playlists
         self.reports = reports
+        self.gate = gate
     }
 }
 
@@ -46,6 +51,8 @@ public final class FleetClient: @unchecked Sendable {
     private let mailbox = FleetMailbox()
     private let connection: BrokerConnection
     private let camera: FleetCamera
+    /// IPC's command table: the mpv command arrays a message becomes, as player commands.
+    private let translator: MPVCommandTranslator
     private let ended = DispatchSemaphore(value: 0)
     private var started = false
     /// Starts one of the schedule's targets (the schedule's driver plays it at its next turn); set before `start`.
@@ -83,6 +90,7 @@ public final class FleetClient: @unchecked Sendable {
         connection = try BrokerConnection(endpoint, will: .init(topic: topics.availability, payload: "offline"),
                                           events: mailbox)
         camera = try FleetCamera()
+        translator = MPVCommandTranslator(board: board, gate: services.gate, log: log)
     }
 
     /// `playlist` commands start a target through `choose` (the schedule's driver, which plays it as its own until
@@ -253,7 +261,16 @@ public final class FleetClient: @unchecked Sendable {
         counters.received += 1
         do throws(FleetRefusal) {
             switch try FleetRequest.parse(command, payload: payload) {
-            case .player(let commands):
+            case .mpv(let requests):
+                // all or nothing: a message runs once every command of it is a player command the table takes
+                var commands: [PlayerCommand] = []
+                for request in requests {
+                    do throws(MPVCommandRefusal) {
+                        commands += try translator.commands(request)
+                    } catch {
+                        throw FleetRefusal(error.description)
+                    }
+                }
                 send(commands, for: topic)
             case .load(let path):
                 let items = try services.load(path)

@@ -2,12 +2,15 @@ import Foundation
 import KioskCore
 
 /// What one message on `kiosk/ID/cmd/COMMAND` asks for, its payload checked. Pure: no I/O, so every payload rule
-/// is tested without a broker.
+/// is tested without a broker. A command the player runs is said in IPC's words, mpv's command arrays, which
+/// `MPVCommandTranslator` turns into player commands through the one table IPC, `kiosk ctl` and the web page use:
+/// kiosk has one vocabulary of commands. What goes through the fleet's own services (a local load, the schedule,
+/// the camera, the play log, an alert's picture) stays here.
 enum FleetRequest: Equatable, Sendable {
-    /// Commands for the player's inbox, in order.
-    case player([PlayerCommand])
+    /// mpv command arrays (`["playlist-next", "force"]`, `["set_property", "volume", 30]`), run in order.
+    case mpv([JSONValue])
     /// A local file, folder or playlist to play instead of what plays (through the media gate); an http(s) URL is
-    /// the content fetcher's (`.player([.loadContent])`).
+    /// the content fetcher's (`["loadfile", URL]`).
     case load(String)
     /// One of the schedule's targets, by its name.
     case playlist(String)
@@ -33,20 +36,23 @@ enum FleetRequest: Equatable, Sendable {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw FleetRefusal("the payload is not UTF-8") }
         let payload = text.trimmingCharacters(in: .whitespacesAndNewlines)
         switch command {
-        // a payload names a region of the layout playing, which steps on its own; none (or a Home Assistant
-        // button's PRESS) is the playlist's step, the first region's while a layout plays
-        case "next": return .player([region(payload).map { .region($0, .next) } ?? .next])
-        case "previous": return .player([region(payload).map { .region($0, .previous) } ?? .previous])
-        case "resume": return .player([.resume(.remote), .resume(.user)])
+        // a payload names a region of the layout playing, which steps on its own (`playlist-next REGION`); none (or a
+        // Home Assistant button's PRESS) is the playlist's step, the first region's while a layout plays, at the end
+        // of the playlist too (`force`)
+        case "next": return .mpv([words("playlist-next", .string(region(payload) ?? "force"))])
+        case "previous": return .mpv([words("playlist-prev", .string(region(payload) ?? "force"))])
+        // the pause property pauses with the reason `remote`, and clears `remote` and `user` when set off
+        case "resume": return .mpv([setProperty("pause", .bool(false))])
         case "pause":
             // A switch (Home Assistant's `paused`): empty or on pauses, off resumes.
-            return .player(try onOff(payload, empty: true) ? [.pause(.remote)] : [.resume(.remote), .resume(.user)])
-        case "screen": return .player([.screen(on: try onOff(payload, empty: nil))])
+            return .mpv([setProperty("pause", .bool(try onOff(payload, empty: true)))])
+        case "screen": return .mpv([setProperty("kiosk-screen", .bool(try onOff(payload, empty: nil)))])
         case "mute":
-            if payload.isEmpty || payload.lowercased() == "toggle" { return .player([.volume(.toggleMute)]) }
-            return .player([.volume(.mute(try onOff(payload, empty: nil)))])
-        case "volume": return .player([.volume(.set(try volume(payload)))])
-        case "view": return .player(try FleetViewPayload.changes(bytes).map { .view($0) })
+            // `cycle mute` flips it in the player, as the mute key does
+            if payload.isEmpty || payload.lowercased() == "toggle" { return .mpv([words("cycle", .string("mute"))]) }
+            return .mpv([setProperty("mute", .bool(try onOff(payload, empty: nil)))])
+        case "volume": return .mpv([setProperty("volume", .int(Int64(try volume(payload))))])
+        case "view": return .mpv(try FleetViewPayload.changes(bytes).map(FleetViewPayload.command))
         case "load":
             let given = try path(payload)
             // an http(s) URL is an index for the content fetcher (`kiosk play URL`), not a path for the media gate
@@ -54,8 +60,8 @@ enum FleetRequest: Equatable, Sendable {
             guard let url = ContentMap.absolute(given, base: given) else {
                 throw FleetRefusal("'\(clipped(given))' is not an http or https URL kiosk can fetch")
             }
-            return .player([.loadContent(url: url)])
-        case "check-content": return .player([.checkContent])
+            return .mpv([words("loadfile", .string(url))])
+        case "check-content": return .mpv([words("check-content")])
         case "playlist":
             guard !payload.isEmpty else { throw FleetRefusal("needs a playlist name") }
             return .playlist(payload)
@@ -65,11 +71,17 @@ enum FleetRequest: Equatable, Sendable {
         case "notify":
             // the layout's notify(NAME) begins: the payload is NAME
             guard !payload.isEmpty, payload.count <= 64 else { throw FleetRefusal("needs a name (notify(NAME) in the layout)") }
-            return .player([.trigger(.notify(payload))])
+            return .mpv([words("notify", .string(payload))])
         default:
             throw FleetRefusal("unknown command (commands: \(names.joined(separator: ", ")))")
         }
     }
+
+    /// The mpv command array `name` with `args`.
+    static func words(_ name: String, _ args: JSONValue...) -> JSONValue { .array([.string(name)] + args) }
+
+    /// `["set_property", name, value]`.
+    static func setProperty(_ name: String, _ value: JSONValue) -> JSONValue { words("set_property", .string(name), value) }
 
     /// An alert payload: JSON `{"text": …, "seconds": …, "image": …}` (`{"clear": true}` or an empty text clears),
     /// or the text itself (Home Assistant's text entity); empty clears.
@@ -190,5 +202,18 @@ enum FleetViewPayload {
             out.append(.fov(f))
         }
         return out
+    }
+
+    /// `change` in IPC's words: `reset-view`, or the kiosk-zoom, kiosk-center, kiosk-yaw… property set.
+    static func command(_ change: ViewChange) -> JSONValue {
+        switch change {
+        case .reset: return FleetRequest.words("reset-view")
+        case .zoom(let z): return FleetRequest.setProperty("kiosk-zoom", .double(z))
+        case .center(let x, let y): return FleetRequest.setProperty("kiosk-center", .array([.double(x), .double(y)]))
+        case .yaw(let v): return FleetRequest.setProperty("kiosk-yaw", .double(v))
+        case .pitch(let v): return FleetRequest.setProperty("kiosk-pitch", .double(v))
+        case .roll(let v): return FleetRequest.setProperty("kiosk-roll", .double(v))
+        case .fov(let v): return FleetRequest.setProperty("kiosk-fov", .double(v))
+        }
     }
 }

@@ -23,7 +23,7 @@ enum FleetControl {
                 guard gate.root != nil else { throw FleetRefusal("load needs --media-root DIR (the folder MQTT may play from)") }
                 do throws(MediaRefusal) { return try gate.localItems(path) } catch { throw FleetRefusal(error.description) }
             },
-            playlists: targets, reports: reports)
+            playlists: targets, reports: reports, gate: gate)
         return try FleetClient(settings: settings, board: board, services: services, log: log)
     }
 

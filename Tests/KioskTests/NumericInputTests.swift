@@ -196,7 +196,7 @@ final class NumericInputTests: XCTestCase {
             XCTAssertEqual(refusal("view", #"{"fov":\#(v)}"#), "fov \(Double(v) ?? 0) is out of range (0...360)")
         }
         XCTAssertTrue(refusal("view", #"{"yaw":1e400}"#).hasPrefix("not JSON"), refusal("view", #"{"yaw":1e400}"#))
-        XCTAssertEqual(try FleetRequest.parse("volume", payload: Array("37.0".utf8)), .player([.volume(.set(37))]))
+        XCTAssertEqual(try FleetCommandTranslation.commands("volume", "37.0"), [.volume(.set(37))])
     }
 
     // MARK: - The state file
