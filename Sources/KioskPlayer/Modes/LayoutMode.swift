@@ -200,7 +200,7 @@ final class LayoutMode: PlayerMode {
         }
         let hidden = handOver(at: t, local: local)
         let shown = screen.clocks.byRegion(at: local).filter { !hidden.contains($0.key) }  // once a turn, for both
-        if let first = screen.file.document.regions.first?.name, let was = showings[first], p.pendingContent.isWaiting,
+        if handover == nil, let first = screen.file.document.regions.first?.name, let was = showings[first], p.pendingContent.isWaiting,
            shown[first].map({ ($0.media.index, $0.activation) }) ?? (-1, -1) != (was.media, was.activation),
            p.swapsContent(at: t) {
             return .rest(.none)  // a new playlist, at the end of the first region's item
