@@ -77,7 +77,7 @@ extension Player {
             coming.handover = handover
             publish(handover.closing(handover.notHeld))
             log.info("content: swapping in region by region, each at the end of its item on screen (\(what); held: "
-                     + handover.screen.file.document.regions.map(\.name).filter { handover.held[$0] != nil }.joined(separator: ", ") + ")")
+                     + handover.heldRegions.joined(separator: ", ") + ")")
         } else {
             log.info("content: swapped in at the end of the item on screen (\(what))")
         }

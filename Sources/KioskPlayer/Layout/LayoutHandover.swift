@@ -44,6 +44,9 @@ final class LayoutHandover {
     /// The regions of the layout going out that were not held: let go from the start.
     var notHeld: [String] { screen.file.document.regions.map(\.name).filter { held[$0] == nil } }
 
+    /// The regions still held, in the layout's order.
+    var heldRegions: [String] { screen.file.document.regions.map(\.name).filter { held[$0] != nil } }
+
     /// Lets go of the regions whose item ended by player time `t`; they are returned in the layout's order.
     func release(at t: Double) -> [String] {
         let now = Self.running(screen.clocks.byRegion(at: max(0, t - start)))

@@ -58,7 +58,7 @@ final class ModeStack {
             covers[i].mode = mode
             return
         }
-        for below in base + covers.filter({ $0.rank < rank }).map(\.mode) { below.covered(by: rank, at: t) }
+        for below in beneath(rank) { below.covered(by: rank, at: t) }
         covers.append((rank, mode))
         covers.sort { $0.rank < $1.rank }
     }
@@ -67,6 +67,9 @@ final class ModeStack {
     func pop(_ rank: CoverRank, at t: Double) {
         guard let i = covers.firstIndex(where: { $0.rank == rank }) else { return }
         covers.remove(at: i)
-        for below in base + covers.filter({ $0.rank < rank }).map(\.mode) { below.uncovered(by: rank, at: t) }
+        for below in beneath(rank) { below.uncovered(by: rank, at: t) }
     }
+
+    /// The modes a cover at `rank` lies over: the base and the covers of lower rank.
+    private func beneath(_ rank: CoverRank) -> [PlayerMode] { base + covers.filter { $0.rank < rank }.map(\.mode) }
 }
