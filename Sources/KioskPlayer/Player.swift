@@ -33,131 +33,42 @@ public struct PlayReport: Sendable {
     }
 }
 
-/// The player. One turn of its loop: drain the command inbox (input is one producer), let the mode that owns the
-/// screen take its turn (the slideshow or a layout, idle, the grid, the screen off: `Modes/`), hand the frame it
-/// gives to the `FramePresenter` (drawn only when it changed), and rest as the mode said. The modes share what
-/// the player holds: the slideshow, the decode cache, the composer, the sound, the overlays. Observers hear what
-/// happened.
+/// The player: its screens and what they share. One turn of its loop: drain the command inbox (input is one
+/// producer), let the mode that owns the screen take its turn (the slideshow or a layout, idle, the grid, the
+/// screen off, an alert: `Modes/`), hand the frame it gives to the screen's `FramePresenter` (drawn only when it
+/// changed), and rest as the mode said. A screen holds what is its own (`Screen.swift`); what every screen shares
+/// is the `PlayerServices` (the log, the sound, the inbox, the events and board, the content intake, the
+/// producers). Observers hear what happened.
 public final class Player {
-    /// The display's share: what it shows, how, and what draws it (`Screen.swift`).
+    /// The display and what it shows (`Screen.swift`): one, `main`.
     let screen: Screen
-    let log: Log
-    let cache: DecodeCache
-    /// With a virtual clock the player waits for decodes instead of holding the current item, so the result
-    /// is the same however fast the machine is.
-    let waitForDecodes: Bool
-    /// Where long clips were left.
-    public let resume: ResumeBook
-    /// Whether clips come as planes (the shader converts) or RGBA (swscale on the decode thread).
-    public let videoFrames: VideoFrameChoice
-    /// Where every command comes in; send from any thread.
-    public let inbox = CommandInbox()
-    /// SMIL files a remote asked to load, read off the frame loop (`LayoutLoads`).
-    let layoutLoads = LayoutLoads()
-    /// Content from the fetcher waiting for the end of the item on screen (`kiosk play URL`; `ContentSwap.swift`).
-    public let pendingContent = PendingContent()
-    /// The content fetcher's status and commands for the remotes (`ContentControl.swift`).
-    public let contentControl = ContentControl()
-    /// The playlist's layout items, read ahead on the decode threads (`LayoutItemReads`).
-    let layoutItems = LayoutItemReads()
-    var observers: [(PlayerEvent) -> Void] = []
-    /// The sound of the item on screen.
-    let sound: ItemSound
-    /// Set by a `quit` command.
-    var quitRequested = false
-    /// The display is off (a schedule's `off`): the loop sleeps.
-    var screenOff: Bool { modes.has(.screenOff) }
-    /// Today's figures from the play log (nil: none is kept).
-    var playStats: PlayStats?
-
-    /// Whether the display is on (not in a schedule's off window, nor turned off by a remote).
-    public var isScreenOn: Bool { !screenOff }
-
-    /// The DRM card number and connector id of the display in use (nil: no DRM display): the HDMI-CEC adapter
-    /// tied to that connector is the one `--cec auto` takes.
-    public var drmConnector: (card: UInt32, connector: UInt32)? {
-        guard let drm = presenter?.output as? DRMOutput, let card = UInt32(drm.selection.path.drop { !$0.isNumber }) else { return nil }
-        return (card, drm.selection.connector.id)
-    }
-    /// Asked once a turn for commands, and for when they next need a turn (schedules).
-    public var producers: [LoopProducer] = []
-    /// The local wall clock item windows are judged by: the instant at a player time, and the time zone.
-    public var wallClock: (at: (Double) -> Date, zone: TimeZone) = ({ _ in Date() }, .current)
-    /// The emergency alert on screen, if one is (it takes the screen from every other mode).
-    var alertMode: AlertMode? { modes.cover(.alert) as? AlertMode }
-    /// The modes on the screen: the one on top owns it.
-    lazy var modes = ModeStack(player: self)
-    /// Where the player posts its status and events for remote-control servers (one made before the player,
-    /// so a server can bind first, may be set before `run`).
-    public var board = PlayerBoard()
-    /// Answers to this frame's commands, given once the status they changed has been posted, so that a remote
-    /// client reading a property right after its command sees the change.
-    var answers: [(CommandInbox.Reply, CommandReply)] = []
-    /// The player time `run(length:)` stops at (nil: none): no rest goes past it.
-    var runEnd: Double?
-
-    /// Whether items' sound goes to the audio device (false for `record`, which only notes where it plays).
-    public var playsSound = true
-
-    /// Whether the player idles on an empty (or wholly unplayable) playlist, waiting for commands to bring items,
-    /// instead of ending. On with `--idle-image`, and whenever a source of items other than the paths runs; a
-    /// playlist that commands have edited idles too.
-    public var keepsRunningWhenEmpty = false
-
-    /// Called once, right after the first frame has been presented.
-    public var onFirstFrame: (() -> Void)?
-
+    /// What the screens share (`PlayerServices.swift`).
+    let services: PlayerServices
     /// Called at the top of every turn of the frame loop (waits between turns last at most a second), e.g. to
     /// ping a watchdog that restarts a player whose loop hangs.
     public var onLoopTurn: (() -> Void)?
-
-
-    /// Input: read once per frame; it sends commands and drives the current item's view.
-    public var interaction: InteractionController? {
-        didSet {
-            if let fd = interaction?.fileDescriptor { presenter?.output.watch(fd) }
-            hookViews()
-        }
-    }
-
-    /// The owner of the current item's interactive view.
-    var viewControl: Interaction { interaction?.interaction ?? standaloneView }
 
     /// Builds a player over `items` on `clock` and starts decoding the first item at once, so the decode
     /// overlaps the output's start-up. Frames go to the output given to `attach`.
     public init(items: [PlaylistItem], config: PlayerConfig, clock: Clock, log: Log,
                 waitForDecodes: Bool, decode: DecodeCache.Decode? = nil) {
-        self.log = log
-        self.waitForDecodes = waitForDecodes
-        keepsRunningWhenEmpty = config.idleImage != nil
         LocalMediaPolicy.apply(config)  // how long a media read may block, and each clip's frame threads
-        let playlist = LivePlaylist(items)
-        screen = Screen(name: "main", config: config, clock: clock,
-                        show: Slideshow(playlist: playlist, options: config.slideshow), log: log)
-        let book = ResumeBook()
-        resume = book
         let frames = VideoFrameChoice(config.videoConversion)
-        videoFrames = frames
-        sound = ItemSound(settings: config.audio, log: log)
+        let book = ResumeBook()
+        services = PlayerServices(log: log, sound: ItemSound(settings: config.audio, log: log), resume: book, videoFrames: frames,
+                                  waitForDecodes: waitForDecodes)
+        services.keepsRunningWhenEmpty = config.idleImage != nil
+        services.playsSound = config.sync.playsSound
+        services.events.observe { [log, clock] in PlayerLog.write($0, at: clock.now, log: log) }
+        let playlist = LivePlaylist(items)
         // Layout items are read ahead with their decode, into `layoutItems`, whichever decoder is given.
-        let limits = config.limits, reads = layoutItems
-        cache = DecodeCache(playlist: playlist, timeout: config.decodeTimeout, log: log,
-                            decode: decode.map { LayoutItemReads.decoder($0, limits: limits, into: reads) }
-                                ?? Player.decoder(for: Player.decodeConfig(config), log: log, resume: config.sync.epoch == nil ? book : nil,
-                                                  frames: frames, layouts: reads))
-        playsSound = config.sync.playsSound
-        restore(config.restored)  // an earlier run's item, pause and resume places, before the first decode
-        if let epoch = config.sync.epoch {
-            do {
-                sync = try PlayerSync(epoch: epoch, items: items, ids: playlist.ids, playlistVersion: playlist.version,
-                                      config: config, log: log)
-            } catch {
-                screen.syncFailure = error as? PlayerError ?? PlayerError("\(error)")
-            }
-        }
-        if let first = show.upcoming { cache.request(first) }
-        observe { [log, clock] in PlayerLog.write($0, at: clock.now, log: log) }
-        observe { [overlays, clock] in overlays.handle($0, at: clock.now) }
+        let limits = config.limits, reads = services.intake.layoutItems
+        let cache = DecodeCache(playlist: playlist, timeout: config.decodeTimeout, log: log,
+                                decode: decode.map { LayoutItemReads.decoder($0, limits: limits, into: reads) }
+                                    ?? Player.decoder(for: Player.decodeConfig(config), log: log, resume: config.sync.epoch == nil ? book : nil,
+                                                      frames: frames, layouts: reads))
+        screen = Screen(name: "main", config: config, clock: clock, show: Slideshow(playlist: playlist, options: config.slideshow),
+                        cache: cache, services: services)
     }
 
     /// Builds a player over `items` drawing into `output` on `clock`.
@@ -168,87 +79,116 @@ public final class Player {
     }
 
     /// Sets the output frames go to (on the render thread: its GL context must be current here).
-    public func attach(_ output: Output) throws {
-        let renderer = try Renderer(context: output.context, log: log)
-        videoFrames.settle(renderer: output.context.renderer)
-        log.info("video: \(videoFrames.current == .cpu ? "frames become RGBA on the decode thread (swscale)" : "planes go up as decoded and the shader converts them") (--video-convert \(config.videoConversion.rawValue))")
-        composer = SceneComposer(config: config, context: output.context, playlist: show.playlist)
-        composer?.waitForFrames = waitForDecodes
-        // Synced screens choose frames by the wall clock, never by a sound card's clock.
-        composer?.clockOverride = config.sync.epoch != nil ? nil : { [sound] slot in sound.clock(for: slot.sequence) }
-        composer?.idlePicture = IdlePicture.load(config.idleImage, canvas: config.size, timeout: config.decodeTimeout, log: log)
-        if let fd = interaction?.fileDescriptor { output.watch(fd) }
-        let signal = output.wakeupSignal
-        inbox.wake { signal.raise() }
-        overlayPainter = makeOverlayPainter()
-        let presenter = FramePresenter(output: output, renderer: renderer, clock: clock, log: log)
-        presenter.onFirstFrame = { [unowned self] in onFirstFrame?() }
-        screen.presenter = presenter
-        hookViews()
-    }
-
-    private func hookViews() {
-        let view = viewControl
-        composer?.viewHook = { view.views(sequence: $0, current: $1, geometry: $2, flat: $3, sphere: $4) }
-    }
-
-    /// Adds an observer; it is called on the player's thread for every event, in order.
-    public func observe(_ observer: @escaping (PlayerEvent) -> Void) { observers.append(observer) }
-
-    /// The canvas the player composes at: the output's, or the configured size before one is attached.
-    var screenSize: PixelSize { presenter?.output.size ?? config.size }
-
-    /// The slideshow being played.
-    public var slideshow: Slideshow { show }
+    public func attach(_ output: Output) throws { try screen.attach(output) }
 
     /// Plays until the playlist ends (`--no-loop`), `length` seconds pass, a `quit` command, or `shouldStop`.
     /// Throws when nothing given to it can be shown and nothing else can bring items.
     ///
-    /// A turn: input, producers and commands, then the active mode's turn (what to draw, or how long to rest),
-    /// then the presenter draws and presents what changed, and the loop rests until the next frame, a deadline
-    /// or a wakeup (PlayerLoop.swift has the parts).
+    /// A turn: the producers' and the inbox's commands, then the screen's turn (its input, its mode's turn, the
+    /// frame drawn and presented when it changed, and the rest until the next frame, a deadline or a wakeup:
+    /// `Loop/ScreenTurn.swift`).
     public func run(length: Double?, shouldStop: () -> Bool = { false }) throws -> PlayReport {
-        guard let presenter else { throw PlayerError("the player has no output") }
+        guard screen.presenter != nil else { throw PlayerError("the player has no output") }
         if let failure = screen.syncFailure { throw failure }
-        if config.grid.openAtStart { inbox.queueFromLoop(.grid(.open)) }
+        if screen.config.grid.openAtStart { services.inbox.queueFromLoop(.grid(.open)) }
         defer { stopPlaying() }
-        runEnd = length
-        var last: PlayerMode?
-        loop: while !shouldStop() && !quitRequested {
+        services.run.end = length
+        while !shouldStop() && !services.run.quitRequested {
             onLoopTurn?()
-            let t = clock.now
-            frameTime = t
+            let t = screen.clock.now
             if let length, t >= length { break }
-            takeCommands(at: t)
-            if quitRequested { break }
-            let mode = modes.active
-            if mode !== last {  // a mode that takes the screen draws its first frame
-                presenter.forget()
-                mode.takesScreen()
-            }
-            last = mode
-            switch try mode.turn(at: t) {
-            case .end: break loop
-            case .rest(let r): rest(r)
-            case .frame(let f): try show(f, at: t, on: presenter)
-            }
+            screen.takeInput(at: t)
+            services.turnProducers(at: t)
+            runCommands(at: t)
+            if services.run.quitRequested { break }
+            if try !screen.turn(at: t) { break }
         }
-        let spans = modes.slideshow.spans
-        if spans.slots == 0 && show.isIdle && playing == nil && !keepsRunningWhenEmpty && layoutMode == nil {
-            throw PlayerError("nothing playable: every item in the playlist was skipped")
-        }
-        let end = clock.now
-        let heard = (spans.closed(at: end) + voiceSpans.closed(at: end)).sorted { $0.start < $1.start }
-        return PlayReport(framesPresented: presenter.presented, slotsShown: spans.slots, endTime: end,
-                          firstFrameTime: presenter.firstFrameTime, soundSpans: heard)
+        return try screen.report(keepsRunningWhenEmpty: services.keepsRunningWhenEmpty)
     }
 
-    /// Decodes ahead: the upcoming item is requested now; on a virtual clock the loop waits for it.
-    func prepareDecodes() {
-        if waitForDecodes {
-            if let c = show.currentID { cache.wait(for: c) }
-            if let u = show.upcoming { cache.wait(for: u) }
-        }
-        if let u = show.upcoming { cache.request(u) }
+    /// Play is over: every command still waiting answered, then the screen stops and the observers are told.
+    private func stopPlaying() {
+        for e in services.inbox.drain() { e.reply?(.failed("the player stopped")) }
+        screen.stop()
     }
+}
+
+/// What the player's owner (the command line, a remote, a test) reaches: the shared parts by their names, and the
+/// screen's for a player of one screen.
+extension Player {
+    /// Where every command comes in; send from any thread.
+    public var inbox: CommandInbox { services.inbox }
+    /// Content from the fetcher waiting for the end of the item on screen (`kiosk play URL`).
+    public var pendingContent: PendingContent { services.intake.pendingContent }
+    /// The content fetcher's status and commands for the remotes.
+    public var contentControl: ContentControl { services.intake.contentControl }
+    /// Where long clips were left.
+    public var resume: ResumeBook { services.resume }
+    /// Whether clips come as planes (the shader converts) or RGBA (swscale on the decode thread).
+    public var videoFrames: VideoFrameChoice { services.videoFrames }
+    /// Where the player posts its status and events for remote-control servers (one made before the player, so
+    /// a server can bind first, may be set before `run`).
+    public var board: PlayerBoard {
+        get { services.events.board }
+        set { services.events.board = newValue }
+    }
+    /// Asked once a turn for commands, and for when they next need a turn (schedules).
+    public var producers: [LoopProducer] {
+        get { services.producers }
+        set { services.producers = newValue }
+    }
+    /// The local wall clock item windows are judged by: the instant at a player time, and the time zone.
+    public var wallClock: (at: (Double) -> Date, zone: TimeZone) {
+        get { services.wallClock }
+        set { services.wallClock = newValue }
+    }
+    /// Whether items' sound goes to the audio device (false for `record`, which only notes where it plays).
+    public var playsSound: Bool {
+        get { services.playsSound }
+        set { services.playsSound = newValue }
+    }
+    /// Whether the player idles on an empty (or wholly unplayable) playlist, waiting for commands to bring items,
+    /// instead of ending. On with `--idle-image`, and whenever a source of items other than the paths runs; a
+    /// playlist that commands have edited idles too.
+    public var keepsRunningWhenEmpty: Bool {
+        get { services.keepsRunningWhenEmpty }
+        set { services.keepsRunningWhenEmpty = newValue }
+    }
+    /// Adds an observer; it is called on the player's thread for every event, in order.
+    public func observe(_ observer: @escaping (PlayerEvent) -> Void) { services.events.observe(observer) }
+
+    /// Called once, right after the first frame has been presented.
+    public var onFirstFrame: (() -> Void)? {
+        get { screen.onFirstFrame }
+        set { screen.onFirstFrame = newValue }
+    }
+    /// Input: read once per frame; it sends commands and drives the current item's view.
+    public var interaction: InteractionController? {
+        get { screen.interaction }
+        set { screen.interaction = newValue }
+    }
+    /// With `--untimed`: the clock the player moves itself, to each next video frame's time.
+    public var untimedClock: VirtualClock? {
+        get { screen.untimedClock }
+        set { screen.untimedClock = newValue }
+    }
+    /// Display hotplug events (a udev monitor on the drm subsystem), checked once a frame.
+    public var hotplug: DisplayHotplugMonitor? {
+        get { screen.hotplug }
+        set { screen.hotplug = newValue }
+    }
+    /// The slideshow being played.
+    public var slideshow: Slideshow { screen.show }
+    /// What text and bars are overlaid.
+    public var overlays: OverlayState { screen.overlays }
+    /// Whether the display is on (not in a schedule's off window, nor turned off by a remote).
+    public var isScreenOn: Bool { !screen.screenOff }
+    /// The DRM card number and connector id of the display in use (nil: no DRM display): the HDMI-CEC adapter
+    /// tied to that connector is the one `--cec auto` takes.
+    public var drmConnector: (card: UInt32, connector: UInt32)? { screen.drmConnector }
+
+    /// Plays the layout `file` instead of the playlist, from the next turn: its regions drawn with this
+    /// player's output (attached first), its stills lasting `--duration`. Its warnings and unplayable media
+    /// are said once each.
+    public func play(layout file: SMILFile) throws { try screen.play(layout: file) }
 }

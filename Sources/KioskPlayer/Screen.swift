@@ -1,30 +1,45 @@
 import Foundation
 import KioskCore
+import KioskInput
 import KioskOutput
+import KioskRender
 
-/// One display's share of the player: what it shows and how (its options, its playlist and clock, a layout when
-/// one plays, the grid), what draws it (the output's presenter, the composer, the overlays and their painter, the
-/// picture effect) and what it knows of its display (its TV's power, its hotplug events). What all screens share
-/// stays on `Player`: the decode cache, the command inbox, the sound, the observers and the board, the content
-/// intake and the producers.
+/// One display's share of the player: what it shows and how (its options, its playlist and clock, its decodes, a
+/// layout when one plays, the grid), what owns it this turn (its `ModeStack`), what draws it (the output's
+/// presenter, the composer, the overlays and their painter, the picture effect), its input and what it knows of
+/// its display (its TV's power, its hotplug events). What all screens share is its `services`.
 ///
-/// A player has one screen today, `main`; the code reaches it through `Player`'s accessors of the same names
-/// (`Player+Screen.swift`) until each part takes its screen.
+/// Its parts are in the feature folders as `extension Screen`: a turn (`Loop/ScreenTurn.swift`), its commands
+/// (`Commands/`), the grid, the overlays, layouts, alerts, sync, the status it posts. Its modes take it, never
+/// the `Player`.
 final class Screen {
     /// The screen's name (`main`).
     let name: String
     /// Its play options.
     var config: PlayerConfig
+    /// What it shares with the player's other screens.
+    let services: PlayerServices
     /// Draws, presents and counts its frames, once an output is attached.
     var presenter: FramePresenter?
     /// Its clock.
     let clock: Clock
     /// Its playlist, as a slideshow.
     let show: Slideshow
+    /// Its playlist's pictures and clips, decoded ahead on background threads.
+    let cache: DecodeCache
+    /// The modes on it: the one on top owns it.
+    lazy var modes = ModeStack(screen: self)
     /// Composes its slideshow's frames (made when the output is attached).
     var composer: SceneComposer?
     /// The current item's view when no input device is open (commands still zoom and turn it).
     lazy var standaloneView = Interaction(canvas: config.size, settings: InteractionSettings())
+    /// Its input: read once per frame; it sends commands and drives the current item's view.
+    var interaction: InteractionController? {
+        didSet {
+            if let fd = interaction?.fileDescriptor { presenter?.output.watch(fd) }
+            hookViews()
+        }
+    }
     /// The clip on screen, if any.
     var playing: PlayingClip?
     /// Its TV's power status over HDMI-CEC (nil: no CEC).
@@ -61,17 +76,105 @@ final class Screen {
     var untimedClock: VirtualClock?
     /// Display hotplug events (a udev monitor on the drm subsystem), checked once a frame.
     var hotplug: DisplayHotplugMonitor?
+    /// The mode that had the screen last turn (one that takes the screen draws its first frame).
+    var modeOnScreen: PlayerMode?
+    /// Called once, right after its first frame has been presented.
+    var onFirstFrame: (() -> Void)?
 
-    /// Screen `name` playing `show` on `clock` with `config`; its grid keeps thumbnails under the state folder.
-    init(name: String, config: PlayerConfig, clock: Clock, show: Slideshow, log: Log) {
+    /// Screen `name` playing `show` on `clock` with `config`, its pictures decoded by `cache`, sharing `services`.
+    /// It continues where an earlier run left off (`config.restored`) and asks for its first picture at once, so
+    /// the decode overlaps the output's start-up.
+    init(name: String, config: PlayerConfig, clock: Clock, show: Slideshow, cache: DecodeCache, services: PlayerServices) {
         self.name = name
         self.config = config
         self.clock = clock
         self.show = show
+        self.cache = cache
+        self.services = services
         effects = PictureEffect(config.effect)
         overlays = OverlayState(settings: config.overlays, captions: config.captions)
         grid = GridScreen(settings: config.grid, timeout: config.decodeTimeout, limits: config.limits,
                           stateDirectory: ProcessInfo.processInfo.environment["STATE_DIRECTORY"], font: config.overlays.font,
-                          log: log)
+                          log: services.log)
+        restore(config.restored)  // an earlier run's item, pause and resume places, before the first decode
+        if let epoch = config.sync.epoch {
+            do {
+                let entries = show.playlist.entries
+                sync = try PlayerSync(epoch: epoch, items: entries.map(\.item), ids: entries.map(\.id),
+                                      playlistVersion: show.playlist.version, config: config, log: services.log)
+            } catch {
+                syncFailure = error as? PlayerError ?? PlayerError("\(error)")
+            }
+        }
+        if let first = show.upcoming { cache.request(first) }
+        services.events.observe { [overlays, clock] in overlays.handle($0, at: clock.now) }
+    }
+
+    /// Where lines go.
+    var log: Log { services.log }
+    /// The sound of the item on screen.
+    var sound: ItemSound { services.sound }
+
+    /// Sets the output its frames go to (on the render thread: its GL context must be current here).
+    func attach(_ output: Output) throws {
+        let renderer = try Renderer(context: output.context, log: log)
+        let videoFrames = services.videoFrames
+        videoFrames.settle(renderer: output.context.renderer)
+        log.info("video: \(videoFrames.current == .cpu ? "frames become RGBA on the decode thread (swscale)" : "planes go up as decoded and the shader converts them") (--video-convert \(config.videoConversion.rawValue))")
+        composer = SceneComposer(config: config, context: output.context, playlist: show.playlist)
+        composer?.waitForFrames = services.waitForDecodes
+        // Synced screens choose frames by the wall clock, never by a sound card's clock.
+        composer?.clockOverride = config.sync.epoch != nil ? nil : { [sound] slot in sound.clock(for: slot.sequence) }
+        composer?.idlePicture = IdlePicture.load(config.idleImage, canvas: config.size, timeout: config.decodeTimeout, log: log)
+        if let fd = interaction?.fileDescriptor { output.watch(fd) }
+        let signal = output.wakeupSignal
+        services.inbox.wake { signal.raise() }
+        overlayPainter = makeOverlayPainter()
+        let presenter = FramePresenter(output: output, renderer: renderer, clock: clock, log: log)
+        presenter.onFirstFrame = { [unowned self] in onFirstFrame?() }
+        self.presenter = presenter
+        hookViews()
+    }
+
+    private func hookViews() {
+        let view = viewControl
+        composer?.viewHook = { view.views(sequence: $0, current: $1, geometry: $2, flat: $3, sphere: $4) }
+    }
+
+    /// The owner of the current item's interactive view.
+    var viewControl: Interaction { interaction?.interaction ?? standaloneView }
+
+    /// The canvas it composes at: the output's, or the configured size before one is attached.
+    var screenSize: PixelSize { presenter?.output.size ?? config.size }
+
+    /// The display is off (a schedule's `off`, a remote's `screen off`): the loop sleeps.
+    var screenOff: Bool { modes.has(.screenOff) }
+
+    /// The emergency alert on screen, if one is (it takes the screen from every other mode).
+    var alertMode: AlertMode? { modes.cover(.alert) as? AlertMode }
+
+    /// The DRM card number and connector id of its display (nil: no DRM display).
+    var drmConnector: (card: UInt32, connector: UInt32)? {
+        guard let drm = presenter?.output as? DRMOutput, let card = UInt32(drm.selection.path.drop { !$0.isNumber }) else { return nil }
+        return (card, drm.selection.connector.id)
+    }
+
+    /// Decodes ahead: the upcoming item is requested now; on a virtual clock the loop waits for it.
+    func prepareDecodes() {
+        if services.waitForDecodes {
+            if let c = show.currentID { cache.wait(for: c) }
+            if let u = show.upcoming { cache.wait(for: u) }
+        }
+        if let u = show.upcoming { cache.request(u) }
+    }
+
+    /// Hands events to every observer, in order, and to the board (a failed item's reason from its decode).
+    func publish(_ events: [PlayerEvent]) {
+        services.events.tell(events) { [cache] in cache.failure($0) }
+    }
+
+    /// The earliest of `limit`, a producer's deadline and the next edge of an item's time window.
+    func wakeTime(_ limit: Double) -> Double {
+        services.producerDeadline(min(limit, windowCheck.next))
     }
 }

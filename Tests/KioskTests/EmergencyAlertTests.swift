@@ -110,9 +110,9 @@ final class EmergencyAlertTests: XCTestCase {
                 p.inbox.queueFromLoop(.alert(AlertRequest(text: "Lockdown", seconds: 3)))
             }
             for t in [1.5, 6.5, 7.5] where seen[t] == nil && clock.now >= t {
-                seen[t] = p.layoutMode?.regions(at: clock.now).first?.src ?? "-"
+                seen[t] = p.screen.layoutMode?.regions(at: clock.now).first?.src ?? "-"
             }
-            if seen[3.5] == nil, clock.now >= 3.5 { seen[3.5] = p.alertMode != nil ? "alert" : "no alert" }
+            if seen[3.5] == nil, clock.now >= 3.5 { seen[3.5] = p.screen.alertMode != nil ? "alert" : "no alert" }
         }
         _ = try p.run(length: 8)
         XCTAssertEqual(seen[1.5], "red.png")

@@ -62,14 +62,14 @@ final class GridPlayerTests: XCTestCase {
         _ = try p.run(length: 4, shouldStop: {
             let t = clock.now
             if seen["open"] == nil, t >= 1.5 {
-                seen["open"] = p.grid.isOpen
+                seen["open"] = p.screen.grid.isOpen
                 seen["reasons"] = p.slideshow.pauseReasons
                 seen["item"] = p.slideshow.currentID?.value
             }
             if seen["at2.3"] == nil, t >= 2.3 { seen["at2.3"] = p.slideshow.currentID?.value }
             if seen["at3.2"] == nil, t >= 3.2 {
                 seen["at3.2"] = p.slideshow.currentID?.value
-                seen["closed"] = !p.grid.isOpen && !p.slideshow.pauseReasons.contains(.grid)
+                seen["closed"] = !p.screen.grid.isOpen && !p.slideshow.pauseReasons.contains(.grid)
             }
             return false
         })
@@ -93,9 +93,9 @@ final class GridPlayerTests: XCTestCase {
         var afterBack: (open: Bool, item: Int?)?
         var atBack: Int?
         _ = try p.run(length: 3, shouldStop: {
-            if focus == nil, clock.now >= 0.7 { focus = p.grid.focusedPath }
+            if focus == nil, clock.now >= 0.7 { focus = p.screen.grid.focusedPath }
             if atBack == nil, clock.now >= 2.3 { atBack = p.slideshow.currentID?.value }
-            if afterBack == nil, clock.now >= 2.5 { afterBack = (p.grid.isOpen, p.slideshow.currentID?.value) }
+            if afterBack == nil, clock.now >= 2.5 { afterBack = (p.screen.grid.isOpen, p.slideshow.currentID?.value) }
             return false
         })
         XCTAssertEqual(focus, dir.file("p\(1 + columns).png"), "right, then down one row of \(columns)")
@@ -111,8 +111,8 @@ final class GridPlayerTests: XCTestCase {
         var at2: Bool?
         var at2_5: Bool?
         _ = try p.run(length: 3, shouldStop: {
-            if at2 == nil, clock.now >= 2.0 { at2 = p.grid.isOpen }
-            if at2_5 == nil, clock.now >= 2.5 { at2_5 = p.grid.isOpen }
+            if at2 == nil, clock.now >= 2.0 { at2 = p.screen.grid.isOpen }
+            if at2_5 == nil, clock.now >= 2.5 { at2_5 = p.screen.grid.isOpen }
             return false
         })
         XCTAssertEqual(at2, true, "still open 1.7 s after the last key")

@@ -124,7 +124,7 @@ final class LayoutTriggerTests: XCTestCase {
         var seen: [Double: String] = [:]
         _ = try p.run(length: 6, shouldStop: {
             for t in [0.8, 1.6, 2.9, 3.6, 4.6] where seen[t] == nil && clock.now >= t {
-                seen[t] = p.layoutMode?.regions(at: clock.now).first { $0.name == "main" }?.src ?? "-"
+                seen[t] = p.screen.layoutMode?.regions(at: clock.now).first { $0.name == "main" }?.src ?? "-"
             }
             return false
         })

@@ -42,7 +42,7 @@ final class ModeStackTests: XCTestCase {
         _ = try p.run(length: 3.5, shouldStop: {
             guard next < steps.count, clock.now >= steps[next].at else { return false }
             XCTAssertEqual(p.execute(steps[next].command, at: clock.now), .done(), "\(steps[next].command)")
-            seen.append((p.modes.active.name, p.slideshow.pauseReasons, power))
+            seen.append((p.screen.modes.active.name, p.slideshow.pauseReasons, power))
             next += 1
             return false
         })
@@ -53,6 +53,6 @@ final class ModeStackTests: XCTestCase {
         }
         XCTAssertEqual(seen.map(\.2.count), [0, 0, 0, 0, 1, 2], "the display is powered only when the alert goes and when turned on")
         XCTAssertEqual(power, [false, true], "off as the alert went (the schedule had it off), on again")
-        XCTAssertFalse(p.modes.has(.alert) || p.modes.has(.grid) || p.modes.has(.screenOff))
+        XCTAssertFalse(p.screen.modes.has(.alert) || p.screen.modes.has(.grid) || p.screen.modes.has(.screenOff))
     }
 }

@@ -72,7 +72,7 @@ final class MosaicSplitPlayerTests: XCTestCase {
         let run = try play(effect: "mosaic:tile=8", events: ScriptedDeviceSource.drag(from: at(160), to: at(80), start: 0.3, seconds: 0.3),
                            length: 1.5)
         XCTAssertEqual(try run.drawnSplit(at: 0.25), 0.5)
-        let split = try XCTUnwrap(run.player.effects.split(at: 1.5))
+        let split = try XCTUnwrap(run.player.screen.effects.split(at: 1.5))
         XCTAssertEqual(split, 0.25, accuracy: 0.01)
         XCTAssertEqual(RenderMosaicBarTests.columns(try run.frame(at: 1.5), [255, 0, 0]), [79, 80], "the bar is drawn at the new split")
         XCTAssertEqual(try XCTUnwrap(run.player.board.status.effectSplit), 0.25, accuracy: 0.01)
@@ -87,7 +87,7 @@ final class MosaicSplitPlayerTests: XCTestCase {
         let run = try play(effect: "mosaic:tile=8", events: ScriptedDeviceSource.drag(from: at(260), to: at(60), start: 0.3, seconds: 0.1),
                            length: 1.5)
         XCTAssertEqual(run.player.slideshow.currentID?.value, 1, "swiped to the next item")
-        XCTAssertEqual(run.player.effects.split(at: 1.5), 0.5, "split unchanged")
+        XCTAssertEqual(run.player.screen.effects.split(at: 1.5), 0.5, "split unchanged")
         XCTAssertEqual(RenderMosaicBarTests.columns(try run.frame(at: 1.5), [255, 0, 0]), [159, 160])
     }
 
@@ -95,12 +95,12 @@ final class MosaicSplitPlayerTests: XCTestCase {
         // Grabbed 10 px right of the bar and dragged to the left edge: 0.5 - 170/320 < 0, so 0.
         let left = try play(effect: "mosaic", events: ScriptedDeviceSource.drag(from: at(170), to: at(0), start: 0.3, seconds: 0.3),
                             length: 1.2)
-        XCTAssertEqual(left.player.effects.split(at: 1.2), 0)
+        XCTAssertEqual(left.player.screen.effects.split(at: 1.2), 0)
         XCTAssertEqual(RenderMosaicBarTests.columns(try left.frame(at: 1.2), [255, 0, 0]), [0], "half the bar shows at the edge")
         // Grabbed 10 px left of it and dragged to the right edge: 0.5 + 170/320 > 1, so 1.
         let right = try play(effect: "mosaic", events: ScriptedDeviceSource.drag(from: at(150), to: at(320), start: 0.3, seconds: 0.3),
                              length: 1.2)
-        XCTAssertEqual(right.player.effects.split(at: 1.2), 1)
+        XCTAssertEqual(right.player.screen.effects.split(at: 1.2), 1)
         XCTAssertEqual(RenderMosaicBarTests.columns(try right.frame(at: 1.2), [255, 0, 0]), [319])
     }
 

@@ -43,7 +43,7 @@ final class OverlayPlayerTests: XCTestCase {
         }
         _ = try player.run(length: 9) {
             let t = clock.now
-            scenes.append((t, player.overlayScene(at: t)))
+            scenes.append((t, player.screen.overlayScene(at: t)))
             once("text", at: 1, t, .showText("hello", seconds: 2, level: 1))
             once("volume", at: 4, t, .volume(.set(40)))
             once("next", at: 6, t, .next)
@@ -63,13 +63,13 @@ final class OverlayPlayerTests: XCTestCase {
         XCTAssertEqual(try scene(6.2).text(.caption)?.text, "The green one")
         XCTAssertNil(try scene(7.8).text(.caption), "the tap turned captions off")
         XCTAssertEqual(player.overlays.captionsShown, false)
-        let context = player.overlayContext(at: 8)
+        let context = player.screen.overlayContext(at: 8)
         XCTAssertEqual(context.item?.index, 2)
         XCTAssertEqual(context.item?.count, 3)
         XCTAssertEqual(context.item?.kind, .still)
         XCTAssertEqual(context.item?.name, "green")
         XCTAssertEqual(context.item?.nextName, "blue")
         XCTAssertEqual(context.now, start.addingTimeInterval(8))
-        XCTAssertEqual(player.overlayDeadline(after: 8), 9, "the clock's next second")
+        XCTAssertEqual(player.screen.overlayDeadline(after: 8), 9, "the clock's next second")
     }
 }

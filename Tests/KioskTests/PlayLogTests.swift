@@ -91,7 +91,7 @@ final class PlayLogTests: XCTestCase {
         XCTAssertEqual(try Self.sqlite3(db, "PRAGMA journal_mode; PRAGMA user_version; PRAGMA integrity_check"), ["wal", "2", "ok"])
         // today's figures for the status (IPC play-stats, MQTT showings_today): the five showings, 12 s on screen; the
         // board had them as of its last post, before the run's end closed the fifth
-        XCTAssertEqual(p.playStats, PlayStats(day: "2026-12-24", showings: 5, seconds: 12))
+        XCTAssertEqual(p.services.playStats, PlayStats(day: "2026-12-24", showings: 5, seconds: 12))
         XCTAssertEqual(p.board.status.playStats, PlayStats(day: "2026-12-24", showings: 4, seconds: 11.5))
         let sizes = try Self.sqlite3(db, "SELECT DISTINCT size FROM showings WHERE path LIKE '%a.png'")
         XCTAssertEqual(sizes, [String((try FileManager.default.attributesOfItem(atPath: paths[0])[.size] as? NSNumber)?.intValue ?? -1)])

@@ -209,7 +209,7 @@ final class PlayerCommandTests: XCTestCase {
                                 log: Log(level: .error), waitForDecodes: true)
         var most = 0
         let report = try player.run(length: 4.6, shouldStop: {
-            most = max(most, player.composer?.rememberedClips ?? 0)
+            most = max(most, player.screen.composer?.rememberedClips ?? 0)
             return false
         })
         XCTAssertGreaterThanOrEqual(report.slotsShown, 9, "three passes of three clips")

@@ -41,8 +41,8 @@ final class SMILDialectPlayerTests: XCTestCase {
         let output = try VirtualTimeOutput(size: size, fps: 10, clock: clock, sink: { _ in })
         let p = try Player(items: [], config: config, output: output, clock: clock, log: Log(level: .error), waitForDecodes: true)
         try p.play(layout: file)
-        XCTAssertEqual(p.layoutMode?.screen.accessKeys, ["2", "4", "6"], "the sequence's keys go to the layout")
-        XCTAssertEqual(p.layoutMode?.screen.hearsTaps, true)
+        XCTAssertEqual(p.screen.layoutMode?.screen.accessKeys, ["2", "4", "6"], "the sequence's keys go to the layout")
+        XCTAssertEqual(p.screen.layoutMode?.screen.hearsTaps, true)
         // 2 4 6 from 1.0 s (blue 1.4-2.9), a tap at 4 (red 4-5.5), notify(trigger-tag) at 7 (yellow 7-8.5)
         var queue: [(Double, PlayerCommand)] = [(1.0, .trigger(.key("2"))), (1.2, .trigger(.key("4"))), (1.4, .trigger(.key("6"))),
                                                 (4.0, .trigger(.tap(x: 0.5, y: 0.5))), (7.0, .trigger(.notify("trigger-tag")))]
@@ -56,7 +56,7 @@ final class SMILDialectPlayerTests: XCTestCase {
         let probes = [0.8, 2.0, 3.5, 4.8, 6.0, 7.8, 9.0]
         _ = try p.run(length: 10, shouldStop: {
             for t in probes where seen[t] == nil && clock.now >= t {
-                let regions = p.layoutMode?.regions(at: clock.now) ?? []
+                let regions = p.screen.layoutMode?.regions(at: clock.now) ?? []
                 seen[t] = regions.first { $0.name == "trigger-region" }?.src ?? regions.first { $0.name == "main" }?.src ?? "-"
             }
             return false

@@ -10,9 +10,11 @@ extension Player {
     /// Posts the status now (before the first frame: the playlist, settings and output), so a server started
     /// before `run` never shows an empty player.
     public func postStatusNow() {
-        postStatus(scene: nil)
+        screen.postStatus(scene: nil)
     }
+}
 
+extension Screen {
     /// Posts the status as of this frame (`scene`: what is on screen, if anything) to the board.
     func postStatus(scene: Scene?) {
         guard let output = presenter?.output else { return }
@@ -37,9 +39,9 @@ extension Player {
         s.rotation = output.rotation.rawValue
         s.screenOn = !screenOff
         s.tvPower = tvPower
-        s.playStats = playStats
+        s.playStats = services.playStats
         s.alert = alertMode?.alert
-        s.content = contentControl.status  // the fetcher's, left on its thread (it wakes the loop when it changes)
+        s.content = services.intake.contentControl.status  // the fetcher's, left on its thread (it wakes the loop when it changes)
         s.screenView = grid.isOpen ? .grid : .slideshow
         s.gridFilter = grid.filter
         s.gridFocus = grid.focusedPath
@@ -76,22 +78,6 @@ extension Player {
             s.regions = SlideshowLayout.status(path: scene?.current.path ?? show.currentID.flatMap { show.playlist.item($0)?.path },
                                                time: scene == nil ? 0 : s.timePosition ?? 0)
         }
-        board.post(s)
-        answerCommands()
-    }
-
-    /// Gives this frame's commands their answers (after the status they changed is on the board).
-    func answerCommands() {
-        let due = answers
-        answers.removeAll()
-        for (reply, answer) in due { reply(answer) }
-    }
-
-    /// Hands events to the board, a failed item's reason filled in from its decode.
-    func postEvents(_ events: [PlayerEvent]) {
-        board.post(events.map { e in
-            guard case .itemFailed(let id, let path, _) = e, let why = cache.failure(id) else { return e }
-            return .itemFailed(id, path: path, reason: why)
-        })
+        services.events.post(s)  // and this frame's commands get their answers
     }
 }

@@ -8,9 +8,10 @@ import KioskRender
 extension Player {
     /// Runs every queued command at time `t` and answers each, then tells observers what changed.
     func runCommands(at t: Double) {
-        for envelope in inbox.drain() {
+        let screen = self.screen
+        for envelope in services.inbox.drain() {
             if case .screenshot(let path) = envelope.command {
-                if let presenter {
+                if let presenter = screen.presenter {
                     presenter.screenshot(to: path, reply: envelope.reply)  // the next frame's
                 } else {
                     envelope.reply?(.failed("screenshot: the player has no output"))
@@ -18,17 +19,28 @@ extension Player {
                 continue
             }
             if case .load(let items, let mode) = envelope.command, mode == .replace || mode == .reload {
-                contentControl.noteReplacingLoad(items)  // local media from a remote: the fetcher stops
+                services.intake.contentControl.noteReplacingLoad(items)  // local media from a remote: the fetcher stops
             }
-            if readsLayoutFirst(envelope.command, reply: envelope.reply) { continue }  // a SMIL file: read off the loop
+            if screen.readsLayoutFirst(envelope.command, reply: envelope.reply) { continue }  // a SMIL file: read off the loop
             let reply = execute(envelope.command, at: t)
-            if case .failed(let why) = reply { log.info("command \(Self.name(envelope.command)): \(why)") }
-            if let r = envelope.reply { answers.append((r, reply)) }
+            if case .failed(let why) = reply { services.log.info("command \(Self.name(envelope.command)): \(why)") }
+            if let r = envelope.reply { services.events.answer(r, with: reply) }
         }
-        publish(show.takeEvents())
+        screen.publish(screen.show.takeEvents())
     }
 
-    /// Runs one command now, by the part `command.route` names (the one switch that gives every command its owner).
+    /// Runs one command now, on the screen it is for.
+    func execute(_ command: PlayerCommand, at t: Double) -> CommandReply { screen.execute(command, at: t) }
+
+    /// A command's name for log lines.
+    static func name(_ c: PlayerCommand) -> String {
+        String(describing: c).prefix { $0 != "(" }.description
+    }
+}
+
+extension Screen {
+    /// Runs one command now, by the part `command.route` names (the one switch that gives every command its
+    /// owner): the screen's own parts, or the player's (`quit`; the content fetcher's commands).
     func execute(_ command: PlayerCommand, at t: Double) -> CommandReply {
         switch command.route {
         case .playlist(let command):
@@ -61,11 +73,11 @@ extension Player {
         case .display(let request):
             return displayCommand(request)
         case .content(.check):
-            return contentControl.check(log: log)
+            return services.intake.contentControl.check(log: log)
         case .content(.load(let url)):
-            return contentControl.load(url, log: log)
+            return services.intake.contentControl.load(url, log: log)
         case .quit:
-            quitRequested = true
+            services.run.quitRequested = true
             return .done()
         }
     }
@@ -77,7 +89,7 @@ extension Player {
             do { _ = try TransitionChooser(spec, seed: config.slideshow.seed) } catch { return .failed("\(error)") }
         }
         if let reply = layoutCommand(command, at: t) { return reply }
-        guard let reply = show.apply(command, at: t) else { return .failed("the slideshow does not run \(Self.name(command))") }
+        guard let reply = show.apply(command, at: t) else { return .failed("the slideshow does not run \(Player.name(command))") }
         if case .transition(let spec, _) = command, reply.isDone { composer?.transition = spec }
         return reply
     }
@@ -147,19 +159,6 @@ extension Player {
             }
         }
         return .done()
-    }
-
-    /// Hands events to every observer, in order.
-    func publish(_ events: [PlayerEvent]) {
-        for e in events {
-            for o in observers { o(e) }
-        }
-        postEvents(events)
-    }
-
-    /// A command's name for log lines.
-    static func name(_ c: PlayerCommand) -> String {
-        String(describing: c).prefix { $0 != "(" }.description
     }
 }
 

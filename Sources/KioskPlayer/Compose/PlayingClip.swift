@@ -50,7 +50,7 @@ final class PlayingClip {
     }
 }
 
-extension Player {
+extension Screen {
     /// A new slot is on screen: its clip and its sound start (the previous ones stop).
     func startSlot(_ scene: Scene, at t: Double, spans: inout SoundSpans) {
         MemoryReturn.trim()  // the items that left are freed by now: their pages go back
@@ -67,7 +67,7 @@ extension Player {
         if hasSound && untimedClock == nil {
             spans.open(SoundSpan(path: item.info.path, start: t - scene.currentTime, mediaStart: clip.startTime, length: -1))
         }
-        if untimedClock == nil, playsSound, hasSound {
+        if untimedClock == nil, services.playsSound, hasSound {
             sound.start(path: item.info.path, sequence: scene.current.sequence, at: soundStart(clip, scene: scene))
         } else {
             sound.stop()
@@ -77,7 +77,7 @@ extension Player {
     /// The clip on screen is left: a long one remembers where, and its teardown goes to the reaper.
     func leaveClip() {
         guard let p = playing else { return }
-        p.leave(resume)
+        p.leave(services.resume)
         playing = nil
         Reaper.dispose(consume p)
     }

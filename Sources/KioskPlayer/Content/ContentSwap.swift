@@ -57,16 +57,16 @@ public final class PendingContent: @unchecked Sendable {
     }
 }
 
-extension Player {
+extension Screen {
     /// At an item's end (the slideshow's next slot, or a layout's first region changing medium), or at once for a
     /// new layout over a layout playing, at player time `t`: the waiting content, if any, replaces what plays (a
     /// replacing load, as a remote's). A layout playing hands over to a new one region by region
     /// (`LayoutHandover`) when `byRegion` says so: each of its regions keeps its item to that item's end. True when
     /// it swapped: the turn then rests, and the next one plays the new content.
     func swapsContent(at t: Double, byRegion: Bool = false) -> Bool {
-        guard let swap = pendingContent.take() else { return false }
+        guard let swap = services.intake.pendingContent.take() else { return false }
         if let layout = swap.layout, let path = swap.items.first?.path {
-            layoutLoads.put(path, .ready(layout))
+            services.intake.layoutLoads.put(path, .ready(layout))
         }
         let going = layoutMode
         let reply = execute(.load(swap.items, .replace), at: t)

@@ -3,7 +3,7 @@ import KioskCore
 /// The player's side of the grid: its commands (open, close, filter, input), and its turn of the frame loop
 /// while it is open. The slideshow stays paused with the reason `grid` underneath (its clip's sound held), and
 /// goes on where it was when the grid closes, or from the item a tap or OK opened.
-extension Player {
+extension Screen {
     /// Runs a grid command at `t`.
     func runGrid(_ command: GridCommand, at t: Double) -> CommandReply {
         defer { viewControl.gridOpen = grid.isOpen }  // keys later in this drain (a remote's) already drive it

@@ -74,14 +74,14 @@ final class LayoutItemReads: @unchecked Sendable {
     }
 }
 
-extension Player {
+extension Screen {
     /// The slideshow's current slot is a layout: it takes the screen (LayoutMode, ending the slot after its
     /// length), from the next turn. The file was read ahead with the slot's decode (the slot starts only once it
     /// is), so nothing is read here, on the frame loop; a layout not read (its read failed since) ends the slot
     /// with one line.
     func playLayoutItem(_ slot: Slot) {
         do {
-            guard let file = layoutItems.file(slot.path) else {
+            guard let file = services.intake.layoutItems.file(slot.path) else {
                 throw MediaError(path: slot.path, reason: "the layout was not read ahead of its slot")
             }
             let length = LayoutItem.length(of: file, itemDuration: show.playlist.item(slot.id)?.duration,

@@ -22,27 +22,27 @@ final class ModeStack {
     let idle: IdleMode
     let grid: GridMode
     let screenOff: ScreenOffMode
-    private unowned let player: Player
+    private unowned let screen: Screen
     /// The modes pushed over the base, lowest rank first.
     private var covers: [(rank: CoverRank, mode: PlayerMode)] = []
 
-    init(player: Player) {
-        self.player = player
-        slideshow = SlideshowMode(player: player)
-        idle = IdleMode(player: player)
-        grid = GridMode(player: player)
-        screenOff = ScreenOffMode(player: player)
+    init(screen: Screen) {
+        self.screen = screen
+        slideshow = SlideshowMode(screen: screen)
+        idle = IdleMode(screen: screen)
+        grid = GridMode(screen: screen)
+        screenOff = ScreenOffMode(screen: screen)
     }
 
     /// The base modes a cover is told of: the slideshow (it owns the playlist, also beneath a layout or idle) and
     /// the layout playing, if one is.
-    private var base: [PlayerMode] { [slideshow] + (player.layoutMode.map { [$0] } ?? []) }
+    private var base: [PlayerMode] { [slideshow] + (screen.layoutMode.map { [$0] } ?? []) }
 
     /// The mode that owns the screen this turn.
     var active: PlayerMode {
         if let top = covers.last { return top.mode }
-        if let layout = player.layoutMode { return layout }
-        return player.show.isIdle ? idle : slideshow
+        if let layout = screen.layoutMode { return layout }
+        return screen.show.isIdle ? idle : slideshow
     }
 
     /// The mode pushed at `rank`, if one is.

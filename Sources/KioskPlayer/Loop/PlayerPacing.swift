@@ -2,7 +2,7 @@ import KioskCore
 
 /// How the loop paces itself after a frame: the presentation log of clip frames (debug), and `--untimed`'s clock
 /// that jumps to the next frame as soon as it is decoded.
-extension Player {
+extension Screen {
     /// The presentation log (debug): each clip frame's time against the clock and the audio clock.
     func logPresentation(_ scene: Scene) {
         guard log.level >= .debug, let p = playing, let pts = composer?.shownPTS[scene.current.sequence] else { return }

@@ -8,7 +8,7 @@ import KioskRender
 /// stops, so both resume where they were when it ends: when it is cleared, or at its end on the wall clock.
 final class AlertMode: PlayerMode {
     let name = "alert"
-    private unowned let player: Player
+    private unowned let screen: Screen
     /// The alert.
     let alert: EmergencyAlert
     /// Its picture, decoded once (through the media gate: beneath `--media-root` when one is set).
@@ -18,24 +18,24 @@ final class AlertMode: PlayerMode {
     /// The background: #A00000.
     static let red = RGBColor(red: 0.63, green: 0, blue: 0)
 
-    init(player: Player, alert: EmergencyAlert) {
-        self.player = player
+    init(screen: Screen, alert: EmergencyAlert) {
+        self.screen = screen
         self.alert = alert
-        let size = player.config.size
+        let size = screen.config.size
         picture = alert.image.flatMap {
-            IdlePicture.load($0, canvas: PixelSize(width: size.width, height: size.height * 2 / 5), timeout: player.config.decodeTimeout,
-                             log: player.log, what: "alert image", instead: "the alert shows without it")
+            IdlePicture.load($0, canvas: PixelSize(width: size.width, height: size.height * 2 / 5), timeout: screen.config.decodeTimeout,
+                             log: screen.log, what: "alert image", instead: "the alert shows without it")
         }
     }
 
     /// No sound while it shows (a screen off beneath it lights the display: `ScreenOffMode.covered`).
     func takesScreen() {
-        player.sound.pause(true)
+        screen.sound.pause(true)
     }
 
     func turn(at t: Double) throws -> ModeTurn {
-        let p = player
-        let wall = p.wallClock.at(t)
+        let p = screen
+        let wall = p.services.wallClock.at(t)
         guard alert.isOn(at: wall.timeIntervalSince1970) else {
             p.endAlert("its time is up", at: t)
             return .rest(.none)
@@ -50,7 +50,7 @@ final class AlertMode: PlayerMode {
             let pass = FlatPass(transform: FlatView(fit: .contain).transform(picture: texture.size, canvas: area.size))
             frame.layers.append(RenderLayer(texture: texture, pass: pass, rect: area))
         }
-        let clock = Self.clockText(wall, zone: p.wallClock.zone)
+        let clock = Self.clockText(wall, zone: p.services.wallClock.zone)
         if let painter = p.overlayPainter {
             let top = picture == nil ? 0.04 : 0.47
             let texts = [
@@ -80,7 +80,7 @@ final class AlertMode: PlayerMode {
     }
 }
 
-extension Player {
+extension Screen {
     /// Runs an alert command at player time `t`: shows the alert (replacing one on screen) or clears it.
     func runAlert(_ request: AlertRequest, at t: Double) -> CommandReply {
         guard !request.clears, let text = request.text else {
@@ -89,7 +89,7 @@ extension Player {
             return .done()
         }
         if let s = request.seconds, s.seconds <= 0 { return .failed("alert: \(s.seconds) is not a number of seconds above 0") }
-        let until = request.seconds.map { WallInstant(clamping: wallClock.at(t)).adding($0) }
+        let until = request.seconds.map { WallInstant(clamping: services.wallClock.at(t)).adding($0) }
         startAlert(EmergencyAlert(text: text, until: until, image: request.image), at: t)
         return .done()
     }
@@ -97,9 +97,9 @@ extension Player {
     /// The alert takes the screen from the next turn, over every other mode: beneath it the slideshow is held and
     /// a layout's clock stops (`covered`).
     func startAlert(_ alert: EmergencyAlert, at t: Double) {
-        modes.push(AlertMode(player: self, alert: alert), as: .alert, at: t)
+        modes.push(AlertMode(screen: self, alert: alert), as: .alert, at: t)
         publish([.alert(alert)])
-        let end = alert.until.map { " until " + Self.wallText($0.date, zone: wallClock.zone) } ?? " until cleared"
+        let end = alert.until.map { " until " + Self.wallText($0.date, zone: services.wallClock.zone) } ?? " until cleared"
         log.warn("alert: \"\(alert.text.replacingOccurrences(of: "\n", with: " / "))\"\(end)")
     }
 

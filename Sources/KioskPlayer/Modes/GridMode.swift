@@ -6,12 +6,12 @@ import KioskRender
 /// drawn when it changed, then the loop rests until input, a thumbnail or its next step.
 final class GridMode: PlayerMode {
     let name = "grid"
-    private unowned let player: Player
+    private unowned let screen: Screen
 
-    init(player: Player) { self.player = player }
+    init(screen: Screen) { self.screen = screen }
 
     func turn(at t: Double) throws -> ModeTurn {
-        let p = player, grid = player.grid, config = player.config
+        let p = screen, grid = screen.grid, config = screen.config
         if grid.isIdle(at: t) {
             p.closeGrid(at: t, why: "no input for \(config.grid.idle) s: back to the slideshow")
             return .rest(.none)

@@ -6,19 +6,19 @@ import KioskRender
 /// schedule bring items. A player given items it could not show, with nothing that could bring more, ends.
 final class IdleMode: PlayerMode {
     let name = "idle"
-    private unowned let player: Player
+    private unowned let screen: Screen
     /// The playlist's version when play began: once commands edited it, an empty playlist waits for more.
     private let givenPlaylist: Int
 
-    init(player: Player) {
-        self.player = player
-        givenPlaylist = player.show.playlist.version
+    init(screen: Screen) {
+        self.screen = screen
+        givenPlaylist = screen.show.playlist.version
     }
 
     func turn(at t: Double) throws -> ModeTurn {
-        let p = player, show = player.show
+        let p = screen, show = screen.show
         if p.advanceShow(at: t) != nil || !show.isIdle { return .rest(.none) }  // items came: the slideshow's turn
-        if !p.keepsRunningWhenEmpty && show.playlist.version == givenPlaylist { return .end }
+        if !p.services.keepsRunningWhenEmpty && show.playlist.version == givenPlaylist { return .end }
         p.leaveClip()
         p.sound.stop()
         p.cache.evict(keeping: [])

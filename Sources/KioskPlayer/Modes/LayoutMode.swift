@@ -9,7 +9,7 @@ import KioskRender
 /// until the timeline's next change.
 final class LayoutMode: PlayerMode {
     let name = "layout"
-    private unowned let player: Player
+    private unowned let owner: Screen
     /// The regions' frames.
     let screen: LayoutScreen
     /// The player time the layout's clock counts from (set by the first turn).
@@ -56,8 +56,8 @@ final class LayoutMode: PlayerMode {
     /// regions still decoding show their backgrounds).
     static let firstFrameWait = 2.0
 
-    init(player: Player, screen: LayoutScreen) {
-        self.player = player
+    init(owner: Screen, screen: LayoutScreen) {
+        self.owner = owner
         self.screen = screen
     }
 
@@ -73,7 +73,7 @@ final class LayoutMode: PlayerMode {
         } catch {
             return .failed("\(error)")
         }
-        player.log.info("layout: region \(region): \(step == .next ? "next" : "previous") medium")
+        owner.log.info("layout: region \(region): \(step == .next ? "next" : "previous") medium")
         return .done()
     }
 
@@ -86,7 +86,7 @@ final class LayoutMode: PlayerMode {
         case .notify(let name): triggers = [.notify(name)]
         case .key(let c): triggers = [.accessKey(c)]
         case .tap(let x, let y):
-            let size = player.config.size
+            let size = owner.config.size
             triggers = screen.activated(atX: x * Double(size.width), y: y * Double(size.height), at: local).map { .activate($0) }
         }
         let heard = triggers.filter { t in
@@ -101,8 +101,8 @@ final class LayoutMode: PlayerMode {
         }
         guard !heard.isEmpty else { return .failed("nothing in \(screen.file.document.file) begins on \(Self.describe(trigger))") }
         screen.fire(heard, at: local)
-        player.publish([.triggered(Self.describe(trigger))])
-        player.log.info("layout: \(Self.describe(trigger)) at \(String(format: "%.2f", local)) s" + (heard.count == 1 ? "" : " (\(heard.count) begins)"))
+        owner.publish([.triggered(Self.describe(trigger))])
+        owner.log.info("layout: \(Self.describe(trigger)) at \(String(format: "%.2f", local)) s" + (heard.count == 1 ? "" : " (\(heard.count) begins)"))
         return .done()
     }
 
@@ -118,15 +118,15 @@ final class LayoutMode: PlayerMode {
     /// The slideshow's clip, sound and pictures go (the layout owns the screen), and the sound of the region
     /// heard starts again (the screen off or the grid stopped it).
     func takesScreen() {
-        player.leaveClip()
-        heard = handover?.voice(at: player.clock.now)  // a held region's sound plays on
+        owner.leaveClip()
+        heard = handover?.voice(at: owner.clock.now)  // a held region's sound plays on
         if heard == nil {
-            player.sound.stop()
-            player.voiceSpans.close(at: player.clock.now)
+            owner.sound.stop()
+            owner.voiceSpans.close(at: owner.clock.now)
         }
         // a layout item keeps its slot's entry (its caption and metadata, for the screen's overlays)
-        player.cache.evict(keeping: endsSlot != nil ? Set(player.show.currentID.map { [$0] } ?? []) : [])
-        player.composer?.forget(keeping: [])
+        owner.cache.evict(keeping: endsSlot != nil ? Set(owner.show.currentID.map { [$0] } ?? []) : [])
+        owner.composer?.forget(keeping: [])
     }
 
     /// The layout goes out at player time `t` for new content that swaps in region by region; nil when it plays
@@ -154,9 +154,9 @@ final class LayoutMode: PlayerMode {
     private func layoutTime(_ t: Double) -> Double { max(0, t - (start ?? t)) }
 
     func turn(at t: Double) throws -> ModeTurn {
-        let p = player
+        let p = owner
         var start = self.start ?? t
-        let wall = p.wallClock
+        let wall = p.services.wallClock
         if self.start == nil {
             wallStart = wall.at(start)
             screen.placeWallclocks(start: wallStart, zone: wall.zone)
@@ -192,7 +192,7 @@ final class LayoutMode: PlayerMode {
         self.start = start
         let local = t - start
         screen.placeWallclocks(start: wallStart, zone: wall.zone, at: local)  // repeats listed further ahead
-        if p.pendingContent.isWaiting, handover == nil, endsSlot == nil, p.pendingContent.waitsWithLayout {
+        if p.services.intake.pendingContent.isWaiting, handover == nil, endsSlot == nil, p.services.intake.pendingContent.waitsWithLayout {
             noteShowings(screen.clocks.byRegion(at: local))  // what each region holds from now is in the play log
             if p.swapsContent(at: t, byRegion: true) {
                 return .rest(.none)  // a new layout, taken region by region at each one's item end (`LayoutHandover`)
@@ -200,7 +200,7 @@ final class LayoutMode: PlayerMode {
         }
         let hidden = handOver(at: t, local: local)
         let shown = screen.clocks.byRegion(at: local).filter { !hidden.contains($0.key) }  // once a turn, for both
-        if handover == nil, let first = screen.file.document.regions.first?.name, let was = showings[first], p.pendingContent.isWaiting,
+        if handover == nil, let first = screen.file.document.regions.first?.name, let was = showings[first], p.services.intake.pendingContent.isWaiting,
            shown[first].map({ ($0.media.index, $0.activation) }) ?? (-1, -1) != (was.media, was.activation),
            p.swapsContent(at: t) {
             return .rest(.none)  // a new playlist, at the end of the first region's item
@@ -243,12 +243,12 @@ extension LayoutMode {
                 screen.clocks.begin(region, at: local)
                 lateStarts.insert(region)
             }
-            player.log.info("layout: region \(region) takes the new content")
+            owner.log.info("layout: region \(region) takes the new content")
         }
-        player.publish(going.closing(released))
+        owner.publish(going.closing(released))
         if going.isDone {
             handover = nil
-            player.log.info("content: swapped in at the end of the item on screen in every region")
+            owner.log.info("content: swapped in at the end of the item on screen in every region")
         }
         return Set(going.held.keys).intersection(mine)
     }
@@ -269,7 +269,7 @@ extension LayoutMode {
             events.append(.interrupt(started: true, region: region, src: a.media.src))
         }
         interrupts = now
-        if !events.isEmpty { player.publish(events) }
+        if !events.isEmpty { owner.publish(events) }
     }
 
     /// Plays `voice`'s sound from player time `t` when it is another showing than the one heard (a region that
@@ -278,16 +278,16 @@ extension LayoutMode {
     private func hear(_ voice: LayoutVoice?, at t: Double) {
         guard voice?.path != heard?.path || voice?.activation != heard?.activation || voice?.region != heard?.region else { return }
         heard = voice
-        player.voiceSpans.close(at: t)
+        owner.voiceSpans.close(at: t)
         guard let voice else {
-            player.sound.stop()
+            owner.sound.stop()
             return
         }
-        player.log.info("layout: sound from region \(voice.region): \(voice.path)"
+        owner.log.info("layout: sound from region \(voice.region): \(voice.path)"
                         + (voice.level != 1 ? String(format: " at soundLevel %.0f%%", voice.level * 100) : ""))
-        player.voiceSpans.open(SoundSpan(path: voice.path, start: t, mediaStart: voice.offset, length: -1, level: voice.level))
-        if player.playsSound {
-            player.sound.start(path: voice.path, sequence: -1 - voice.activation, at: voice.offset, level: voice.level)
+        owner.voiceSpans.open(SoundSpan(path: voice.path, start: t, mediaStart: voice.offset, length: -1, level: voice.level))
+        if owner.services.playsSound {
+            owner.sound.start(path: voice.path, sequence: -1 - voice.activation, at: voice.offset, level: voice.level)
         }
     }
 
@@ -307,24 +307,24 @@ extension LayoutMode {
                                                              element: a?.media.id,
                                                              interrupt: a.map { screen.interrupting.contains($0.media.index) } ?? false)))
         }
-        if !events.isEmpty { player.publish(events) }
+        if !events.isEmpty { owner.publish(events) }
     }
 }
 
-extension Player {
+extension Screen {
     /// Plays the layout `file` instead of the playlist, from the next turn: its regions drawn with this
     /// player's output (attached first), its stills lasting `--duration`. Its warnings and unplayable media
     /// are said once each.
-    public func play(layout file: SMILFile) throws {
+    func play(layout file: SMILFile) throws {
         guard let presenter else { throw PlayerError("the player has no output") }
         for w in file.document.warnings { log.warn(w) }
         for problem in file.problems { log.warn(problem) }
         let now = clock.now
-        let screen = LayoutScreen(file: file, config: config, context: presenter.output.context, waitsForDecodes: waitForDecodes,
-                                  anchor: SMILTimeline.WallAnchor(start: wallClock.at(now), zone: wallClock.zone), log: log)
+        let screen = LayoutScreen(file: file, config: config, context: presenter.output.context, waitsForDecodes: services.waitForDecodes,
+                                  anchor: SMILTimeline.WallAnchor(start: services.wallClock.at(now), zone: services.wallClock.zone), log: log)
         screen.loops = config.slideshow.loop
         screen.captions = overlayPainter.map { RegionCaptions(painter: $0, size: config.overlays.captionSize) }
-        layoutMode = LayoutMode(player: self, screen: screen)
+        layoutMode = LayoutMode(owner: self, screen: screen)
         log.info("layout: \(file.document.file): \(file.document.regions.count) regions, \(Self.lengthText(screen.timeline.duration))")
     }
 
@@ -369,7 +369,7 @@ extension Player {
             return nil
         }
         do {
-            switch layoutLoads.take(path) {  // read off the loop (`readsLayoutFirst`), else here (a caller on the loop)
+            switch services.intake.layoutLoads.take(path) {  // read off the loop (`readsLayoutFirst`), else here (a caller on the loop)
             case .ready(let file)?: try play(layout: file)
             case .failed(let why)?: throw PlayerError(why)
             case nil: try play(layout: try SMILFile.load(path, limits: config.limits, confined: true, content: FetchedIndexes.map(for: path)))

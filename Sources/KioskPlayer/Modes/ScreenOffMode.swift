@@ -6,22 +6,22 @@ import KioskRender
 /// second, a command or a producer's deadline.
 final class ScreenOffMode: PlayerMode {
     let name = "screen off"
-    private unowned let player: Player
+    private unowned let screen: Screen
 
-    init(player: Player) { self.player = player }
+    init(screen: Screen) { self.screen = screen }
 
     /// An alert over the screen off: the display comes on for it (it is seen whatever the schedule says).
     func covered(by rank: CoverRank, at t: Double) {
-        if rank == .alert { player.powerDisplay(on: true) }
+        if rank == .alert { screen.powerDisplay(on: true) }
     }
 
     /// The alert is gone: the display goes off again.
     func uncovered(by rank: CoverRank, at t: Double) {
-        if rank == .alert { player.powerDisplay(on: false) }
+        if rank == .alert { screen.powerDisplay(on: false) }
     }
 
     func turn(at t: Double) throws -> ModeTurn {
-        let p = player
+        let p = screen
         p.leaveClip()
         p.sound.stop()
         p.cache.evict(keeping: [])

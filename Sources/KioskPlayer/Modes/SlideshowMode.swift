@@ -9,23 +9,23 @@ import KioskRender
 /// sound played (for `record`'s mix).
 final class SlideshowMode: PlayerMode {
     let name = "slideshow"
-    private unowned let player: Player
+    private unowned let screen: Screen
     /// Slots started, and where their sound played on the clock.
     private(set) var spans = SoundSpans()
     /// The one-region layout, made around the player's composer at the first frame.
     private var layout: LayoutComposer?
 
-    init(player: Player) { self.player = player }
+    init(screen: Screen) { self.screen = screen }
 
     /// The playlist holds beneath an alert or the grid (pause reason `alert` or `grid`), its slot and time kept;
     /// the screen off lets it run (a schedule's window goes on in the dark).
     func covered(by rank: CoverRank, at t: Double) {
-        if let reason = Self.pause(for: rank) { player.show.pause(reason, at: t) }
+        if let reason = Self.pause(for: rank) { screen.show.pause(reason, at: t) }
     }
 
     /// It goes on where it was.
     func uncovered(by rank: CoverRank, at t: Double) {
-        if let reason = Self.pause(for: rank) { player.show.resume(reason, at: t) }
+        if let reason = Self.pause(for: rank) { screen.show.resume(reason, at: t) }
     }
 
     private static func pause(for rank: CoverRank) -> PauseReason? {
@@ -37,7 +37,7 @@ final class SlideshowMode: PlayerMode {
     }
 
     func turn(at t: Double) throws -> ModeTurn {
-        let p = player, show = player.show
+        let p = screen, show = screen.show
         guard let scene = p.advanceShow(at: t) else {
             p.postStatus(scene: nil)
             if show.isFinished && !show.isIdle { return .end }
@@ -62,7 +62,7 @@ final class SlideshowMode: PlayerMode {
         if let o = scene.outgoing { keep.insert(o.id) }
         if let u = show.upcoming { keep.insert(u) }
         p.cache.evict(keeping: keep)
-        p.layoutItems.keep(paths: Set(keep.compactMap { show.playlist.item($0)?.path }))
+        p.services.intake.layoutItems.keep(paths: Set(keep.compactMap { show.playlist.item($0)?.path }))
         guard let composer = p.composer else { return .end }
         composer.forget(keeping: keep)
         composer.canvas = p.wallPlacement(on: p.screenSize).canvas  // a display's mode can change while playing
@@ -91,7 +91,7 @@ final class SlideshowMode: PlayerMode {
 
     /// The clip on screen follows the slot: paused with it, in step with the wall, ended when it breaks.
     private func keepClipInStep(_ scene: Scene, at t: Double) {
-        let p = player
+        let p = screen
         p.sound.pause(scene.paused)  // the slideshow's pause holds the clip's sound, and so its frames
         guard let clip = p.playing else { return }
         clip.position = clip.clip.startTime + scene.currentTime

@@ -6,17 +6,17 @@ import KioskRender
 /// The player's side of the overlays: what it knows in a frame, handed to its `OverlayState`. Drawing them is
 /// the renderer's: once a frame, `overlayScene(at:)` says what to draw, and `overlayDeadline(after:)` when the
 /// loop must wake to draw it again.
-extension Player {
+extension Screen {
     /// What is overlaid at player time `t` (the frame's time): notes the current view's zoom (a change shows
     /// as a message), then lays out the scene from the player's state.
-    public func overlayScene(at t: Double) -> OverlayScene {
+    func overlayScene(at t: Double) -> OverlayScene {
         if show.currentSlot != nil, let zoom = viewControl.status(at: t)?.zoom { overlays.noteZoom(zoom, at: t) }
         return overlays.scene(at: t, context: overlayContext(at: t))
     }
 
     /// The player time after `t` at which the overlays next change by themselves (the clock's next minute, a
     /// message running out, a bar moving); nil when they do not.
-    public func overlayDeadline(after t: Double) -> Double? {
+    func overlayDeadline(after t: Double) -> Double? {
         overlays.nextChange(after: t, context: overlayContext(at: t))
     }
 
@@ -56,7 +56,7 @@ extension Player {
     /// What the player knows at `t` that overlays show: the canvas, the item on screen and the wall clock.
     func overlayContext(at t: Double) -> OverlayContext {
         let canvas = screenSize
-        var c = OverlayContext(canvas: canvas, item: overlayItem(at: t), now: wallClock.at(t), timeZone: wallClock.zone)
+        var c = OverlayContext(canvas: canvas, item: overlayItem(at: t), now: services.wallClock.at(t), timeZone: services.wallClock.zone)
         // the clock keeps off the regions of a layout on screen (not under an alert or the grid) unless placed
         if alertMode == nil, !grid.isOpen, let document = layoutMode?.screen.file.document {
             let placement = LayoutPlacement(root: document.rootLayout, screen: canvas)

@@ -18,7 +18,7 @@ enum SnapshotOverlays {
         let metadata = config.readsMetadata(of: mediaKind) ? MediaMetadataReader.read(path: path, log: log) : nil
         let caption = config.captions.flatMap { settings in metadata.flatMap { settings.format.render($0, index: 1, count: 1) } }
         let item = OverlayContext.Item(sequence: 0, kind: kind, index: 1, count: 1, slotTime: at, slotLength: length,
-                                       name: Player.displayName(nil, path: path), caption: caption, metadata: metadata,
+                                       name: Screen.displayName(nil, path: path), caption: caption, metadata: metadata,
                                        hasArtwork: hasArtwork)
         let scene = state.scene(at: at, context: OverlayContext(canvas: canvas, item: item, now: wall.now, timeZone: wall.zone))
         guard !scene.isEmpty else { return [] }

@@ -15,19 +15,9 @@ extension Player {
     /// watchdog is pinged from the loop at most once per half its time: turns a second apart could land just
     /// short of that and put the next ping near the watchdog's limit; a quarter second keeps pings within 1.25 s.
     static let longestWait = 0.25
+}
 
-    /// The earliest producer deadline, capped at `limit`.
-    func wakeTime(_ limit: Double) -> Double {
-        producers.compactMap(\.deadline).reduce(min(limit, windowCheck.next)) { min($0, $1) }
-    }
-
-    /// Runs the producers' turns at `t`: their commands join the inbox ahead of the next drain.
-    func turnProducers(at t: Double) {
-        for p in producers {
-            for c in p.turn(at: t) { inbox.queueFromLoop(c) }
-        }
-    }
-
+extension Screen {
     /// `.screen(on:)`: powers the display and sets whether the loop sleeps.
     func setScreen(on: Bool) -> CommandReply {
         guard screenOff == on else { return .done() }

@@ -15,7 +15,11 @@ import KioskPlayLog
 /// again, each a new row.
 public final class PlayerPlayLog: LoopProducer {
     private let writer: PlayLogWriter
-    private unowned let player: Player
+    /// What the player's screens share: its wall clock and producers, its events, where today's figures go.
+    private unowned let services: PlayerServices
+    /// The screen's clock and decodes (what a showing's kind is read from).
+    private let clock: Clock
+    private let cache: DecodeCache
     private let keepDays: Double
     /// A showing on screen: the writer's number for it, and the screen's off time within it.
     private struct Open {
@@ -51,21 +55,23 @@ public final class PlayerPlayLog: LoopProducer {
     /// Logs `player`'s showings into `store` through a writer thread of its own, keeping `keepDays` days. Today's
     /// figures so far are read from `store` once, here, as the writer takes it.
     public init(store: PlayLog, player: Player, keepDays: Double) {
-        self.player = player
+        services = player.services
+        clock = player.screen.clock
+        cache = player.screen.cache
         self.keepDays = keepDays
-        let day = Self.day(of: player.wallClock.at(player.clock.now), zone: player.wallClock.zone)
-        writer = PlayLogWriter(store: store, log: player.log, countingSince: day?.1)
+        let day = Self.day(of: services.wallClock.at(clock.now), zone: services.wallClock.zone)
+        writer = PlayLogWriter(store: store, log: services.log, countingSince: day?.1)
         if let (day, midnight) = day {
             let totals = writer.totalsAtStart ?? (0, 0)
             today = (day, midnight, totals.showings, totals.seconds)
         }
-        player.observe { [unowned self] event in handle(event) }
-        player.producers.append(self)
-        countToday(at: player.clock.now, adding: nil)
+        services.events.observe { [unowned self] event in handle(event) }
+        services.producers.append(self)
+        countToday(at: clock.now, adding: nil)
     }
 
-    private var now: Double { player.clock.now }
-    private func wall(_ t: Double) -> Date { player.wallClock.at(t) }
+    private var now: Double { clock.now }
+    private func wall(_ t: Double) -> Date { services.wallClock.at(t) }
     private var screenOff: Bool { displayOff || tvOff }
 
     private func handle(_ event: PlayerEvent) {
@@ -73,7 +79,7 @@ public final class PlayerPlayLog: LoopProducer {
         switch event {
         case .itemStarted(let id, let path, _):
             close("main", reason: "skipped", at: t)  // an end always comes first; this is a guard
-            let kind = player.cache.item(id)?.info.kind.rawValue ?? (Player.isPictureName(path) ? "image" : "video")
+            let kind = cache.item(id)?.info.kind.rawValue ?? (Player.isPictureName(path) ? "image" : "video")
             show(ShowingItem(path: path, kind: kind), path: path, interrupt: false, at: t)
         case .itemEnded(_, let path, let reason):
             if covered["main"]?.path == path { covered["main"] = nil }  // it ended beneath the alert: not shown again
@@ -173,7 +179,7 @@ public final class PlayerPlayLog: LoopProducer {
     /// Today's figures (the local day of the player's wall clock) into the player's status, with a showing that
     /// ended (its start and seconds on screen) counted when it started today.
     private func countToday(at t: Double, adding ended: (start: Date, seconds: Double)?) {
-        guard let (day, midnight) = Self.day(of: wall(t), zone: player.wallClock.zone) else { return }
+        guard let (day, midnight) = Self.day(of: wall(t), zone: services.wallClock.zone) else { return }
         if today?.day != day { today = (day, midnight, 0, 0) }  // a new day: only this player's showings are in it
         guard var figures = today else { return }
         if let ended, ended.start >= figures.midnight {
@@ -181,7 +187,7 @@ public final class PlayerPlayLog: LoopProducer {
             figures.seconds += ended.seconds
             today = figures
         }
-        player.playStats = PlayStats(day: day, showings: figures.showings, seconds: (figures.seconds * 1000).rounded() / 1000)
+        services.playStats = PlayStats(day: day, showings: figures.showings, seconds: (figures.seconds * 1000).rounded() / 1000)
     }
 
     public func turn(at t: Double) -> [PlayerCommand] {

@@ -2,7 +2,7 @@ import KioskCore
 
 /// The player's side of the state file: at start it continues where an earlier run left off. (Saving is the
 /// `StateKeeper`'s, a reader of the player's board.)
-extension Player {
+extension Screen {
     /// Continues from `state` (`config.restored`), before the first item is asked for: the resume book gets the
     /// places kept, the clip that was on screen among them (when it is long enough to resume: `ResumeBook`'s
     /// rule, so a clip shorter than 7 minutes starts from its beginning); the saved item shows first when the
@@ -11,15 +11,15 @@ extension Player {
     func restore(_ state: PlayerState?) {
         guard let state else { return }
         if let alert = state.alert {
-            if alert.isOn(at: wallClock.at(clock.now).timeIntervalSince1970) {
+            if alert.isOn(at: services.wallClock.at(clock.now).timeIntervalSince1970) {
                 startAlert(alert, at: clock.now)  // it was on when kiosk stopped, and its time is not up
             } else {
                 log.info("state: the alert kept has ended since")
             }
         }
-        resume.restore(state.resume)
+        services.resume.restore(state.resume)
         if let path = state.path, let position = state.position, let length = state.duration {
-            resume.leave(path, at: position, length: length)
+            services.resume.leave(path, at: position, length: length)
         }
         if sound.level.volume != state.volume { sound.apply(.set(state.volume)) }
         if sound.level.muted != state.muted { sound.apply(.mute(state.muted)) }
@@ -30,7 +30,7 @@ extension Player {
             return
         }
         _ = show.apply(.goTo(.id(id)), at: clock.now)
-        let at = resume.start(for: path)
+        let at = services.resume.start(for: path)
         log.info("state: continuing at \(path)" + (at > 0 ? String(format: " from %.1f s", at) : "")
                  + (state.paused ? ", paused" : ""))
     }

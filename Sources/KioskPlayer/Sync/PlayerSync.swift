@@ -85,7 +85,7 @@ final class PlayerSync {
     }
 }
 
-extension Player {
+extension Screen {
     /// The scene at `t`: read off the wall-clock timeline with `--sync-epoch`, else the slideshow's own.
     func scene(at t: Double) -> Scene? {
         guard var sync else { return show.update(at: t, availability: cache.availability) }
@@ -118,9 +118,17 @@ extension Player {
     func onScreen(_ frame: RenderFrame, overlays: [RenderOverlay], size: PixelSize) -> RenderFrame {
         var f = frame
         f.overlays += overlays
-        return Self.onScreen(f, wall: config.sync.wall, size: size)
+        return Player.onScreen(f, wall: config.sync.wall, size: size)
     }
 
+    /// The media time a clip's sound starts at for `scene`: part-way into its slot with `--sync-epoch`.
+    func soundStart(_ clip: any ClipSource, scene: Scene) -> Double {
+        sync == nil ? clip.startTime : clip.startTime + scene.currentTime
+    }
+
+}
+
+extension Player {
     /// `frame`, composed on `wall` (pictures and overlays), moved onto an output of `size`; unchanged without a wall.
     static func onScreen(_ frame: RenderFrame, wall: WallLayout?, size: PixelSize) -> RenderFrame {
         guard let wall else { return frame }
@@ -129,11 +137,6 @@ extension Player {
         f.layers = frame.layers.map(placement.moved)
         f.overlays = frame.overlays.map(placement.moved)
         return f
-    }
-
-    /// The media time a clip's sound starts at for `scene`: part-way into its slot with `--sync-epoch`.
-    func soundStart(_ clip: any ClipSource, scene: Scene) -> Double {
-        sync == nil ? clip.startTime : clip.startTime + scene.currentTime
     }
 
     /// The config the decoder works with: pictures decoded for the wall's size on this output; with

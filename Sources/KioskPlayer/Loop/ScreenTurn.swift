@@ -1,16 +1,17 @@
 import KioskCore
 import KioskRender
 
-/// The loop's parts around the modes' turns (Player.swift has the loop): the turn's commands in, a mode's frame
+/// A screen's turn of the player's loop (Player.swift has the loop): its input in, its mode's turn, the mode's frame
 /// out through the presenter, and the rests between.
-extension Player {
-    /// The top of a turn: input (which drives the current item's view and sends commands), the producers'
-    /// commands, then every command in the inbox, the playlist's item windows, and the display's hotplug.
-    func takeCommands(at t: Double) {
+extension Screen {
+    /// The top of a turn: input drives the current item's view and sends commands (run in this turn's drain).
+    func takeInput(at t: Double) {
+        frameTime = t
         viewControl.gridOpen = grid.isOpen
         viewControl.layoutKeys = layoutMode?.screen.accessKeys ?? []
         viewControl.layoutTaps = layoutMode?.screen.hearsTaps ?? false
         let size = screenSize
+        let inbox = services.inbox
         if let input = interaction {
             input.canvas = size
             for c in input.frame(at: t, splitBar: effects.bar(at: t)) { inbox.queueFromLoop(c) }
@@ -18,11 +19,40 @@ extension Player {
             standaloneView.canvas = size
             for case .command(let c) in standaloneView.step(at: t) { inbox.queueFromLoop(c) }  // settles the view, holds `zoomed`
         }
-        turnProducers(at: t)
-        runCommands(at: t)
-        guard !quitRequested else { return }
+    }
+
+    /// The screen's turn at `t`, after the commands: the playlist's item windows and the display's hotplug, then
+    /// the turn of the mode that owns it (the first frame of one that takes the screen drawn whatever its key),
+    /// its frame shown and the rest it asked for taken. False: play is over.
+    func turn(at t: Double) throws -> Bool {
+        guard let presenter else { return false }
         updateItemWindows(at: t)
-        if !screenOff, hotplug?.changed() == true { presenter?.output.displayChanged() }
+        if !screenOff, hotplug?.changed() == true { presenter.output.displayChanged() }
+        let mode = modes.active
+        if mode !== modeOnScreen {
+            presenter.forget()
+            mode.takesScreen()
+        }
+        modeOnScreen = mode
+        switch try mode.turn(at: t) {
+        case .end: return false
+        case .rest(let r): rest(r)
+        case .frame(let f): try show(f, at: t, on: presenter)
+        }
+        return true
+    }
+
+    /// How the run went, once it is over; throws when nothing given to it could be shown and nothing
+    /// (`keepsRunningWhenEmpty`, a layout) could bring items.
+    func report(keepsRunningWhenEmpty: Bool) throws -> PlayReport {
+        let spans = modes.slideshow.spans
+        if spans.slots == 0 && show.isIdle && playing == nil && !keepsRunningWhenEmpty && layoutMode == nil {
+            throw PlayerError("nothing playable: every item in the playlist was skipped")
+        }
+        let end = clock.now
+        let heard = (spans.closed(at: end) + voiceSpans.closed(at: end)).sorted { $0.start < $1.start }
+        return PlayReport(framesPresented: presenter?.presented ?? 0, slotsShown: spans.slots, endTime: end,
+                          firstFrameTime: presenter?.firstFrameTime, soundSpans: heard)
     }
 
     /// Hands a mode's frame to the presenter: with the screen's overlays and placed on the wall when the mode
@@ -63,7 +93,7 @@ extension Player {
         switch rest {
         case .none: break
         case .nextFrame: presenter?.wait(until: nil)
-        case .until(let deadline): presenter?.wait(until: min(deadline, runEnd ?? .infinity))
+        case .until(let deadline): presenter?.wait(until: min(deadline, services.run.end ?? .infinity))
         case .then(let first, let step):
             self.rest(first)
             step()
@@ -81,16 +111,15 @@ extension Player {
         return scene
     }
 
-    /// Play is over: sound, clip, grid and textures let go, every command and screenshot still waiting answered,
-    /// the item on screen ended (`quit`), and the board told.
-    func stopPlaying() {
+    /// Play is over: sound, clip, grid and textures let go, every answer still waiting given, the item on screen
+    /// ended (`quit`), every screenshot still waiting answered, and the board told.
+    func stop() {
         sound.stop()
         leaveClip()
         grid.stop()
         composer?.releaseAll()
         layoutMode = nil
-        for e in inbox.drain() { e.reply?(.failed("the player stopped")) }
-        answerCommands()
+        services.events.answerCommands()
         if let id = show.currentID, !show.isFinished, let path = show.currentSlot?.path {
             publish([.itemEnded(id, path: path, reason: .quit)])
         }
