@@ -15,11 +15,14 @@ public struct ShowingItem: Sendable, Equatable {
     public var layout: String?
     /// The SMIL element's id, if it has one.
     public var element: String?
+    /// The screen it showed on (`main` for a player of one screen).
+    public var screen: String
 
-    /// An item shown in `region`; its size and modification time are read from the file.
-    public init(path: String, kind: String, region: String = "main", layout: String? = nil, element: String? = nil) {
+    /// An item shown in `region` of `screen`; its size and modification time are read from the file.
+    public init(path: String, kind: String, region: String = "main", layout: String? = nil, element: String? = nil,
+                screen: String = "main") {
         self.path = path.hasPrefix("/") ? path : URL(fileURLWithPath: path).standardized.path  // proof names the file whole
-        self.kind = kind; self.region = region; self.layout = layout; self.element = element
+        self.kind = kind; self.region = region; self.layout = layout; self.element = element; self.screen = screen
         if let a = try? FileManager.default.attributesOfItem(atPath: path) {
             size = (a[.size] as? NSNumber)?.int64Value
             mtime = a[.modificationDate] as? Date
@@ -28,10 +31,11 @@ public struct ShowingItem: Sendable, Equatable {
 
     /// An emergency alert's showing: kind `alert`, region `alert`, and for a path `alert: ` and its text (newlines
     /// as ` / `, cut at 200 characters), since an alert is a message, not a file.
-    public init(alert text: String) {
+    public init(alert text: String, screen: String = "main") {
         path = "alert: " + String(text.replacingOccurrences(of: "\n", with: " / ").prefix(200))
         kind = "alert"
         region = "alert"
+        self.screen = screen
     }
 }
 
@@ -45,7 +49,7 @@ public struct ShowingItem: Sendable, Equatable {
 /// here, so a lock held by another process or a full disk never holds up a frame.
 public final class PlayLog {
     /// The schema this build writes (`PRAGMA user_version`).
-    public static let schemaVersion: Int64 = 2
+    public static let schemaVersion: Int64 = 3
     public let path: String
     private var db: SQLiteDatabase?
     private let log: Log
@@ -179,6 +183,11 @@ public final class PlayLog {
         """
         CREATE INDEX showings_by_day ON showings(substr(start_utc, 1, 10), start_utc, end_utc, duration);
         """,
+        // 3: the screen each showing was on (one box drives several displays); rows from before were on the one
+        // screen there was, `main`
+        """
+        ALTER TABLE showings ADD COLUMN screen TEXT NOT NULL DEFAULT 'main';
+        """,
     ]
 
     /// `2026-12-24T21:59:00.250Z`: UTC with milliseconds.
@@ -259,11 +268,11 @@ public final class PlayLog {
 
     private func insert(_ db: SQLiteDatabase, _ item: ShowingItem, at start: Date, screenOn: Bool) throws(SQLiteError) -> Int64 {
         try db.query("""
-            INSERT INTO showings (start_utc, heartbeat_utc, path, size, mtime_utc, kind, region, layout, element, screen_on)
-            VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            INSERT INTO showings (start_utc, heartbeat_utc, path, size, mtime_utc, kind, region, layout, element, screen_on, screen)
+            VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
             """, [.text(Self.timestamp(start)), .text(item.path), item.size.map { .int($0) } ?? .null,
                   item.mtime.map { .text(Self.timestamp($0)) } ?? .null, .text(item.kind), .text(item.region),
-                  item.layout.map { .text($0) } ?? .null, item.element.map { .text($0) } ?? .null, .int(screenOn ? 1 : 0)])
+                  item.layout.map { .text($0) } ?? .null, item.element.map { .text($0) } ?? .null, .int(screenOn ? 1 : 0), .text(item.screen)])
         return db.lastInsertID
     }
 

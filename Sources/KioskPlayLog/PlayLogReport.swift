@@ -1,13 +1,13 @@
 import Foundation
 import KioskCore
 
-/// `kiosk report`: the play log's showings counted and their seconds on screen summed per item, hour, day or
-/// region, between two times, as a table, CSV, JSON or Xibo's stats XML. The log is opened read-only (a WAL
+/// `kiosk report`: the play log's showings counted and their seconds on screen summed per item, hour, day,
+/// region or screen, between two times, as a table, CSV, JSON or Xibo's stats XML. The log is opened read-only (a WAL
 /// reader: the player writing it is never held up).
 public enum PlayLogReport {
     /// How showings are grouped.
     public enum Grouping: String, CaseIterable, Sendable {
-        case item, hour, day, region
+        case item, hour, day, region, screen
 
         /// The SQL of a group's key (hours and days in UTC, as the log keeps its times).
         var key: String {
@@ -16,6 +16,7 @@ public enum PlayLogReport {
             case .hour: "substr(start_utc, 1, 13) || ':00Z'"
             case .day: "substr(start_utc, 1, 10)"
             case .region: "COALESCE(layout || ':', '') || region"
+            case .screen: "screen"
             }
         }
     }
@@ -47,7 +48,9 @@ public enum PlayLogReport {
         guard try db.query("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'showings'").first?.first?.int == 1 else {
             throw SQLiteError(path: path, reason: "is a SQLite database but not a play log (it has no showings)", code: 1)
         }
-        let rows = try db.query(query(by: by, perItem: perItem), [.text(since.map(PlayLog.timestamp) ?? ""), .text(until.map(PlayLog.timestamp) ?? "9999")])
+        // a log no player of this version has opened yet has no screen column: its rows were all on `main`
+        let hasScreens = try db.query("SELECT count(*) FROM pragma_table_info('showings') WHERE name = 'screen'").first?.first?.int == 1
+        let rows = try db.query(query(by: by, perItem: perItem, screens: hasScreens), [.text(since.map(PlayLog.timestamp) ?? ""), .text(until.map(PlayLog.timestamp) ?? "9999")])
         return rows.map { r in
             Row(group: r[0].text ?? "", item: r[1].text ?? "", count: Int(r[2].int ?? 0), seconds: r[3].real ?? 0,
                 first: r[4].text ?? "", last: r[5].text ?? "")
@@ -56,13 +59,13 @@ public enum PlayLogReport {
 
     /// The SQL of a report (`?1` and `?2` the bounds of the showings' starts): the groups' key, the item with it
     /// when `perItem`, the count, the seconds, the first start and the last end.
-    static func query(by: Grouping, perItem: Bool) -> String {
+    static func query(by: Grouping, perItem: Bool, screens: Bool = true) -> String {
         let perItem = perItem && by != .item
         // By day the rows are read in showings_by_day's order (its key is the group's): the bounds are then
         // filters (`+`), so that SQLite does not take showings_by_start for them and sort what it finds.
         let start = by == .day ? "+start_utc" : "start_utc"
         return """
-            SELECT \(by.key) AS g, \(perItem ? "path" : "''") AS i, count(*), total(duration), min(start_utc), max(end_utc)
+            SELECT \(by == .screen && !screens ? "'main'" : by.key) AS g, \(perItem ? "path" : "''") AS i, count(*), total(duration), min(start_utc), max(end_utc)
             FROM showings
             WHERE end_utc IS NOT NULL AND \(start) >= ?1 AND \(start) < ?2
             GROUP BY g\(perItem ? ", i" : "") ORDER BY g\(perItem ? ", i" : "")

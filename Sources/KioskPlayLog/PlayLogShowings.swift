@@ -39,15 +39,17 @@ public struct PlayLogShowings: ShowingSource {
             skips += " AND NOT (id BETWEEN ?\(values.count + 1) AND ?\(values.count + 2))"
             values += [.int(range.lowerBound), .int(range.upperBound)]
         }
+        // a log no player of this version has opened yet has no screen column: its rows were all on `main`
+        let hasScreens = try db.query("SELECT count(*) FROM pragma_table_info('showings') WHERE name = 'screen'").first?.first?.int == 1
         let rows = try db.query("""
-            SELECT id, start_utc, end_utc, duration, path, kind, region, layout, element, reason, screen_on
+            SELECT id, start_utc, end_utc, duration, path, kind, region, layout, element, reason, screen_on, \(hasScreens ? "screen" : "'main'")
             FROM showings WHERE id > ?1 AND end_utc IS NOT NULL\(skips) ORDER BY id LIMIT ?2
             """, values)
         let records = rows.compactMap { r -> ShowingRecord? in
-            guard r.count == 11, let id = r[0].int, let start = r[1].text, let end = r[2].text else { return nil }
+            guard r.count == 12, let id = r[0].int, let start = r[1].text, let end = r[2].text else { return nil }
             return ShowingRecord(id: id, start: start, end: end, duration: r[3].real, path: r[4].text ?? "", kind: r[5].text ?? "",
                                  region: r[6].text ?? "main", layout: r[7].text, element: r[8].text, reason: r[9].text,
-                                 screenOn: (r[10].int ?? 1) != 0)
+                                 screenOn: (r[10].int ?? 1) != 0, screen: r[11].text ?? "main")
         }
         let firstOpen = try db.query("SELECT min(id) FROM showings WHERE end_utc IS NULL AND id > ?1", [.int(after)]).first?.first?.int
         let lastID = try db.query("SELECT max(id) FROM showings").first?.first?.int

@@ -108,7 +108,7 @@ extension WebApp {
             }
         }
         let by = r.query["by"] ?? "item", format = r.query["format"] ?? "json"
-        guard PlayReportQuery.groupings.contains(by) else { return .error(400, "by '\(by)' is not item, hour, day or region") }
+        guard PlayReportQuery.groupings.contains(by) else { return .error(400, "by '\(by)' is not item, hour, day, region or screen") }
         guard PlayReportQuery.formats.contains(format) else { return .error(400, "format '\(format)' is not table, csv, json or xibo") }
         let (since, badSince) = instant("since"), (until, badUntil) = instant("until")
         if let bad = badSince ?? badUntil { return bad }

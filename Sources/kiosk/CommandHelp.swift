@@ -81,7 +81,7 @@ struct CommandHelp {
         specs: ControlCommand.specs)
     /// `kiosk report`.
     static let report = CommandHelp(name: "report", arguments: "",
-        brief: "count what the play log says was shown, per item, hour, day or region",
+        brief: "count what the play log says was shown, per item, hour, day, region or screen",
         usage: "kiosk report [--play-log FILE] [--since T] [--until T] [--by item|hour|day|region] [--format table|csv|json|xibo]",
         summary: "Counts the showings in the play log and sums their seconds on screen.",
         specs: ReportCommand.specs)

@@ -14,7 +14,7 @@ struct ControlCommand {
         OptionSpec("timeout", .number(0.01...3600), metavar: "S", "seconds to wait for a reply (default 5)"),
         OptionSpec("until", .text, metavar: "T", "with alert: when it ends (90s, 10min, HH:MM, YYYY-MM-DDTHH:MM[:SS])"),
         OptionSpec("clear", .flag, "with alert: end the alert on screen"),
-        OptionSpec("by", .text, metavar: "G", "with report: group by item (default), hour, day or region"),
+        OptionSpec("by", .text, metavar: "G", "with report: group by item (default), hour, day, region or screen"),
         OptionSpec("format", .text, metavar: "F", "with report: table (default), csv, json or xibo"),
         OptionSpec("since", .text, metavar: "T", "with report: showings that started at or after T (YYYY-MM-DD[THH:MM[:SS]], local, or with Z or +HH:MM)"),
     ]

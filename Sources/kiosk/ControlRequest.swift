@@ -154,7 +154,7 @@ enum ControlRequest {
     /// `--until` sent as UTC instants (the server may keep another zone).
     static func reportCommand(_ r: ReportOptions, zone: TimeZone) throws(UsageError) -> [Any] {
         let by = r.by ?? "item", format = r.format ?? "table"
-        guard PlayReportQuery.groupings.contains(by) else { throw UsageError("ctl report: --by '\(by)' is not item, hour, day or region") }
+        guard PlayReportQuery.groupings.contains(by) else { throw UsageError("ctl report: --by '\(by)' is not item, hour, day, region or screen") }
         guard PlayReportQuery.formats.contains(format) else { throw UsageError("ctl report: --format '\(format)' is not table, csv, json or xibo") }
         func instant(_ text: String?, _ name: String) throws(UsageError) -> String {
             guard let text else { return "" }

@@ -11,7 +11,7 @@ struct ReportCommand {
         OptionSpec("since", .text, metavar: "YYYY-MM-DD[THH:MM[:SS]]", "showings that started at or after this local time (or with Z or +HH:MM)"),
         OptionSpec("until", .text, metavar: "YYYY-MM-DD[THH:MM[:SS]]", "showings that started before this local time (or with Z or +HH:MM)"),
         OptionSpec("timezone", .text, metavar: "AREA/CITY", "the zone of --since and --until (default: the system's)"),
-        OptionSpec("by", .choice(PlayLogReport.Grouping.allCases.map(\.rawValue)), "group by item (default), hour, day or region (hours and days in UTC)"),
+        OptionSpec("by", .choice(PlayLogReport.Grouping.allCases.map(\.rawValue)), "group by item (default), hour, day, region or screen (hours and days in UTC)"),
         OptionSpec("format", .choice(PlayLogReport.Format.allCases.map(\.rawValue)), "table (default), csv, json or xibo (Xibo's stats XML)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
     ]

@@ -43,7 +43,7 @@ final class PlayLogRemoteTests: MQTTFleetTestCase {
         let empty = try CLITests.run(["ctl", "--socket", sock, "report", "--until", "2000-01-01"], timeout: 20)
         XCTAssertEqual(empty.stdout.split(separator: "\n").count, 2, empty.stdout)
         // bad input: one line each, exit 2, nothing sent
-        for (args, says) in [(["--by", "week"], "--by 'week' is not item, hour, day or region"),
+        for (args, says) in [(["--by", "week"], "--by 'week' is not item, hour, day, region or screen"),
                              (["--format", "pdf"], "--format 'pdf' is not table, csv, json or xibo"),
                              (["--since", "yesterday"], "ctl report: --since: 'yesterday' is not YYYY-MM-DD"),
                              (["--until", "2026-13-45"], "ctl report: --until: '2026-13-45' is not YYYY-MM-DD")] {

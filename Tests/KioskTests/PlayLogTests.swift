@@ -88,7 +88,8 @@ final class PlayLogTests: XCTestCase {
             "a.png|2026-12-24T09:00:09.500Z|2026-12-24T09:00:13.500Z|4.0|eof|1|0|main",
             "b.png|2026-12-24T09:00:13.500Z|2026-12-24T09:00:14.000Z|0.5|quit|1|0|main",
         ])
-        XCTAssertEqual(try Self.sqlite3(db, "PRAGMA journal_mode; PRAGMA user_version; PRAGMA integrity_check"), ["wal", "2", "ok"])
+        XCTAssertEqual(try Self.sqlite3(db, "PRAGMA journal_mode; PRAGMA user_version; PRAGMA integrity_check"), ["wal", "3", "ok"])
+        XCTAssertEqual(try Self.sqlite3(db, "SELECT DISTINCT screen FROM showings"), ["main"], "a player of one screen: its rows are on main")
         // today's figures for the status (IPC play-stats, MQTT showings_today): the five showings, 12 s on screen; the
         // board had them as of its last post, before the run's end closed the fifth
         XCTAssertEqual(p.services.playStats, PlayStats(day: "2026-12-24", showings: 5, seconds: 12))
@@ -159,9 +160,10 @@ final class PlayLogTests: XCTestCase {
         XCTAssertEqual(try Self.sqlite3(db, "SELECT count(*) FROM showings; PRAGMA integrity_check"), ["1", "ok"])
     }
 
-    /// A log of schema 1 (a file an older kiosk wrote, made here by sqlite3 from that schema) is migrated to 2 in
+    /// A log of schema 1 (a file an older kiosk wrote, made here by sqlite3 from that schema) is migrated to 3 in
     /// place: its rows kept, the day index added, and the report by day reads that index alone (EXPLAIN QUERY PLAN of
-    /// the report's own query). A log from a newer kiosk is refused, one line, and left as it is.
+    /// the report's own query); its rows were on the one screen there was, `main`. Before a player opens it, a
+    /// report by screen reads it as `main` too. A log from a newer kiosk is refused, one line, and left as it is.
     func testAnOlderLogIsMigratedAndANewerOneRefused() throws {
         let dir = try TempDir()
         let db = dir.file("plays.sqlite")
@@ -170,9 +172,15 @@ final class PlayLogTests: XCTestCase {
             INSERT INTO showings (start_utc, end_utc, duration, path, kind, reason) VALUES
               ('2026-12-24T09:00:00.000Z', '2026-12-24T09:00:10.000Z', 10, '/m/a.png', 'image', 'eof');
             """)
+        let unopened = try CLITests.run(["report", "--play-log", db, "--by", "screen", "--format", "csv"], timeout: 30)
+        XCTAssertEqual(unopened.status, 0, unopened.stderr)
+        XCTAssertEqual(unopened.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").prefix(3).joined(separator: ",") },
+                       ["main,1,10.000"])
+        XCTAssertEqual(try Self.sqlite3(db, "PRAGMA user_version"), ["1"], "a report only reads")
         _ = try PlayLog(path: db, log: Log(level: .error))
         XCTAssertEqual(try Self.sqlite3(db, "PRAGMA user_version; SELECT count(*) FROM showings; SELECT name FROM sqlite_master WHERE name = 'showings_by_day'"),
-                       ["2", "1", "showings_by_day"])
+                       ["3", "1", "showings_by_day"])
+        XCTAssertEqual(try Self.sqlite3(db, "SELECT screen, path FROM showings"), ["main|/m/a.png"])
         let explained = try BoundedProcess.run("/usr/bin/sqlite3", ["-cmd", ".parameter set ?1 '2026-01-01'", "-cmd", ".parameter set ?2 '2027-01-01'",
                                                                    db, "EXPLAIN QUERY PLAN " + PlayLogReport.query(by: .day, perItem: false)], timeout: 30)
         let plan = String(decoding: explained.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
@@ -183,13 +191,13 @@ final class PlayLogTests: XCTestCase {
         let newer = dir.file("newer.sqlite")
         _ = try Self.sqlite3(newer, "CREATE TABLE showings (id INTEGER); PRAGMA user_version = 9")
         XCTAssertThrowsError(try PlayLog(path: newer, log: Log(level: .error))) { error in
-            XCTAssertTrue("\(error)".contains("schema version 9 is newer than this kiosk's 2"), "\(error)")
+            XCTAssertTrue("\(error)".contains("schema version 9 is newer than this kiosk's 3"), "\(error)")
         }
         XCTAssertEqual(try Self.sqlite3(newer, "PRAGMA user_version"), ["9"])
     }
 
-    /// 2,000 showings of 7 items in 3 regions over 3 days (seeded), then `kiosk report` by item, hour, day and region
-    /// against the same sums from sqlite3 run by hand.
+    /// 2,000 showings of 7 items in 3 regions of 2 screens over 3 days (seeded), then `kiosk report` by item, hour, day,
+    /// region and screen against the same sums from sqlite3 run by hand.
     func testTheReportsFiguresAreSQLite3s() throws {
         let dir = try TempDir()
         let db = dir.file("plays.sqlite")
@@ -198,7 +206,8 @@ final class PlayLogTests: XCTestCase {
         var t = Date(timeIntervalSince1970: 1_798_070_400)  // 2026-12-24T00:00:00Z
         for _ in 0..<2000 {
             let item = ShowingItem(path: "/srv/ads/ad-\(Int.random(in: 1...7, using: &rng)).mp4", kind: "video",
-                                   region: ["main", "side", "ticker"][Int.random(in: 0...2, using: &rng)])
+                                   region: ["main", "side", "ticker"][Int.random(in: 0...2, using: &rng)],
+                                   screen: ["main", "lobby"][Int.random(in: 0...1, using: &rng)])
             let length = Double(Int.random(in: 1_000...60_000, using: &rng)) / 1000
             let off = Bool.random(using: &rng) ? 0 : Double(Int.random(in: 0...500, using: &rng)) / 1000
             let row = try XCTUnwrap(store.begin(item, at: t))
@@ -207,6 +216,7 @@ final class PlayLogTests: XCTestCase {
         }
         let cases: [(String, String)] = [
             ("item", "path"), ("hour", "substr(start_utc, 1, 13) || ':00Z'"), ("day", "substr(start_utc, 1, 10)"), ("region", "region"),
+            ("screen", "screen"),
         ]
         for (by, key) in cases {
             let r = try CLITests.run(["report", "--play-log", db, "--by", by, "--format", "csv"], timeout: 30)
@@ -217,7 +227,7 @@ final class PlayLogTests: XCTestCase {
             }
             let theirs = try Self.sqlite3(db, "SELECT \(key) AS g, count(*), printf('%.3f', total(duration)) FROM showings GROUP BY g ORDER BY g")
             XCTAssertEqual(mine, theirs, "by \(by)")
-            XCTAssertGreaterThan(theirs.count, by == "day" ? 1 : 2)
+            XCTAssertGreaterThan(theirs.count, by == "day" || by == "screen" ? 1 : 2)
         }
         // --since and --until are local times in --timezone: Berlin's 2026-12-25 is 23:00Z the day before to 23:00Z
         let r = try CLITests.run(["report", "--play-log", db, "--since", "2026-12-25", "--until", "2026-12-26", "--timezone",

@@ -11,7 +11,7 @@ public struct PlayReportQuery: Sendable, Equatable {
     public var until: Date?
 
     /// The groupings `kiosk report` knows.
-    public static let groupings = ["item", "hour", "day", "region"]
+    public static let groupings = ["item", "hour", "day", "region", "screen"]
     /// The formats `kiosk report` writes.
     public static let formats = ["table", "csv", "json", "xibo"]
 

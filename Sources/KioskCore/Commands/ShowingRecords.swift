@@ -25,23 +25,26 @@ public struct ShowingRecord: Sendable, Equatable {
     public var reason: String?
     /// Whether the screen stayed on throughout.
     public var screenOn: Bool
+    /// The screen it showed on (`main` for a player of one screen).
+    public var screen: String
 
     /// A record of every field.
     public init(id: Int64, start: String, end: String, duration: Double?, path: String, url: String? = nil, kind: String,
-                region: String, layout: String?, element: String?, reason: String?, screenOn: Bool) {
+                region: String, layout: String?, element: String?, reason: String?, screenOn: Bool, screen: String = "main") {
         self.id = id; self.start = start; self.end = end; self.duration = duration; self.path = path; self.url = url
         self.kind = kind; self.region = region; self.layout = layout; self.element = element; self.reason = reason
-        self.screenOn = screenOn
+        self.screenOn = screenOn; self.screen = screen
     }
 
     /// The record as a report's JSON object: `id`, `start`, `end`, `duration`, `path`, `url`, `kind`, `region`,
-    /// `layout`, `element`, `reason`, `screen_on`, in that order, a missing value as `null`.
+    /// `layout`, `element`, `reason`, `screen_on`, `screen`, in that order, a missing value as `null`.
     public var json: JSONValue {
         func text(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
         return .object([
             ("id", .int(id)), ("start", .string(start)), ("end", .string(end)), ("duration", duration.map { .double($0) } ?? .null),
             ("path", .string(path)), ("url", text(url)), ("kind", .string(kind)), ("region", .string(region)),
             ("layout", text(layout)), ("element", text(element)), ("reason", text(reason)), ("screen_on", .bool(screenOn)),
+            ("screen", .string(screen)),
         ])
     }
 }

@@ -20,6 +20,8 @@ public final class PlayerPlayLog: LoopProducer {
     /// The screen's clock and decodes (what a showing's kind is read from).
     private let clock: Clock
     private let cache: DecodeCache
+    /// The screen's name, on each of its rows.
+    private let screenName: String
     private let keepDays: Double
     /// A showing on screen: the writer's number for it, and the screen's off time within it.
     private struct Open {
@@ -58,6 +60,7 @@ public final class PlayerPlayLog: LoopProducer {
         services = player.services
         clock = player.screen.clock
         cache = player.screen.cache
+        screenName = player.screen.name
         self.keepDays = keepDays
         let day = Self.day(of: services.wallClock.at(clock.now), zone: services.wallClock.zone)
         writer = PlayLogWriter(store: store, log: services.log, countingSince: day?.1)
@@ -80,7 +83,7 @@ public final class PlayerPlayLog: LoopProducer {
         case .itemStarted(let id, let path, _):
             close("main", reason: "skipped", at: t)  // an end always comes first; this is a guard
             let kind = cache.item(id)?.info.kind.rawValue ?? (Player.isPictureName(path) ? "image" : "video")
-            show(ShowingItem(path: path, kind: kind), path: path, interrupt: false, at: t)
+            show(ShowingItem(path: path, kind: kind, screen: screenName), path: path, interrupt: false, at: t)
         case .itemEnded(_, let path, let reason):
             if covered["main"]?.path == path { covered["main"] = nil }  // it ended beneath the alert: not shown again
             guard open["main"]?.path == path else { return }
@@ -90,10 +93,10 @@ public final class PlayerPlayLog: LoopProducer {
             close(change.region, reason: reason, at: t)
             if alertOn { covered[change.region] = nil }
             guard let path = change.path else { return }
-            show(ShowingItem(path: path, kind: change.kind, region: change.region, layout: change.layout, element: change.element),
+            show(ShowingItem(path: path, kind: change.kind, region: change.region, layout: change.layout, element: change.element, screen: screenName),
                  path: path, interrupt: change.interrupt, at: t)
         case .alert(let alert):
-            if let alert { alertBegins(ShowingItem(alert: alert.text), at: t) } else { alertEnds(at: t) }
+            if let alert { alertBegins(ShowingItem(alert: alert.text, screen: screenName), at: t) } else { alertEnds(at: t) }
         case .screenPower(let on):
             setScreen(display: !on, tv: tvOff, at: t)
         case .tvPower(let power):
