@@ -74,6 +74,10 @@ public final class HeadlessOutput: Output {
         return nextTick - now
     }
 
-    /// The last drawn frame, top row first.
-    public func readPixels() throws -> RGBAImage { try offscreen.readPixels() }
+    /// The last drawn frame, top row first (its context made current first: with several screens another one's
+    /// may be).
+    public func readPixels() throws -> RGBAImage {
+        try context.makeCurrentIfNeeded()
+        return try offscreen.readPixels()
+    }
 }

@@ -33,15 +33,33 @@ public struct PlayReport: Sendable {
     }
 }
 
+/// One screen a player plays: its name, its items and its play options.
+public struct ScreenSetup {
+    /// Its name (`main` for a player of one screen).
+    public var name: String
+    /// What it plays.
+    public var items: [PlaylistItem]
+    /// Its play options.
+    public var config: PlayerConfig
+
+    /// Screen `name` playing `items` with `config`.
+    public init(name: String, items: [PlaylistItem], config: PlayerConfig) {
+        self.name = name
+        self.items = items
+        self.config = config
+    }
+}
+
 /// The player: its screens and what they share. One turn of its loop: drain the command inbox (input is one
-/// producer), let the mode that owns the screen take its turn (the slideshow or a layout, idle, the grid, the
+/// producer), let the mode that owns each screen take its turn (the slideshow or a layout, idle, the grid, the
 /// screen off, an alert: `Modes/`), hand the frame it gives to the screen's `FramePresenter` (drawn only when it
-/// changed), and rest as the mode said. A screen holds what is its own (`Screen.swift`); what every screen shares
-/// is the `PlayerServices` (the log, the sound, the inbox, the events and board, the content intake, the
-/// producers). Observers hear what happened.
+/// changed), and rest as the modes said. A screen holds what is its own (`Screen.swift`); what every screen shares
+/// is the `PlayerServices` (the log, the sound, the inbox, the content intake, the producers). Observers hear what
+/// happened.
 public final class Player {
-    /// The display and what it shows (`Screen.swift`): one, `main`.
-    let screen: Screen
+    /// The displays and what each shows (`Screen.swift`), in the order given; the first is the one commands go to
+    /// when they name none.
+    let screens: [Screen]
     /// What the screens share (`PlayerServices.swift`).
     let services: PlayerServices
     /// Called at the top of every turn of the frame loop (waits between turns last at most a second), e.g. to
@@ -50,25 +68,42 @@ public final class Player {
 
     /// Builds a player over `items` on `clock` and starts decoding the first item at once, so the decode
     /// overlaps the output's start-up. Frames go to the output given to `attach`.
-    public init(items: [PlaylistItem], config: PlayerConfig, clock: Clock, log: Log,
-                waitForDecodes: Bool, decode: DecodeCache.Decode? = nil) {
-        LocalMediaPolicy.apply(config)  // how long a media read may block, and each clip's frame threads
-        let frames = VideoFrameChoice(config.videoConversion)
+    public convenience init(items: [PlaylistItem], config: PlayerConfig, clock: Clock, log: Log,
+                            waitForDecodes: Bool, decode: DecodeCache.Decode? = nil) {
+        self.init(screens: [ScreenSetup(name: "main", items: items, config: config)], clock: clock, log: log,
+                  waitForDecodes: waitForDecodes, decode: decode)
+    }
+
+    /// Builds a player of `screens` (at least one; the first one's options set what the process shares: media
+    /// reads, the sound, video conversion), all on `clock`, each starting its first decode at once. Each screen's
+    /// frames go to the output `attach` gives it.
+    public init(screens setups: [ScreenSetup], clock: Clock, log: Log, waitForDecodes: Bool, decode: DecodeCache.Decode? = nil) {
+        let first = setups.first?.config ?? PlayerConfig()
+        LocalMediaPolicy.apply(first)  // how long a media read may block, and each clip's frame threads
+        let frames = VideoFrameChoice(first.videoConversion)
         let book = ResumeBook()
-        services = PlayerServices(log: log, sound: ItemSound(settings: config.audio, log: log), resume: book, videoFrames: frames,
+        services = PlayerServices(log: log, sound: ItemSound(settings: first.audio, log: log), resume: book, videoFrames: frames,
                                   waitForDecodes: waitForDecodes)
-        services.keepsRunningWhenEmpty = config.idleImage != nil
-        services.playsSound = config.sync.playsSound
-        services.events.observe { [log, clock] in PlayerLog.write($0, at: clock.now, log: log) }
-        let playlist = LivePlaylist(items)
-        // Layout items are read ahead with their decode, into `layoutItems`, whichever decoder is given.
-        let limits = config.limits, reads = services.intake.layoutItems
-        let cache = DecodeCache(playlist: playlist, timeout: config.decodeTimeout, log: log,
-                                decode: decode.map { LayoutItemReads.decoder($0, limits: limits, into: reads) }
-                                    ?? Player.decoder(for: Player.decodeConfig(config), log: log, resume: config.sync.epoch == nil ? book : nil,
-                                                      frames: frames, layouts: reads))
-        screen = Screen(name: "main", config: config, clock: clock, show: Slideshow(playlist: playlist, options: config.slideshow),
-                        cache: cache, services: services)
+        services.keepsRunningWhenEmpty = first.idleImage != nil
+        services.playsSound = first.sync.playsSound
+        let services = self.services
+        let several = setups.count > 1
+        screens = (setups.isEmpty ? [ScreenSetup(name: "main", items: [], config: first)] : setups).map { setup in
+            let config = setup.config
+            let playlist = LivePlaylist(setup.items)
+            // Layout items are read ahead with their decode, into `layoutItems`, whichever decoder is given.
+            let limits = config.limits, reads = services.intake.layoutItems
+            let cache = DecodeCache(playlist: playlist, timeout: config.decodeTimeout, log: log,
+                                    decode: decode.map { LayoutItemReads.decoder($0, limits: limits, into: reads) }
+                                        ?? Player.decoder(for: Player.decodeConfig(config), log: log,
+                                                          resume: config.sync.epoch == nil ? book : nil, frames: frames, layouts: reads))
+            // with several screens each line of play says its screen
+            let screenLog = several ? log.prefixed("screen \(setup.name): ") : log
+            let screen = Screen(name: setup.name, config: config, clock: clock, show: Slideshow(playlist: playlist, options: config.slideshow),
+                                cache: cache, services: services, log: screenLog)
+            screen.events.observe { [clock] in PlayerLog.write($0, at: clock.now, log: screenLog) }
+            return screen
+        }
     }
 
     /// Builds a player over `items` drawing into `output` on `clock`.
@@ -78,38 +113,60 @@ public final class Player {
         try attach(output)
     }
 
-    /// Sets the output frames go to (on the render thread: its GL context must be current here).
-    public func attach(_ output: Output) throws { try screen.attach(output) }
+    /// The first screen (the only one of a player of one screen).
+    var screen: Screen { screens[0] }
+
+    /// The screens' names, in order.
+    public var screenNames: [String] { screens.map(\.name) }
+
+    /// Sets the output the first screen's frames go to (on the render thread: its GL context must be current here).
+    public func attach(_ output: Output) throws { try screen.attach(output, wakesInbox: true) }
+
+    /// Sets the output screen `index`'s frames go to. Commands wake the first screen's output, whose wait the
+    /// loop's is.
+    public func attach(_ output: Output, toScreen index: Int) throws {
+        guard screens.indices.contains(index) else { throw PlayerError("the player has no screen \(index + 1)") }
+        try screens[index].attach(output, wakesInbox: index == 0)
+    }
 
     /// Plays until the playlist ends (`--no-loop`), `length` seconds pass, a `quit` command, or `shouldStop`.
-    /// Throws when nothing given to it can be shown and nothing else can bring items.
+    /// Throws when nothing given to it can be shown and nothing else can bring items. With several screens, play
+    /// goes on while any screen has something to play.
     ///
-    /// A turn: the producers' and the inbox's commands, then the screen's turn (its input, its mode's turn, the
-    /// frame drawn and presented when it changed, and the rest until the next frame, a deadline or a wakeup:
-    /// `Loop/ScreenTurn.swift`).
+    /// A turn: the producers' and the inbox's commands, then each screen's turn (its input, its mode's turn, the
+    /// frame drawn and presented when it changed: `Loop/ScreenTurn.swift`), then the rest until the earliest
+    /// screen's next frame or deadline, or a wakeup (`Loop/PlayerRest.swift`).
     public func run(length: Double?, shouldStop: () -> Bool = { false }) throws -> PlayReport {
-        guard screen.presenter != nil else { throw PlayerError("the player has no output") }
-        if let failure = screen.syncFailure { throw failure }
-        if screen.config.grid.openAtStart { services.inbox.queueFromLoop(.grid(.open)) }
+        for screen in screens {
+            guard screen.presenter != nil else { throw PlayerError("the player has no output" + (screens.count > 1 ? " for screen \(screen.name)" : "")) }
+            if let failure = screen.syncFailure { throw failure }
+            if screen.config.grid.openAtStart && screen === self.screen { services.inbox.queueFromLoop(.grid(.open)) }
+        }
         defer { stopPlaying() }
         services.run.end = length
+        var playing = screens.map { _ in true }
         while !shouldStop() && !services.run.quitRequested {
             onLoopTurn?()
             let t = screen.clock.now
             if let length, t >= length { break }
-            screen.takeInput(at: t)
+            for (i, s) in screens.enumerated() where playing[i] { s.takeInput(at: t) }
             services.turnProducers(at: t)
             runCommands(at: t)
             if services.run.quitRequested { break }
-            if try !screen.turn(at: t) { break }
+            var rests: [(Screen, Rest)] = []
+            for (i, s) in screens.enumerated() where playing[i] {
+                if let rest = try s.turn(at: t) { rests.append((s, rest)) } else { playing[i] = false }
+            }
+            if rests.isEmpty { break }
+            rest(rests)
         }
         return try screen.report(keepsRunningWhenEmpty: services.keepsRunningWhenEmpty)
     }
 
-    /// Play is over: every command still waiting answered, then the screen stops and the observers are told.
+    /// Play is over: every command still waiting answered, then each screen stops and its observers are told.
     private func stopPlaying() {
         for e in services.inbox.drain() { e.reply?(.failed("the player stopped")) }
-        screen.stop()
+        for s in screens { s.stop() }
     }
 }
 
@@ -129,8 +186,8 @@ extension Player {
     /// Where the player posts its status and events for remote-control servers (one made before the player, so
     /// a server can bind first, may be set before `run`).
     public var board: PlayerBoard {
-        get { services.events.board }
-        set { services.events.board = newValue }
+        get { screen.events.board }
+        set { screen.events.board = newValue }
     }
     /// Asked once a turn for commands, and for when they next need a turn (schedules).
     public var producers: [LoopProducer] {
@@ -154,8 +211,11 @@ extension Player {
         get { services.keepsRunningWhenEmpty }
         set { services.keepsRunningWhenEmpty = newValue }
     }
-    /// Adds an observer; it is called on the player's thread for every event, in order.
-    public func observe(_ observer: @escaping (PlayerEvent) -> Void) { services.events.observe(observer) }
+    /// Adds an observer; it is called on the player's thread for every event, in order (every screen's, with
+    /// several screens).
+    public func observe(_ observer: @escaping (PlayerEvent) -> Void) {
+        for s in screens { s.events.observe(observer) }
+    }
 
     /// Called once, right after the first frame has been presented.
     public var onFirstFrame: (() -> Void)? {

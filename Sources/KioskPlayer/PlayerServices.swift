@@ -1,9 +1,9 @@
 import Foundation
 import KioskCore
 
-/// What every screen of a player shares, once, beside the screens: the log, the sound, the command inbox, where
-/// events and status go, the content intake, the producers and the wall clock, and the run's own settings. A
-/// `Screen` holds it and reads what it uses; nothing here knows of a screen.
+/// What every screen of a player shares, once, beside the screens: the log, the sound, the command inbox, the
+/// content intake, the producers and the wall clock, and the run's own settings. A `Screen` holds it and reads
+/// what it uses; nothing here knows of a screen.
 final class PlayerServices {
     /// Where lines go.
     let log: Log
@@ -17,8 +17,6 @@ final class PlayerServices {
     let inbox = CommandInbox()
     /// Content that comes in from outside the playlist: layouts read off the loop, the fetcher's swaps.
     let intake = ContentIntake()
-    /// Who hears the player's events, and the board remote-control servers read.
-    let events = PlayerEvents()
     /// Asked once a turn for commands, and for when they next need a turn (schedules, the play log).
     var producers: [LoopProducer] = []
     /// The local wall clock item windows are judged by: the instant at a player time, and the time zone.
@@ -80,7 +78,7 @@ final class ContentIntake {
     let layoutItems = LayoutItemReads()
 }
 
-/// Where the player's events go: its observers, in order, and the board remote-control servers read (with the
+/// Where a screen's events go: its observers, in order, and the board remote-control servers read (with the
 /// answers to this frame's commands, given once the status they changed is posted).
 final class PlayerEvents {
     /// Called on the player's thread for every event, in order.

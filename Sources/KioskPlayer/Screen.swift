@@ -19,6 +19,10 @@ final class Screen {
     var config: PlayerConfig
     /// What it shares with the player's other screens.
     let services: PlayerServices
+    /// Where its lines go (each starts with its name when the player has several screens).
+    let log: Log
+    /// Who hears its events, and the board remote-control servers read its status from.
+    let events = PlayerEvents()
     /// Draws, presents and counts its frames, once an output is attached.
     var presenter: FramePresenter?
     /// Its clock.
@@ -84,8 +88,9 @@ final class Screen {
     /// Screen `name` playing `show` on `clock` with `config`, its pictures decoded by `cache`, sharing `services`.
     /// It continues where an earlier run left off (`config.restored`) and asks for its first picture at once, so
     /// the decode overlaps the output's start-up.
-    init(name: String, config: PlayerConfig, clock: Clock, show: Slideshow, cache: DecodeCache, services: PlayerServices) {
+    init(name: String, config: PlayerConfig, clock: Clock, show: Slideshow, cache: DecodeCache, services: PlayerServices, log: Log) {
         self.name = name
+        self.log = log
         self.config = config
         self.clock = clock
         self.show = show
@@ -95,28 +100,27 @@ final class Screen {
         overlays = OverlayState(settings: config.overlays, captions: config.captions)
         grid = GridScreen(settings: config.grid, timeout: config.decodeTimeout, limits: config.limits,
                           stateDirectory: ProcessInfo.processInfo.environment["STATE_DIRECTORY"], font: config.overlays.font,
-                          log: services.log)
+                          log: log)
         restore(config.restored)  // an earlier run's item, pause and resume places, before the first decode
         if let epoch = config.sync.epoch {
             do {
                 let entries = show.playlist.entries
                 sync = try PlayerSync(epoch: epoch, items: entries.map(\.item), ids: entries.map(\.id),
-                                      playlistVersion: show.playlist.version, config: config, log: services.log)
+                                      playlistVersion: show.playlist.version, config: config, log: log)
             } catch {
                 syncFailure = error as? PlayerError ?? PlayerError("\(error)")
             }
         }
         if let first = show.upcoming { cache.request(first) }
-        services.events.observe { [overlays, clock] in overlays.handle($0, at: clock.now) }
+        events.observe { [overlays, clock] in overlays.handle($0, at: clock.now) }
     }
 
-    /// Where lines go.
-    var log: Log { services.log }
     /// The sound of the item on screen.
     var sound: ItemSound { services.sound }
 
-    /// Sets the output its frames go to (on the render thread: its GL context must be current here).
-    func attach(_ output: Output) throws {
+    /// Sets the output its frames go to (on the render thread: its GL context must be current here); a command
+    /// sent to the inbox ends the output's wait when `wakesInbox` (the loop waits on the first screen's output).
+    func attach(_ output: Output, wakesInbox: Bool) throws {
         let renderer = try Renderer(context: output.context, log: log)
         let videoFrames = services.videoFrames
         videoFrames.settle(renderer: output.context.renderer)
@@ -128,7 +132,7 @@ final class Screen {
         composer?.idlePicture = IdlePicture.load(config.idleImage, canvas: config.size, timeout: config.decodeTimeout, log: log)
         if let fd = interaction?.fileDescriptor { output.watch(fd) }
         let signal = output.wakeupSignal
-        services.inbox.wake { signal.raise() }
+        if wakesInbox { services.inbox.wake { signal.raise() } }
         overlayPainter = makeOverlayPainter()
         let presenter = FramePresenter(output: output, renderer: renderer, clock: clock, log: log)
         presenter.onFirstFrame = { [unowned self] in onFirstFrame?() }
@@ -170,7 +174,7 @@ final class Screen {
 
     /// Hands events to every observer, in order, and to the board (a failed item's reason from its decode).
     func publish(_ events: [PlayerEvent]) {
-        services.events.tell(events) { [cache] in cache.failure($0) }
+        self.events.tell(events) { [cache] in cache.failure($0) }
     }
 
     /// The earliest of `limit`, a producer's deadline and the next edge of an item's time window.

@@ -59,6 +59,12 @@ public final class GLContext {
         }
     }
 
+    /// Makes this context current unless it is already (a player with several screens, each with its own
+    /// context, before a screen's turn).
+    public func makeCurrentIfNeeded() throws {
+        if eglGetCurrentContext() != context { try makeCurrent() }
+    }
+
     /// Makes this context current if another one is (GL objects call this before deleting their names).
     func ensureCurrent() {
         if eglGetCurrentContext() != context { _ = try? makeCurrent() }

@@ -14,7 +14,7 @@ final class PlayerPartsTests: XCTestCase {
     func testThePlayerIsItsScreenAndWhatScreensShare() {
         let player = Player(items: [], config: PlayerConfig(), clock: VirtualClock(), log: Log(level: .error), waitForDecodes: true)
         let stored = Mirror(reflecting: player).children.compactMap(\.label)
-        XCTAssertEqual(stored, ["screen", "services", "onLoopTurn"])
+        XCTAssertEqual(stored, ["screens", "services", "onLoopTurn"])
         XCTAssertLessThanOrEqual(stored.count, 15, "the issue's bound on Player's stored properties")
         // the screen's parts are its own: a second screen would not share its slideshow, decodes or modes
         let screen = player.screen

@@ -34,6 +34,8 @@ public final class Log: @unchecked Sendable {
     private var sink: (String) -> Void
     private var taps: [@Sendable (LogLevel, String) -> Void] = []
     private var _syslogPrefixes = false
+    /// A prefixed log's parent, which writes its lines (`prefixed`), and what goes before each message.
+    private let parent: (log: Log, prefix: String)?
 
     /// The process-wide log the CLI configures. Parts take a `Log` to write to; tests may pass their own.
     public static let shared = Log(level: .warn)
@@ -42,11 +44,25 @@ public final class Log: @unchecked Sendable {
     public init(level: LogLevel, sink: (@Sendable (String) -> Void)? = nil) {
         _level = level
         self.sink = sink ?? { line in Log.writeStandardError(line + "\n") }
+        parent = nil
     }
+
+    private init(parent: Log, prefix: String) {
+        _level = parent.level
+        sink = { _ in }
+        self.parent = (parent, prefix)
+    }
+
+    /// A log whose every message starts with `prefix` (`screen lobby: `), written by this one: its threshold,
+    /// sink, syslog prefixes and taps are this log's.
+    public func prefixed(_ prefix: String) -> Log { Log(parent: self, prefix: prefix) }
 
     /// The current threshold.
     public var level: LogLevel {
-        get { lock.lock(); defer { lock.unlock() }; return _level }
+        get {
+            if let parent { return parent.log.level }
+            lock.lock(); defer { lock.unlock() }; return _level
+        }
         set { lock.lock(); _level = newValue; lock.unlock() }
     }
 
@@ -79,6 +95,10 @@ public final class Log: @unchecked Sendable {
 
     /// Writes `message` if `level` passes the threshold.
     public func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        if let parent {
+            parent.log.write(level, parent.prefix + message())
+            return
+        }
         lock.lock(); defer { lock.unlock() }
         guard level <= _level else { return }
         let text = Self.escaped(message())

@@ -78,6 +78,6 @@ extension Screen {
             s.regions = SlideshowLayout.status(path: scene?.current.path ?? show.currentID.flatMap { show.playlist.item($0)?.path },
                                                time: scene == nil ? 0 : s.timePosition ?? 0)
         }
-        services.events.post(s)  // and this frame's commands get their answers
+        events.post(s)  // and this frame's commands get their answers
     }
 }

@@ -9,6 +9,7 @@ extension Player {
     /// Runs every queued command at time `t` and answers each, then tells observers what changed.
     func runCommands(at t: Double) {
         let screen = self.screen
+        try? screen.presenter?.output.context.makeCurrentIfNeeded()  // a command may draw (the grid) or free textures
         for envelope in services.inbox.drain() {
             if case .screenshot(let path) = envelope.command {
                 if let presenter = screen.presenter {
@@ -24,7 +25,7 @@ extension Player {
             if screen.readsLayoutFirst(envelope.command, reply: envelope.reply) { continue }  // a SMIL file: read off the loop
             let reply = execute(envelope.command, at: t)
             if case .failed(let why) = reply { services.log.info("command \(Self.name(envelope.command)): \(why)") }
-            if let r = envelope.reply { services.events.answer(r, with: reply) }
+            if let r = envelope.reply { screen.events.answer(r, with: reply) }
         }
         screen.publish(screen.show.takeEvents())
     }

@@ -23,9 +23,10 @@ extension Screen {
 
     /// The screen's turn at `t`, after the commands: the playlist's item windows and the display's hotplug, then
     /// the turn of the mode that owns it (the first frame of one that takes the screen drawn whatever its key),
-    /// its frame shown and the rest it asked for taken. False: play is over.
-    func turn(at t: Double) throws -> Bool {
-        guard let presenter else { return false }
+    /// its frame shown; the rest it asks for is the loop's to take (`Player.rest`). Nil: play is over.
+    func turn(at t: Double) throws -> Rest? {
+        guard let presenter else { return nil }
+        try presenter.output.context.makeCurrentIfNeeded()  // another screen's context may be current
         updateItemWindows(at: t)
         if !screenOff, hotplug?.changed() == true { presenter.output.displayChanged() }
         let mode = modes.active
@@ -35,11 +36,10 @@ extension Screen {
         }
         modeOnScreen = mode
         switch try mode.turn(at: t) {
-        case .end: return false
-        case .rest(let r): rest(r)
-        case .frame(let f): try show(f, at: t, on: presenter)
+        case .end: return nil
+        case .rest(let r): return r
+        case .frame(let f): return try show(f, at: t, on: presenter)
         }
-        return true
     }
 
     /// How the run went, once it is over; throws when nothing given to it could be shown and nothing
@@ -56,8 +56,8 @@ extension Screen {
     }
 
     /// Hands a mode's frame to the presenter: with the screen's overlays and placed on the wall when the mode
-    /// asks for that (the overlays are part of its key), then rests as the mode said for what became of it.
-    func show(_ frame: ModeFrame, at t: Double, on presenter: FramePresenter) throws {
+    /// asks for that (the overlays are part of its key); the rest the mode asked for what became of it.
+    func show(_ frame: ModeFrame, at t: Double, on presenter: FramePresenter) throws -> Rest {
         let size = presenter.output.size
         let overlays = frame.overlaid ? overlayFrame(at: t) : nil
         let key = FrameKey(ScreenKey(pictures: frame.key, overlays: overlays))
@@ -69,11 +69,11 @@ extension Screen {
         switch outcome {
         case .shown:
             frame.onShown?()
-            rest(frame.shown)
+            return frame.shown
         case .unchanged, .unavailable:
-            rest(frame.unchanged)
+            return frame.unchanged
         case .notShown:
-            rest(frame.notShown)
+            return frame.notShown
         }
     }
 
@@ -119,7 +119,7 @@ extension Screen {
         grid.stop()
         composer?.releaseAll()
         layoutMode = nil
-        services.events.answerCommands()
+        events.answerCommands()
         if let id = show.currentID, !show.isFinished, let path = show.currentSlot?.path {
             publish([.itemEnded(id, path: path, reason: .quit)])
         }

@@ -15,13 +15,10 @@ import KioskPlayLog
 /// again, each a new row.
 public final class PlayerPlayLog: LoopProducer {
     private let writer: PlayLogWriter
-    /// What the player's screens share: its wall clock and producers, its events, where today's figures go.
+    /// What the player's screens share: its wall clock and producers, where today's figures go.
     private unowned let services: PlayerServices
-    /// The screen's clock and decodes (what a showing's kind is read from).
+    /// The player's clock.
     private let clock: Clock
-    private let cache: DecodeCache
-    /// The screen's name, on each of its rows.
-    private let screenName: String
     private let keepDays: Double
     /// A showing on screen: the writer's number for it, and the screen's off time within it.
     private struct Open {
@@ -35,13 +32,31 @@ public final class PlayerPlayLog: LoopProducer {
         /// Begun by a layout's interrupt.
         let interrupt: Bool
     }
-    /// What is on screen, by region (`main` for the slideshow, `alert` for an alert).
-    private var open: [String: Open] = [:]
-    /// What an alert covers, by region: shown again (new rows) when it goes.
-    private var covered: [String: (item: ShowingItem, path: String, interrupt: Bool)] = [:]
-    private var alertOn = false
-    private var displayOff = false
-    private var tvOff = false
+    /// One screen's showings: what is on it and what an alert covers, and whether it is off.
+    private final class ScreenShowings {
+        /// The screen's name, on each of its rows.
+        let name: String
+        /// Its decodes (what a showing's kind is read from).
+        let cache: DecodeCache
+        /// What is on screen, by region (`main` for the slideshow, `alert` for an alert).
+        var open: [String: Open] = [:]
+        /// What an alert covers, by region: shown again (new rows) when it goes.
+        var covered: [String: (item: ShowingItem, path: String, interrupt: Bool)] = [:]
+        var alertOn = false
+        var displayOff = false
+        var tvOff = false
+        /// Whether the display is off or the TV in standby.
+        var isOff: Bool { displayOff || tvOff }
+
+        init(name: String, cache: DecodeCache) {
+            self.name = name
+            self.cache = cache
+        }
+    }
+    /// Every screen's, in the player's order.
+    private var screens: [ScreenShowings] = []
+    /// How many screens have shut down: the writer finishes with the last.
+    private var shutDown = 0
     private var nextBeat = 0.0
     private var nextPrune = 0.0
     /// Today's showings that ended (the local day of the player's wall clock), from the log as it was opened and
@@ -54,13 +69,12 @@ public final class PlayerPlayLog: LoopProducer {
     /// exit 143), and enough for four of the writer's retries.
     static let flushTimeout = 1.0
 
-    /// Logs `player`'s showings into `store` through a writer thread of its own, keeping `keepDays` days. Today's
-    /// figures so far are read from `store` once, here, as the writer takes it.
+    /// Logs the showings of each of `player`'s screens (each row naming its screen) into `store` through a writer
+    /// thread of its own, keeping `keepDays` days. Today's figures so far are read from `store` once, here, as
+    /// the writer takes it.
     public init(store: PlayLog, player: Player, keepDays: Double) {
         services = player.services
         clock = player.screen.clock
-        cache = player.screen.cache
-        screenName = player.screen.name
         self.keepDays = keepDays
         let day = Self.day(of: services.wallClock.at(clock.now), zone: services.wallClock.zone)
         writer = PlayLogWriter(store: store, log: services.log, countingSince: day?.1)
@@ -68,61 +82,65 @@ public final class PlayerPlayLog: LoopProducer {
             let totals = writer.totalsAtStart ?? (0, 0)
             today = (day, midnight, totals.showings, totals.seconds)
         }
-        services.events.observe { [unowned self] event in handle(event) }
+        for screen in player.screens {
+            let showings = ScreenShowings(name: screen.name, cache: screen.cache)
+            screens.append(showings)
+            screen.events.observe { [unowned self] event in handle(event, on: showings) }
+        }
         services.producers.append(self)
         countToday(at: clock.now, adding: nil)
     }
 
     private var now: Double { clock.now }
     private func wall(_ t: Double) -> Date { services.wallClock.at(t) }
-    private var screenOff: Bool { displayOff || tvOff }
 
-    private func handle(_ event: PlayerEvent) {
+    private func handle(_ event: PlayerEvent, on s: ScreenShowings) {
         let t = now
         switch event {
         case .itemStarted(let id, let path, _):
-            close("main", reason: "skipped", at: t)  // an end always comes first; this is a guard
-            let kind = cache.item(id)?.info.kind.rawValue ?? (Player.isPictureName(path) ? "image" : "video")
-            show(ShowingItem(path: path, kind: kind, screen: screenName), path: path, interrupt: false, at: t)
+            close("main", reason: "skipped", at: t, on: s)  // an end always comes first; this is a guard
+            let kind = s.cache.item(id)?.info.kind.rawValue ?? (Player.isPictureName(path) ? "image" : "video")
+            show(ShowingItem(path: path, kind: kind, screen: s.name), path: path, interrupt: false, at: t, on: s)
         case .itemEnded(_, let path, let reason):
-            if covered["main"]?.path == path { covered["main"] = nil }  // it ended beneath the alert: not shown again
-            guard open["main"]?.path == path else { return }
-            close("main", reason: reason.rawValue, at: t)
+            if s.covered["main"]?.path == path { s.covered["main"] = nil }  // it ended beneath the alert: not shown again
+            guard s.open["main"]?.path == path else { return }
+            close("main", reason: reason.rawValue, at: t, on: s)
         case .regionShowing(let change):
-            let reason = change.interrupt && open[change.region]?.interrupt == false ? "interrupted" : "eof"
-            close(change.region, reason: reason, at: t)
-            if alertOn { covered[change.region] = nil }
+            let reason = change.interrupt && s.open[change.region]?.interrupt == false ? "interrupted" : "eof"
+            close(change.region, reason: reason, at: t, on: s)
+            if s.alertOn { s.covered[change.region] = nil }
             guard let path = change.path else { return }
-            show(ShowingItem(path: path, kind: change.kind, region: change.region, layout: change.layout, element: change.element, screen: screenName),
-                 path: path, interrupt: change.interrupt, at: t)
+            show(ShowingItem(path: path, kind: change.kind, region: change.region, layout: change.layout, element: change.element, screen: s.name),
+                 path: path, interrupt: change.interrupt, at: t, on: s)
         case .alert(let alert):
-            if let alert { alertBegins(ShowingItem(alert: alert.text, screen: screenName), at: t) } else { alertEnds(at: t) }
+            if let alert { alertBegins(ShowingItem(alert: alert.text, screen: s.name), at: t, on: s) } else { alertEnds(at: t, on: s) }
         case .screenPower(let on):
-            setScreen(display: !on, tv: tvOff, at: t)
+            setScreen(display: !on, tv: s.tvOff, at: t, on: s)
         case .tvPower(let power):
             // standby, or going there; an unknown status leaves what was known
-            setScreen(display: displayOff, tv: power == .unknown ? tvOff : power == .standby || power == .toStandby, at: t)
+            setScreen(display: s.displayOff, tv: power == .unknown ? s.tvOff : power == .standby || power == .toStandby, at: t, on: s)
         case .shutdown:
-            for region in open.keys.sorted() { close(region, reason: "quit", at: t) }
-            covered = [:]
-            writer.finish(timeout: Self.flushTimeout)
+            for region in s.open.keys.sorted() { close(region, reason: "quit", at: t, on: s) }
+            s.covered = [:]
+            shutDown += 1
+            if shutDown == screens.count { writer.finish(timeout: Self.flushTimeout) }  // the last screen's end
         default:
             break
         }
     }
 
     /// `item` comes on screen in its region (beneath an alert it waits for the alert to go).
-    private func show(_ item: ShowingItem, path: String, interrupt: Bool, at t: Double) {
-        if alertOn, item.kind != "alert" {
-            covered[item.region] = (item, path, interrupt)
+    private func show(_ item: ShowingItem, path: String, interrupt: Bool, at t: Double, on s: ScreenShowings) {
+        if s.alertOn, item.kind != "alert" {
+            s.covered[item.region] = (item, path, interrupt)
             return
         }
-        let row = writer.begin(item, at: wall(t), screenOn: !screenOff)
-        open[item.region] = Open(row: row, item: item, path: path, start: t, offSince: screenOff ? t : nil, interrupt: interrupt)
+        let row = writer.begin(item, at: wall(t), screenOn: !s.isOff)
+        s.open[item.region] = Open(row: row, item: item, path: path, start: t, offSince: s.isOff ? t : nil, interrupt: interrupt)
     }
 
-    private func close(_ region: String, reason: String, at t: Double) {
-        guard let o = open.removeValue(forKey: region) else { return }
+    private func close(_ region: String, reason: String, at t: Double, on s: ScreenShowings) {
+        guard let o = s.open.removeValue(forKey: region) else { return }
         let off = o.off + (o.offSince.map { t - $0 } ?? 0)
         writer.end(o.row, at: wall(t), reason: reason, length: t - o.start, screenOff: off)
         countToday(at: t, adding: (wall(o.start), PlayLog.onScreen(length: t - o.start, screenOff: off)))
@@ -130,42 +148,42 @@ public final class PlayerPlayLog: LoopProducer {
 
     /// An alert over the screen: what showed ends `interrupted` (to show again after); a new alert replaces one on
     /// screen (which ends `skipped`).
-    private func alertBegins(_ item: ShowingItem, at t: Double) {
-        if alertOn {
-            close("alert", reason: "skipped", at: t)
+    private func alertBegins(_ item: ShowingItem, at t: Double, on s: ScreenShowings) {
+        if s.alertOn {
+            close("alert", reason: "skipped", at: t, on: s)
         } else {
-            for (region, o) in open.sorted(by: { $0.key < $1.key }) {
-                covered[region] = (o.item, o.path, o.interrupt)
-                close(region, reason: "interrupted", at: t)
+            for (region, o) in s.open.sorted(by: { $0.key < $1.key }) {
+                s.covered[region] = (o.item, o.path, o.interrupt)
+                close(region, reason: "interrupted", at: t, on: s)
             }
         }
-        alertOn = true
-        show(item, path: item.path, interrupt: false, at: t)
+        s.alertOn = true
+        show(item, path: item.path, interrupt: false, at: t, on: s)
     }
 
     /// The alert goes: it ends `eof`, and what it covered shows again.
-    private func alertEnds(at t: Double) {
-        guard alertOn else { return }
-        close("alert", reason: "eof", at: t)
-        alertOn = false
-        for (_, c) in covered.sorted(by: { $0.key < $1.key }) { show(c.item, path: c.path, interrupt: c.interrupt, at: t) }
-        covered = [:]
+    private func alertEnds(at t: Double, on s: ScreenShowings) {
+        guard s.alertOn else { return }
+        close("alert", reason: "eof", at: t, on: s)
+        s.alertOn = false
+        for (_, c) in s.covered.sorted(by: { $0.key < $1.key }) { show(c.item, path: c.path, interrupt: c.interrupt, at: t, on: s) }
+        s.covered = [:]
     }
 
     /// The screen is off while the display is off or the TV is in standby; open showings count the time.
-    private func setScreen(display: Bool, tv: Bool, at t: Double) {
-        let wasOff = screenOff
-        displayOff = display
-        tvOff = tv
-        guard screenOff != wasOff else { return }
-        for (region, var o) in open {
-            if screenOff {
+    private func setScreen(display: Bool, tv: Bool, at t: Double, on s: ScreenShowings) {
+        let wasOff = s.isOff
+        s.displayOff = display
+        s.tvOff = tv
+        guard s.isOff != wasOff else { return }
+        for (region, var o) in s.open {
+            if s.isOff {
                 o.offSince = t
             } else if let since = o.offSince {
                 o.off += t - since
                 o.offSince = nil
             }
-            open[region] = o
+            s.open[region] = o
         }
     }
 
@@ -196,7 +214,7 @@ public final class PlayerPlayLog: LoopProducer {
     public func turn(at t: Double) -> [PlayerCommand] {
         if t >= nextBeat {
             nextBeat = t + Self.beat
-            if !open.isEmpty { writer.heartbeat(at: wall(t)) }
+            if isShowing { writer.heartbeat(at: wall(t)) }
         }
         if t >= nextPrune {
             nextPrune = t + 86_400
@@ -205,5 +223,8 @@ public final class PlayerPlayLog: LoopProducer {
         return []
     }
 
-    public var deadline: Double? { open.isEmpty ? nextPrune : nextBeat }
+    public var deadline: Double? { isShowing ? nextBeat : nextPrune }
+
+    /// Whether any screen shows something.
+    private var isShowing: Bool { screens.contains { !$0.open.isEmpty } }
 }

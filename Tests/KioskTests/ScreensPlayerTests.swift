@@ -1,0 +1,87 @@
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskOutput
+@testable import KioskPlayer
+import KioskRender
+import XCTest
+
+/// One player driving two screens in one loop, each with its own headless output (its own canvas size, GL context
+/// and FBO), playlist, options and clock-driven slots: each shows what `kiosk snapshot` makes of its own item at its
+/// own size; a screen of short slots moves on while the other holds its long one; a command naming no screen goes to
+/// the first, and the second plays on unpaused; one loop serves both (every turn both screens take theirs).
+final class ScreensPlayerTests: XCTestCase {
+    override func setUp() { setenv("LIBGL_ALWAYS_SOFTWARE", "1", 1) }
+
+    func testTwoScreensEachShowTheirOwnInOneLoop() throws {
+        let dir = try TempDir()
+        // photo-like pictures made by ffmpeg (gradients with detail), one per screen, and a second for screen b
+        var pictures: [String] = []
+        for (name, source) in [("a.png", "testsrc2=size=320x180"), ("b1.png", "mandelbrot=size=240x240"),
+                               ("b2.png", "smptehdbars=size=240x240")] {
+            let path = dir.file(name)
+            try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", source, "-frames:v", "1", path])
+            pictures.append(path)
+        }
+        var a = PlayerConfig()
+        a.size = PixelSize(width: 96, height: 54)
+        a.slideshow.duration = 30
+        var b = PlayerConfig()
+        b.size = PixelSize(width: 64, height: 64)
+        b.slideshow.duration = 0.4
+        b.slideshow.transitionTime = 0
+        b.background = RGBColor(red: 0.2, green: 0, blue: 0)
+        let player = Player(screens: [ScreenSetup(name: "a", items: [PlaylistItem(path: pictures[0])], config: a),
+                                      ScreenSetup(name: "lobby", items: [PlaylistItem(path: pictures[1]), PlaylistItem(path: pictures[2])],
+                                                  config: b)],
+                            clock: MonotonicClock(), log: Log(level: .error), waitForDecodes: false)
+        let outputA = try HeadlessOutput(size: a.size, pacing: 30)
+        try player.attach(outputA, toScreen: 0)
+        let outputB = try HeadlessOutput(size: b.size, pacing: 30)
+        try player.attach(outputB, toScreen: 1)
+        XCTAssertEqual(player.screenNames, ["a", "lobby"])
+        var shown: [String: [String]] = [:]
+        for screen in player.screens {
+            screen.events.observe { event in
+                if case .itemStarted(_, let path, _) = event { shown[screen.name, default: []].append((path as NSString).lastPathComponent) }
+            }
+        }
+        var turns = 0
+        var lastB: RGBAImage?
+        var beforePause: RGBAImage?
+        var paused: (a: Set<PauseReason>, b: Set<PauseReason>)?
+        player.onLoopTurn = { turns += 1 }
+        _ = try player.run(length: 2.3, shouldStop: {
+            if beforePause == nil, player.screen.clock.now > 0.8 { beforePause = try? outputA.readPixels() }
+            if paused == nil, player.screen.clock.now > 1 {
+                player.execute(.pause(.user), at: player.screen.clock.now)
+                paused = (player.screens[0].show.pauseReasons, player.screens[1].show.pauseReasons)
+            }
+            // screen b's item at the end: read while it shows (its frame on the FBO is the last one drawn)
+            if player.screen.clock.now > 2.1, lastB == nil { lastB = try? outputB.readPixels() }
+            return false
+        })
+        XCTAssertEqual(shown["a"], ["a.png"], "screen a holds its 30 s slot")
+        let bShown = try XCTUnwrap(shown["lobby"])
+        XCTAssertGreaterThanOrEqual(bShown.count, 4, "0.4 s slots for 2.3 s, pause or not: \(bShown)")
+        XCTAssertEqual(Array(bShown.prefix(2)), ["b1.png", "b2.png"])
+        XCTAssertEqual(paused?.a, [.user], "a command naming no screen goes to the first")
+        XCTAssertEqual(paused?.b, [], "the other screen plays on")
+        XCTAssertGreaterThanOrEqual(turns, 20, "one loop, paced at 30 fps, served both for 2.3 s")
+        // each screen's FBO against the snapshot of its own item with its own options (a real, independent path:
+        // PlayJob.snapshotImage decodes and draws the one picture on its own context)
+        let wantA = try PlayJob.snapshotImage(input: pictures[0], config: a, at: 0, view: FlatView(), log: Log(level: .error))
+        XCTAssertEqual(wantA.size, a.size)
+        // (before the pause: a paused screen shows the pause sign over it)
+        XCTAssertGreaterThan(RenderTestSupport.psnr(try XCTUnwrap(beforePause), wantA), 40, "screen a shows its own picture at 96x54")
+        let gotB = try XCTUnwrap(lastB)
+        XCTAssertEqual(gotB.size, b.size)
+        let candidates = try [pictures[1], pictures[2]].map {
+            try PlayJob.snapshotImage(input: $0, config: b, at: 0, view: FlatView(), log: Log(level: .error))
+        }
+        let best = candidates.map { RenderTestSupport.psnr(gotB, $0) }.max() ?? 0
+        XCTAssertGreaterThan(best, 40, "screen lobby shows one of its own pictures at 64x64")
+        let aOnB = try PlayJob.snapshotImage(input: pictures[0], config: b, at: 0, view: FlatView(), log: Log(level: .error))
+        XCTAssertLessThan(RenderTestSupport.psnr(gotB, aOnB), 25, "not screen a's picture")
+    }
+}
