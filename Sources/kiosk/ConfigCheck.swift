@@ -40,22 +40,25 @@ struct ConfigCheck {
         var unread: [UsageError] = []
         let document = ConfigFile.document(from: text, file: file, problems: &unread)
         found += unread.map(\.message)
-        let good = document.global
-        var first = good.startIndex
-        while first < good.endIndex {  // each global line's options on their own, at its own line number
-            let origin = good[first].origin
-            let end = good[first...].firstIndex { $0.origin != origin } ?? good.endIndex
-            let args = good[first..<end].map(\.argument)
-            if let flag = args.first, flag != "--config", flag.hasPrefix("--") {
+        var good: [(argument: String, origin: String)] = []  // the global lines that parse, each on its own
+        var first = document.global.startIndex
+        while first < document.global.endIndex {
+            let origin = document.global[first].origin
+            let end = document.global[first...].firstIndex { $0.origin != origin } ?? document.global.endIndex
+            let line = Array(document.global[first..<end])
+            first = end
+            if let flag = line.first?.argument, flag != "--config", flag.hasPrefix("--") {
                 do {
-                    _ = try ParsedOptions.parse(args, specs: CommandSpecs.play, command: "play")
+                    _ = try ParsedOptions.parse(line.map(\.argument), specs: CommandSpecs.play, command: "play")
                 } catch let e as UsageError {
                     found.append(e.message.hasPrefix(file + ":") ? e.message : "\(origin): \(e.message)")
+                    continue
                 } catch {
                     found.append("\(origin): \(error)")
+                    continue
                 }
             }
-            first = end
+            good += line
         }
         let args = good.map(\.argument), origins: [String?] = good.map(\.origin)
         guard let o = try? ParsedOptions.parse(args, specs: CommandSpecs.play, command: "play") else { return nil }

@@ -38,13 +38,13 @@ public struct ScreenOptionChange: Sendable, Equatable {
     /// The `FILE:LINE` of the section line that set it.
     public var origin: String?
 
-    /// `duration = 8 (global 5)`, `shuffle = true (global false)`, `clock = off (global %H:%M)`.
+    /// `duration = 8 (global 5)`, `shuffle = on (global off)`, `clock = off (global %H:%M)`.
     public var text: String {
         "\(name) = \(Self.show(values)) (global \(Self.show(global)))"
     }
 
     private static func show(_ values: [String]?) -> String {
         guard let values else { return "off" }
-        return values == [""] ? "true" : values.joined(separator: ", ")
+        return values == [""] ? "on" : values.joined(separator: ", ")
     }
 }
