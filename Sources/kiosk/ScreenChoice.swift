@@ -13,6 +13,8 @@ enum ScreenChoice {
     /// on one connector as its own arguments and `--drm-connector`; anything more a usage error.
     static func playArguments(_ args: [String], origins: [String?], sections: [ScreenSection]) throws -> [String] {
         if args.contains("--help") || args.contains("-h") { return args }
+        let named = args.contains { ["--screen", "--bezel"].contains($0.prefix { $0 != "=" }) }
+        guard named || !sections.isEmpty else { return args }  // today's play, untouched
         let plans = try ScreenPlans.resolve(arguments: args, origins: origins, sections: sections)
         guard let plan = plans.first else { return args }
         guard plans.count == 1, case .single(let connector) = plan.connectors else { throw UsageError(notBuilt) }

@@ -2,7 +2,8 @@ import Foundation
 
 /// The appliance's config file: `name = value` lines that stand for the command line's `--name value`
 /// (a flag is `name = true`), `#` comments, and `path = …` lines for what to play. Options given on the command
-/// line after `--config FILE` win, because they come later.
+/// line after `--config FILE` win, because they come later. A `[screen NAME]` line starts the options of one screen
+/// of several (`ScreenSection`, read by `kiosk play` and `kiosk check-config` only).
 public enum ConfigFile {
     /// What is trimmed around a line, a name and a value: spaces, tabs and a stray carriage return (an old Mac or
     /// half-converted line end), which no option value means.

@@ -23,10 +23,14 @@ public enum ScreenPlans {
 
 /// The work of `ScreenPlans.check`: the problems found so far and the global options.
 struct ScreenResolver {
+    /// The expanded command line.
     let arguments: [String]
+    /// Each argument's `FILE:LINE`, nil for the command line's own.
     let origins: [String?]
+    /// What was found wrong, in the order found.
     var problems: [UsageError] = []
 
+    /// A resolver of `arguments`, each from `origins`' `FILE:LINE` (nil: the command line).
     init(arguments: [String], origins: [String?]) {
         self.arguments = arguments
         self.origins = origins
@@ -59,6 +63,7 @@ struct ScreenResolver {
         }
     }
 
+    /// The screens the arguments name, with `sections`; each problem found is added to `problems`.
     mutating func plans(sections: [ScreenSection]) -> [ScreenPlan] {
         let global: ParsedOptions
         do {
