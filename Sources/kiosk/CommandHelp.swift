@@ -33,8 +33,10 @@ struct CommandHelp {
     /// `kiosk play`.
     static let play = CommandHelp(name: "play", arguments: "[PATH ...]",
         brief: "play files, folders and .m3u playlists (no path: the built-in demo)\non the DRM/KMS display, or headless when there is none",
-        usage: "kiosk play [OPTIONS] [PATH ...]",
-        summary: "Plays files, folders (recursive, by name; watched for files that arrive and leave) and .m3u\nplaylists full screen. With no path it plays the built-in demo.",
+        usage: "kiosk play [OPTIONS] [PATH ...]\nkiosk play [OPTIONS] --screen NAME:CONNECTORS:SOURCE ... [--config FILE]",
+        summary: "Plays files, folders (recursive, by name; watched for files that arrive and leave) and .m3u\nplaylists full screen. With no path it plays the built-in demo.\n"
+            + "With --screen (issue 40): one screen on one connector plays; several screens, spans and mirrors\n"
+            + "are checked (kiosk check-config FILE lists them) but not played yet.",
         specs: CommandSpecs.play)
     /// `kiosk record`.
     static let record = CommandHelp(name: "record", arguments: "[PATH ...]",
@@ -68,7 +70,7 @@ struct CommandHelp {
     static let checkConfig = CommandHelp(name: "check-config", arguments: "FILE",
         brief: "check a config, its schedule and playlists; print the next 7 days",
         usage: "kiosk check-config FILE [--timezone AREA/CITY] [--start-time T]",
-        summary: "Checks a config file, the schedule it names and the playlists and folders they name: each\nproblem as FILE:LINE: reason (exit 2); with none, the effective schedule for the next 7 days.\nA SMIL layout (FILE.smil): its problems, or each region's first minute.",
+        summary: "Checks a config file, the schedule it names and the playlists and folders they name: each\nproblem as FILE:LINE: reason (exit 2); with none, the effective schedule for the next 7 days,\nthen each screen its screen lines name (connectors, source, its own options).\nA SMIL layout (FILE.smil): its problems, or each region's first minute.",
         specs: [OptionSpec("timezone", .text, metavar: "AREA/CITY", "the schedule's time zone (default: the system's)"),
                 OptionSpec("start-time", .text, metavar: "YYYY-MM-DDTHH:MM[:SS]", "the table starts here (default: now)"),
                 OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "default warn")])
@@ -132,7 +134,8 @@ enum ToolHelp {
     /// What follows the lists.
     static let closing = """
     Run 'kiosk COMMAND --help' for a command's options. '--config FILE' anywhere after the command reads
-    'name = value' lines (the same names as the options; 'path = …' adds what to play).
+    'name = value' lines (the same names as the options; 'path = …' adds what to play). For play, a
+    '[screen NAME]' line starts the options of the screen '--screen NAME:…' (or 'screen = …') names.
     """
 
     /// The text of `kiosk --help` (and of `kiosk` alone, on standard error).

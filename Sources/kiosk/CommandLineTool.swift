@@ -13,11 +13,13 @@ struct CommandLineTool {
             Log.writeStandardError(ToolHelp.summary + "\n")
             return 2
         }
-        var expanded: (args: [String], origins: [String?]) = ([], [])
+        var expanded = ExpandedArguments()
         do {
-            expanded = try ConfigFile.expandLocated(Array(args.dropFirst()), read: { path in
+            expanded = try ConfigFile.expandScreens(Array(args.dropFirst()), read: { path in
                 FileAccess.contents(path).flatMap { String(data: $0, encoding: .utf8) }
             })
+            // [screen NAME] sections are play's (check-config reads its FILE itself)
+            if command != "play", let section = expanded.sections.first { throw ConfigFile.sectionsNotRead(section) }
             let rest = expanded.args
             switch command {
             case "--help", "-h", "help":
@@ -30,7 +32,8 @@ struct CommandLineTool {
                 print(ManualPage.roff, terminator: "")
                 return 0
             case "passwd": return try PasswdCommand(log: log).run(rest)
-            case "play": return try Commands(log: log, raw: Array(args.dropFirst())).play(rest)
+            case "play":
+                return try Commands(log: log, raw: Array(args.dropFirst()), origins: expanded.origins, sections: expanded.sections).play(rest)
             case "record": return try Commands(log: log).record(rest)
             case "snapshot": return try Commands(log: log).snapshot(rest)
             case "probe": return try Commands(log: log).probe(rest)

@@ -9,6 +9,10 @@ struct Commands {
     let log: Log
     /// The command's arguments as given, before `--config FILE` was expanded (a reload reads the file again).
     var raw: [String] = []
+    /// Where each argument came from (`FILE:LINE`, nil for the command line's own), for `ScreenPlans`.
+    var origins: [String?] = []
+    /// The config files' `[screen NAME]` sections (play).
+    var sections: [ScreenSection] = []
 
     /// Parses `args` against the command's table; `--help` prints its help (the manual page's same text) instead.
     private func parse(_ args: [String], _ help: CommandHelp) throws -> ParsedOptions? {
@@ -46,6 +50,7 @@ struct Commands {
     }
 
     func play(_ args: [String]) throws -> Int32 {
+        let args = try ScreenChoice.playArguments(args, origins: origins, sections: sections)  // --screen
         guard let o = try parse(args, .play) else { return 0 }
         var config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)

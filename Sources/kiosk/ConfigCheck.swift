@@ -18,7 +18,8 @@ struct ConfigCheck {
         found.enumerated().map { (key: Self.order($0.element, $0.offset), problem: $0.element) }
             .sorted { $0.key < $1.key }.map(\.problem)
     }
-    private var found: [String] = []
+    /// The problems in the order found (`problems` sorts them).
+    var found: [String] = []
 
     /// Sort key: a problem's file, then its line (unlocated ones after the file's lines), then when it was found.
     private static func order(_ problem: String, _ index: Int) -> (String, Int, Int) {
@@ -35,22 +36,29 @@ struct ConfigCheck {
             found.append("\(file): cannot read it")
             return nil
         }
-        var good: [(argument: String, origin: String)] = []
-        for (n, line) in ConfigFile.lines(of: text).enumerated() {
-            // Each line on its own (at its own line number), so that every bad line is found, not just the first.
-            do {
-                let read = try ConfigFile.located(line: line, number: n + 1, file: file)
-                let located = read.options + read.paths
-                let args = located.map(\.argument)
-                if let first = located.first, first.argument != "--config", !args.isEmpty, first.argument.hasPrefix("--") {
-                    _ = try ParsedOptions.parse(args, specs: CommandSpecs.play, command: "play")
+        // Every line read, a bad one reported and left out, so that every bad line is found, not just the first.
+        var unread: [UsageError] = []
+        let document = ConfigFile.document(from: text, file: file, problems: &unread)
+        found += unread.map(\.message)
+        var good: [(argument: String, origin: String)] = []  // the global lines that parse, each on its own
+        var first = document.global.startIndex
+        while first < document.global.endIndex {
+            let origin = document.global[first].origin
+            let end = document.global[first...].firstIndex { $0.origin != origin } ?? document.global.endIndex
+            let line = Array(document.global[first..<end])
+            first = end
+            if let flag = line.first?.argument, flag != "--config", flag.hasPrefix("--") {
+                do {
+                    _ = try ParsedOptions.parse(line.map(\.argument), specs: CommandSpecs.play, command: "play")
+                } catch let e as UsageError {
+                    found.append(e.message.hasPrefix(file + ":") ? e.message : "\(origin): \(e.message)")
+                    continue
+                } catch {
+                    found.append("\(origin): \(error)")
+                    continue
                 }
-                good += located
-            } catch let e as UsageError {
-                found.append(e.message.hasPrefix(file + ":") ? e.message : "\(file):\(n + 1): \(e.message)")
-            } catch {
-                found.append("\(file):\(n + 1): \(error)")
             }
+            good += line
         }
         let args = good.map(\.argument), origins: [String?] = good.map(\.origin)
         guard let o = try? ParsedOptions.parse(args, specs: CommandSpecs.play, command: "play") else { return nil }
@@ -70,15 +78,18 @@ struct ConfigCheck {
             let origin = origins[lastPlace[path] ?? i] ?? file
             checkTarget(resolve(path, base: base), at: origin)
         }
+        let screens = checkScreens(args: args, origins: origins, sections: document.sections, zone: zone, from: start)
         guard let scheduleFile = o.string("schedule").map({ resolve($0, base: base) }) else {
-            return found.isEmpty ? "no schedule: \(o.positional.isEmpty ? "the demo" : o.positional.joined(separator: " ")) all day\n" : nil
+            guard found.isEmpty else { return nil }
+            if let screens { return "no schedule above the screens\n" + screens }
+            return "no schedule: \(o.positional.isEmpty ? "the demo" : o.positional.joined(separator: " ")) all day\n"
         }
         guard let data = FileAccess.contents(scheduleFile), let text = String(data: data, encoding: .utf8) else {
             found.append("\(origins[args.lastIndex(of: "--schedule") ?? 0] ?? file): schedule '\(ErrorQuote.cut(scheduleFile))': cannot read it")
             return nil
         }
         guard let entries = checkSchedule(text, file: scheduleFile, zone: zone, from: start) else { return nil }
-        return Schedule.table(entries, timeZone: zone)
+        return Schedule.table(entries, timeZone: zone) + (screens ?? "")
     }
 
     /// Checks a schedule's `text` (as the file `file`: its targets are relative to its folder): nil with the
@@ -100,7 +111,7 @@ struct ConfigCheck {
     }
 
     /// A folder, a playlist (its entries must exist) or a media file must be there.
-    private mutating func checkTarget(_ path: String, at origin: String) {
+    mutating func checkTarget(_ path: String, at origin: String) {
         let playlist: String
         switch PlaylistLoader.kind(of: path) {
         case .url:

@@ -2,7 +2,8 @@ import Foundation
 
 /// The appliance's config file: `name = value` lines that stand for the command line's `--name value`
 /// (a flag is `name = true`), `#` comments, and `path = …` lines for what to play. Options given on the command
-/// line after `--config FILE` win, because they come later.
+/// line after `--config FILE` win, because they come later. A `[screen NAME]` line starts the options of one screen
+/// of several (`ScreenSection`, read by `kiosk play` and `kiosk check-config` only).
 public enum ConfigFile {
     /// What is trimmed around a line, a name and a value: spaces, tabs and a stray carriage return (an old Mac or
     /// half-converted line end), which no option value means.
@@ -19,26 +20,37 @@ public enum ConfigFile {
         try located(from: text, file: file).map(\.argument)
     }
 
-    /// The arguments a config text stands for, each with the `FILE:LINE` it came from.
+    /// The arguments a config text stands for, each with the `FILE:LINE` it came from. A `[screen NAME]` section
+    /// is an error here: only `kiosk play` and `kiosk check-config` read sections (`document(from:file:)`).
     public static func located(from text: String, file: String) throws -> [(argument: String, origin: String)] {
-        var options: [(argument: String, origin: String)] = []
-        var paths: [(argument: String, origin: String)] = []
-        for (n, raw) in lines(of: text).enumerated() {
-            let read = try located(line: raw, number: n + 1, file: file)
-            options += read.options
-            paths += read.paths
-        }
-        return options + paths
+        let document = try document(from: text, file: file)
+        if let section = document.sections.first { throw sectionsNotRead(section) }
+        return document.global
+    }
+
+    /// The error for a `[screen NAME]` section where a command reads none.
+    public static func sectionsNotRead(_ section: ScreenSection) -> UsageError {
+        UsageError("\(section.origin): [screen \(section.name)] sections are read by kiosk play and check-config only")
     }
 
     /// What one config line (`number`, from 1) says: its options and its `path = …` entry, each with the
     /// `FILE:LINE` it came from. One line is read on its own, so a checker can read every line of a file (and
-    /// report every bad one) in one pass.
+    /// report every bad one) in one pass. A `[screen NAME]` header is an error here (see `document(from:file:)`).
     public static func located(line raw: Substring, number: Int, file: String) throws
         -> (options: [(argument: String, origin: String)], paths: [(argument: String, origin: String)]) {
         let at = "\(file):\(number)"
+        let read = try read(line: raw, at: at)
+        if case .screenSection(let name) = read {
+            throw UsageError("\(at): [screen \(name)] sections are read by kiosk play and check-config only")
+        }
+        return (read.arguments.map { ($0, at) }, read.path.map { [($0, at)] } ?? [])
+    }
+
+    /// What one config line is, read on its own; `at` (`FILE:LINE`) names it in the error for a bad line.
+    public static func read(line raw: Substring, at: String) throws(UsageError) -> ConfigLine {
         let trimmed = stripComment(raw).trimmingCharacters(in: blank)
-        if trimmed.isEmpty { return ([], []) }
+        if trimmed.isEmpty { return .blank }
+        if trimmed.hasPrefix("[") { return try sectionHeader(trimmed, at: at) }
         guard let eq = trimmed.firstIndex(of: "=") else {
             throw UsageError("\(at): expected 'name = value', got '\(ErrorQuote.cut(trimmed))'")
         }
@@ -47,11 +59,23 @@ public enum ConfigFile {
         if value.count >= 2, value.first == "\"", value.last == "\"" { value = String(value.dropFirst().dropLast()) }
         guard !name.isEmpty, !name.hasPrefix("-") else { throw UsageError("\(at): bad option name '\(ErrorQuote.cut(name))'") }
         switch (name, value.lowercased()) {
-        case ("path", _): return ([], [(value, at)])
-        case (_, "true"), (_, "yes"), (_, "on"): return ([("--\(name)", at)], [])
-        case (_, "false"), (_, "no"), (_, "off"): return ([], [])
-        default: return ([("--\(name)", at), (value, at)], [])
+        case ("path", _): return .path(value)
+        case (_, "true"), (_, "yes"), (_, "on"): return .flag(name: name, on: true)
+        case (_, "false"), (_, "no"), (_, "off"): return .flag(name: name, on: false)
+        default: return .option(name: name, value: value)
         }
+    }
+
+    /// A `[…]` line: `[screen NAME]`, or the error for any other header (naming the one kind there is).
+    private static func sectionHeader(_ trimmed: String, at: String) throws(UsageError) -> ConfigLine {
+        let other = UsageError("\(at): expected 'name = value', got '\(ErrorQuote.cut(trimmed))' (the only section is [screen NAME])")
+        guard trimmed.hasSuffix("]") else { throw other }
+        let words = trimmed.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.first == "screen" else { throw other }
+        guard words.count == 2, let name = words.last.map(String.init), ScreenName.isValid(name) else {
+            throw UsageError("\(at): '\(ErrorQuote.cut(trimmed))': \(ScreenName.rule)")
+        }
+        return .screenSection(name)
     }
 
     /// The line without its comment: `#` at the start, or after a space once a value has begun, outside quotes
@@ -82,10 +106,16 @@ public enum ConfigFile {
     }
 
     /// As `expand`, with each argument's origin: `FILE:LINE` for those a config file gave, nil for the command
-    /// line's own.
+    /// line's own. A `[screen NAME]` section in a file is an error here (see `expandScreens`).
     public static func expandLocated(_ args: [String], read: (String) -> String?) throws -> (args: [String], origins: [String?]) {
-        var out: [String] = []
-        var origins: [String?] = []
+        let expanded = try expandScreens(args, read: read)
+        if let section = expanded.sections.first { throw sectionsNotRead(section) }
+        return (expanded.args, expanded.origins)
+    }
+
+    /// As `expandLocated`, with the `[screen NAME]` sections of the files read, in order (`kiosk play`).
+    public static func expandScreens(_ args: [String], read: (String) -> String?) throws -> ExpandedArguments {
+        var out = ExpandedArguments()
         var i = 0
         while i < args.count {
             let a = args[i]
@@ -98,18 +128,20 @@ public enum ConfigFile {
                 file = String(a.dropFirst(9))
                 i += 1
             } else {
-                out.append(a)
-                origins.append(nil)
+                out.args.append(a)
+                out.origins.append(nil)
                 i += 1
                 continue
             }
             guard let f = file, let text = read(f) else { throw UsageError("--config: cannot read '\(file ?? "")'") }
-            for (argument, origin) in try located(from: text, file: f) {
-                out.append(argument)
-                origins.append(origin)
+            let document = try document(from: text, file: f)
+            for (argument, origin) in document.global {
+                out.args.append(argument)
+                out.origins.append(origin)
             }
+            out.sections += document.sections
         }
-        return (out, origins)
+        return out
     }
 
     /// `error` prefixed with the `FILE:LINE` of the config line that set the flag it names (`--name…` at its

@@ -105,7 +105,8 @@ public enum CommandSpecs {
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
-    ] + audio + view + captions + overlays + input + cec + remote + fleet + web + scheduling + state + playLog + watch + grid + sync + content
+    ] + screens + audio + view + captions + overlays + input + cec + remote + fleet + web + scheduling + state + playLog + watch + grid + sync
+        + content
 
     /// Schedule options of `kiosk play` and `kiosk record`.
     public static let scheduling: [OptionSpec] = [
