@@ -50,8 +50,8 @@ struct Commands {
     }
 
     func play(_ args: [String]) throws -> Int32 {
-        let args = try ScreenChoice.playArguments(args, origins: origins, sections: sections)  // --screen
-        guard let o = try parse(args, .play) else { return 0 }
+        let screens = try ScreenChoice.play(args, origins: origins, sections: sections)  // --screen
+        guard let o = try parse(screens.arguments, .play) else { return 0 }
         var config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
         let request = try OutputRequest(output: o.string("output"), device: o.string("drm-device"),
@@ -113,7 +113,11 @@ struct Commands {
         web?.onScheduleSaved { reload.reload() }
         let service = SystemdNotifier()  // Type=notify units: ready, watchdog, status; nothing elsewhere
         defer { service.stopping() }
-        let report = try watchdog.guarding { try PlayJob.play(items: items, layout: layout, config: config, output: request,
+        let more = try screens.more.map { plan in
+            ScreenSetup(name: plan.name, items: try playlist(plan.sources, allowEmpty: false, loaded: nil), config: plan.config)
+        }
+        let report = try watchdog.guarding { try PlayJob.play(items: items, layout: layout, config: config,
+                                      firstScreen: screens.firstName, screens: more, output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
                                       input: input,
                                       length: o.number("length"), log: log,

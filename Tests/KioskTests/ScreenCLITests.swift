@@ -3,7 +3,8 @@ import XCTest
 
 /// Several screens (issue 40) through the real `kiosk` binary: `check-config` lists each screen as it resolves
 /// (or each problem at its FILE:LINE, exit 2), and `play --screen` plays one screen on one connector (under
-/// `--output headless` a connector is only a label) and refuses more with one line until the loop lands.
+/// `--output headless` a connector is only a label) and several screens in one loop, and refuses what is not built
+/// (spans, mirrors, a URL or schedule beyond the first screen) with one line.
 final class ScreenCLITests: XCTestCase {
     private func write(_ text: String, _ path: String) throws {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -102,16 +103,43 @@ final class ScreenCLITests: XCTestCase {
         XCTAssertLessThan(r.seconds, 30)
     }
 
-    func testPlayRefusesSeveralScreensASpanAndBadSpecsInOneLine() throws {
+    /// Two screens from one `kiosk play`: each its own canvas (the section's size for lobby), its own picture, in one
+    /// loop, each line naming its screen.
+    func testPlayTwoScreensEachWithItsOwnSourceAndSize() throws {
+        let dir = try TempDir()
+        let a = try png(dir, "a.png", "red"), b = try png(dir, "b.png", "blue")
+        let conf = dir.file("kiosk.conf")
+        try write("size = 48x32\n[screen lobby]\nsize = 64x36\n", conf)
+        let r = try CLITests.run(["play", "--config", conf, "--screen", "door:HDMI-A-1:\(a)", "--screen", "lobby:HDMI-A-2:\(b)",
+                                  "--output", "headless", "--length", "1.5", "--no-state", "--log-level", "info"], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("output: headless 48x32 for screen door"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("output: headless 64x36 for screen lobby"), "the section's size: \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("kiosk: info: screen door: showing \(a)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("kiosk: info: screen lobby: showing \(b)"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("screen door: showing \(b)") || r.stderr.contains("screen lobby: showing \(a)"), r.stderr)
+        XCTAssertLessThan(r.seconds, 30)
+    }
+
+    func testPlayRefusesASpanAMirrorAndBadSpecsInOneLine() throws {
         let dir = try TempDir()
         let a = try png(dir, "a.png", "red")
-        let notBuilt = "kiosk: --screen: playing several screens (or a span or mirror) is not built yet (issue 40); "
-            + "check-config FILE shows how they resolve\n"
-        for screens in [["a:HDMI-A-1:\(a)", "b:HDMI-A-2:\(a)"], ["w:DP-1+DP-2:\(a)"], ["m:DP-1,DP-2:\(a)"]] {
+        let notBuilt = "kiosk: --screen: a span (A+B) or mirror (A,B) is not built yet (issue 40); "
+            + "check-config FILE shows how it resolves\n"
+        for screens in [["w:DP-1+DP-2:\(a)"], ["m:DP-1,DP-2:\(a)"], ["a:HDMI-A-1:\(a)", "m:DP-1,DP-2:\(a)"]] {
             let r = try CLITests.run(["play", "--output", "headless", "--length", "1", "--no-state"]
                                          + screens.flatMap { ["--screen", $0] }, timeout: 30)
             XCTAssertEqual(r.status, 2, r.stderr)
             XCTAssertEqual(r.stderr, notBuilt, "\(screens)")
+        }
+        let later: [([String], String)] = [
+            (["a:HDMI-A-1:\(a)", "b:HDMI-A-2:http://127.0.0.1:9/x.smil"], "kiosk: --screen b: a URL plays on the first screen only"),
+        ]
+        for (screens, line) in later {
+            let r = try CLITests.run(["play", "--output", "headless", "--length", "1", "--no-state"]
+                                         + screens.flatMap { ["--screen", $0] }, timeout: 30)
+            XCTAssertEqual(r.status, 2, r.stderr)
+            XCTAssertTrue(r.stderr.hasPrefix(line), "\(screens): \(r.stderr)")
         }
         let cases: [([String], String)] = [
             (["--screen", "Lobby:HDMI-A-1:\(a)"], "kiosk: --screen 'Lobby:HDMI-A-1:\(a)': a screen NAME is"),

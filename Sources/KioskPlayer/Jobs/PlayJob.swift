@@ -11,8 +11,10 @@ public enum PlayJob {
     /// `--untimed` plays headless as fast as frames decode. The outputs are `OutputRegistry`'s: `auto` tries the
     /// display, then headless, and logs one line saying which output and why. `onStart` gets the player (its inbox and board)
     /// once it is built (a signal handler sends `quit` there, which ends the frame loop's wait at once). With
-    /// `layout` the player plays that SMIL layout instead of `items`.
+    /// `layout` the player plays that SMIL layout instead of `items`. `screens`: more screens after the first
+    /// (`--screen`; the first is `items` and `config`, named `firstScreen`), each with its own output.
     public static func play(items: [PlaylistItem], layout: SMILFile? = nil, config: PlayerConfig,
+                            firstScreen: String = "main", screens more: [ScreenSetup] = [],
                             output request: OutputRequest = OutputRequest(kind: .headless),
                             drmDirectory: String = "/dev/dri", input: InputOptions? = nil, length: Double?, log: Log,
                             shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?,
@@ -21,7 +23,7 @@ public enum PlayJob {
             ? DeviceAccess.choose(log: log) : .direct
         defer { access.release() }
         let setup = OutputSetup(items: items, config: config, request: request, drmDirectory: drmDirectory, input: input,
-                                access: access, log: log)
+                                access: access, log: log, more: more, firstName: firstScreen)
         var why = ""
         for entry in OutputRegistry.candidates(for: request.kind, untimed: config.untimed) {
             switch try entry.open(setup, why) {

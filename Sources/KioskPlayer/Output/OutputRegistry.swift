@@ -21,6 +21,14 @@ struct OutputSetup {
     let access: DeviceAccess
     /// Where the `output:` line goes.
     let log: Log
+    /// The screens after the first (`--screen`), each with its own items and options; the first is `items` and
+    /// `config`, named `firstName`.
+    var more: [ScreenSetup] = []
+    /// The first screen's name (`main` without `--screen`).
+    var firstName = "main"
+
+    /// Every screen, the first one first.
+    var screens: [ScreenSetup] { [ScreenSetup(name: firstName, items: items, config: config)] + more }
 }
 
 /// A player attached to an opened output, ready to run; `close` gives the output back after the run.
@@ -85,6 +93,10 @@ enum OutputRegistry {
         case .success(let s):
             selection = s
         }
+        if !setup.more.isEmpty {  // a display is there: never fall back to headless, where nothing would be seen
+            throw PlayerError("--screen: several screens on DRM displays are not built yet (issue 40: the connectors of one card "
+                              + "must share its fd and master); --output headless plays them offscreen")
+        }
         var drmConfig = setup.config
         let mode = selection.mode
         drmConfig.size = request.rotation.canvasSize(forScreen: PixelSize(width: mode.width, height: mode.height))
@@ -122,11 +134,14 @@ enum OutputRegistry {
     /// only from named devices. `fallbackReason` (why `auto` did not take the display) goes in its log line.
     static func openHeadless(_ setup: OutputSetup, _ fallbackReason: String) throws -> Result<OpenedPlayer, PlayerError> {
         let config = setup.config
-        let player = Player(items: setup.items, config: config, clock: MonotonicClock(), log: setup.log, waitForDecodes: false)
-        let output = try HeadlessOutput(size: config.size, pacing: 60)
-        setup.log.info("output: \(output.name) \(config.size)" + (fallbackReason.isEmpty ? "" : " (auto: \(fallbackReason))")
-                       + " (\(output.context.renderer))")
-        try player.attach(output)
+        let screens = setup.screens
+        let player = Player(screens: screens, clock: MonotonicClock(), log: setup.log, waitForDecodes: false)
+        for (i, screen) in screens.enumerated() {
+            let output = try HeadlessOutput(size: screen.config.size, pacing: 60)
+            setup.log.info("output: \(output.name) \(screen.config.size)" + (screens.count > 1 ? " for screen \(screen.name)" : "")
+                           + (fallbackReason.isEmpty ? "" : " (auto: \(fallbackReason))") + " (\(output.context.renderer))")
+            try player.attach(output, toScreen: i)
+        }
         if let input = setup.input, !input.devices.isEmpty {
             player.interaction = try openInput(input, canvas: config.size, rotation: .none, opener: setup.access.input,
                                                log: setup.log)
@@ -137,6 +152,7 @@ enum OutputRegistry {
     /// `--untimed`: headless, every video frame presented as soon as it is decoded, no clock and no sound (the
     /// throughput benchmark's way in). Stills pass at once.
     static func openUntimed(_ setup: OutputSetup, _: String) throws -> Result<OpenedPlayer, PlayerError> {
+        guard setup.more.isEmpty else { throw PlayerError("--untimed plays one screen (it moves its clock to each frame)") }
         let config = setup.config
         let clock = VirtualClock()
         let player = Player(items: setup.items, config: config, clock: clock, log: setup.log, waitForDecodes: true)
