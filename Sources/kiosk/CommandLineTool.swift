@@ -18,8 +18,10 @@ struct CommandLineTool {
             expanded = try ConfigFile.expandScreens(Array(args.dropFirst()), read: { path in
                 FileAccess.contents(path).flatMap { String(data: $0, encoding: .utf8) }
             })
-            // [screen NAME] sections are play's (check-config reads its FILE itself)
-            if command != "play", let section = expanded.sections.first { throw ConfigFile.sectionsNotRead(section) }
+            // [screen NAME] sections are play's, record's and snapshot's (check-config reads its FILE itself)
+            if !["play", "record", "snapshot"].contains(command), let section = expanded.sections.first {
+                throw ConfigFile.sectionsNotRead(section)
+            }
             let rest = expanded.args
             switch command {
             case "--help", "-h", "help":
@@ -34,8 +36,8 @@ struct CommandLineTool {
             case "passwd": return try PasswdCommand(log: log).run(rest)
             case "play":
                 return try Commands(log: log, raw: Array(args.dropFirst()), origins: expanded.origins, sections: expanded.sections).play(rest)
-            case "record": return try Commands(log: log).record(rest)
-            case "snapshot": return try Commands(log: log).snapshot(rest)
+            case "record": return try Commands(log: log, origins: expanded.origins, sections: expanded.sections).record(rest)
+            case "snapshot": return try Commands(log: log, origins: expanded.origins, sections: expanded.sections).snapshot(rest)
             case "probe": return try Commands(log: log).probe(rest)
             case "outputs": return try Commands(log: log).outputs(rest)
             case "check-config": return try Commands(log: log).checkConfig(rest)

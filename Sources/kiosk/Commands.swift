@@ -11,7 +11,7 @@ struct Commands {
     var raw: [String] = []
     /// Where each argument came from (`FILE:LINE`, nil for the command line's own), for `ScreenPlans`.
     var origins: [String?] = []
-    /// The config files' `[screen NAME]` sections (play).
+    /// The config files' `[screen NAME]` sections (play, record, snapshot).
     var sections: [ScreenSection] = []
 
     /// Parses `args` against the command's table; `--help` prints its help (the manual page's same text) instead.
@@ -152,6 +152,7 @@ struct Commands {
     }
 
     func record(_ args: [String]) throws -> Int32 {
+        if ScreenJobs.namesScreens(args, sections: sections) { return try ScreenJobs(commands: self).record(args) }
         guard let o = try parse(args, .record) else { return 0 }
         guard let out = o.string("output") else { throw UsageError("record: --output OUT.mp4|OUT.y4m is required") }
         let ext = (out as NSString).pathExtension.lowercased()
@@ -203,10 +204,19 @@ struct Commands {
     }
 
     func snapshot(_ args: [String]) throws -> Int32 {
+        if ScreenJobs.namesScreens(args, sections: sections) { return try ScreenJobs(commands: self).snapshot(args) }
         guard let o = try parse(args, .snapshot) else { return 0 }
-        let scheduled = o.string("schedule") != nil
         guard let out = o.string("output") else { throw UsageError("snapshot: --output OUT.png is required") }
         if o.has("grid") { return try gridSnapshot(o, output: out) }
+        if o.has("side-by-side") { throw UsageError("snapshot: --side-by-side goes with --screen") }
+        try PNGWriter.write(try snapshotImage(o, size: nil), to: out)
+        return 0
+    }
+
+    /// The picture `kiosk snapshot` writes for the options `o` (not `--grid`), at `size` when given (a span's
+    /// canvas) instead of `--size`'s.
+    func snapshotImage(_ o: ParsedOptions, size: PixelSize?) throws -> RGBAImage {
+        let scheduled = o.string("schedule") != nil
         for flag in ["filter", "grid-scroll", "layout-json", "grid-columns"] where o.has(flag) {
             throw UsageError("snapshot: --\(flag) goes with --grid")
         }
@@ -216,6 +226,7 @@ struct Commands {
         }
         var config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
+        if let size { config.size = size }
         config.slideshow.transition = .none
         let view = FlatView(fit: config.fit, zoom: o.number("zoom") ?? 1, center: o.point("center") ?? .center)
         let clock = try ScheduleSetup.wallClock(o, realClock: false)
@@ -225,24 +236,17 @@ struct Commands {
                 throw UsageError("snapshot: give exactly one INPUT file (got \(o.positional.count))")
             }
             if SMILFile.isSMIL(input) {
-                let image = try LayoutSnapshot.image(file: try LayoutCheck.load(input, config: config), at: o.number("at") ?? 0,
-                                                     anchor: SMILTimeline.WallAnchor(start: wall.now, zone: wall.zone),
-                                                     config: config, log: log)
-                try PNGWriter.write(image, to: out)
-                return 0
+                return try LayoutSnapshot.image(file: try LayoutCheck.load(input, config: config), at: o.number("at") ?? 0,
+                                                anchor: SMILTimeline.WallAnchor(start: wall.now, zone: wall.zone),
+                                                config: config, log: log)
             }
-            try PlayJob.snapshot(input: input, output: out, config: config, at: o.number("at") ?? 0, view: view, wall: wall,
-                                 log: log)
-            return 0
+            return try PlayJob.snapshotImage(input: input, config: config, at: o.number("at") ?? 0, view: view, wall: wall, log: log)
         }
         let fallback = o.positional.isEmpty ? [] : PlaylistLoader(log: log).load(o.positional)
         guard let (item, _) = try ScheduledSnapshot.pick(o, fallback: fallback, log: log) else {
-            try PNGWriter.write(ScheduledSnapshot.black(config.size), to: out)
-            return 0
+            return ScheduledSnapshot.black(config.size)
         }
-        try PlayJob.snapshot(input: item.path, output: out, config: config, at: o.number("at") ?? 0, view: view, wall: wall,
-                             log: log)
-        return 0
+        return try PlayJob.snapshotImage(input: item.path, config: config, at: o.number("at") ?? 0, view: view, wall: wall, log: log)
     }
 
     /// `kiosk snapshot PATH... --grid`.

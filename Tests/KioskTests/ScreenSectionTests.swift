@@ -113,7 +113,7 @@ final class ScreenSectionTests: XCTestCase {
         XCTAssertTrue(bad[2].hasPrefix("k.conf:4: '[screen]': a screen NAME is"), "\(bad)")
         // outside play and check-config a section is one line, not silently dropped
         XCTAssertThrowsError(try ConfigFile.expandLocated(["--config", "k.conf"], read: { _ in "duration = 2\n[screen a]\n" })) { e in
-            XCTAssertEqual("\(e)", "k.conf:2: [screen a] sections are read by kiosk play and check-config only")
+            XCTAssertEqual("\(e)", "k.conf:2: [screen a] sections are read by kiosk play, record, snapshot and check-config only")
         }
     }
 

@@ -30,7 +30,7 @@ public enum ConfigFile {
 
     /// The error for a `[screen NAME]` section where a command reads none.
     public static func sectionsNotRead(_ section: ScreenSection) -> UsageError {
-        UsageError("\(section.origin): [screen \(section.name)] sections are read by kiosk play and check-config only")
+        UsageError("\(section.origin): [screen \(section.name)] sections are read by kiosk play, record, snapshot and check-config only")
     }
 
     /// What one config line (`number`, from 1) says: its options and its `path = …` entry, each with the

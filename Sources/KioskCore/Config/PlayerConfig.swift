@@ -154,7 +154,7 @@ public enum CommandSpecs {
         OptionSpec("length", .number(0...1e6), metavar: "S", "stop after S seconds (default: the playlist once with --no-loop, else 60)"),
         OptionSpec("realtime", .flag,
                    "keep pace with the wall clock (no frame before its time), so commands sent over IPC or MQTT land when they are sent"),
-    ] + view + captions + overlays + scheduling + remote + fleet + playLog
+    ] + view + captions + overlays + scheduling + remote + fleet + playLog + screens
 
     /// `kiosk snapshot` options.
     public static let snapshot: [OptionSpec] = [
@@ -167,7 +167,10 @@ public enum CommandSpecs {
         OptionSpec("center", .point, metavar: "X,Y", "picture point at the centre, 0..1 each (default 0.5,0.5)"),
         OptionSpec("duration", .number(0.05...86_400), metavar: "S", "slot length used to time animations (default 5)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
-    ] + view + captions + snapshotOverlays + scheduling + snapshotGrid + wallView
+    ] + view + captions + snapshotOverlays + scheduling + snapshotGrid + wallView + screens + [
+        OptionSpec("side-by-side", .flag, "with --screen: one picture of every screen, left to right in --screen order, "
+                   + "top-aligned on black (else OUT-NAME.png per screen)"),
+    ]
 
     /// `kiosk outputs` options.
     public static let outputs: [OptionSpec] = [

@@ -5,17 +5,20 @@
 public enum ScreenPlans {
     /// The screens `arguments` (a `kiosk play` command line with each `--config FILE` expanded, `origins` saying
     /// where each came from) and `sections` describe; empty when there is no `--screen`. Throws the first problem
-    /// as one line naming the flag, screen or `FILE:LINE`.
-    public static func resolve(arguments: [String], origins: [String?], sections: [ScreenSection]) throws(UsageError) -> [ScreenPlan] {
-        let result = check(arguments: arguments, origins: origins, sections: sections)
+    /// as one line naming the flag, screen or `FILE:LINE`. `specs` and `command`: the command's own options
+    /// (`kiosk record` and `snapshot` resolve screens too).
+    public static func resolve(arguments: [String], origins: [String?], sections: [ScreenSection],
+                               specs: [OptionSpec] = CommandSpecs.play, command: String = "play") throws(UsageError) -> [ScreenPlan] {
+        let result = check(arguments: arguments, origins: origins, sections: sections, specs: specs, command: command)
         if let first = result.problems.first { throw first }
         return result.plans
     }
 
     /// As `resolve`, with every problem found (for `kiosk check-config`) and the screens that resolved.
-    public static func check(arguments: [String], origins: [String?], sections: [ScreenSection])
+    public static func check(arguments: [String], origins: [String?], sections: [ScreenSection],
+                             specs: [OptionSpec] = CommandSpecs.play, command: String = "play")
         -> (plans: [ScreenPlan], problems: [UsageError]) {
-        var resolver = ScreenResolver(arguments: arguments, origins: origins)
+        var resolver = ScreenResolver(arguments: arguments, origins: origins, specs: specs, command: command)
         let plans = resolver.plans(sections: sections)
         return (plans, resolver.problems)
     }
@@ -27,13 +30,19 @@ struct ScreenResolver {
     let arguments: [String]
     /// Each argument's `FILE:LINE`, nil for the command line's own.
     let origins: [String?]
+    /// The command's options (`CommandSpecs.play`, `.record`, `.snapshot`) and its name.
+    let specs: [OptionSpec]
+    let command: String
     /// What was found wrong, in the order found.
     var problems: [UsageError] = []
 
-    /// A resolver of `arguments`, each from `origins`' `FILE:LINE` (nil: the command line).
-    init(arguments: [String], origins: [String?]) {
+    /// A resolver of `arguments` of `command` (its options `specs`), each from `origins`' `FILE:LINE` (nil: the
+    /// command line).
+    init(arguments: [String], origins: [String?], specs: [OptionSpec] = CommandSpecs.play, command: String = "play") {
         self.arguments = arguments
         self.origins = origins
+        self.specs = specs
+        self.command = command
     }
 
     /// Adds `error`, located at the config line that set the flag it names (`ConfigFile.locate`).
@@ -67,7 +76,7 @@ struct ScreenResolver {
     mutating func plans(sections: [ScreenSection]) -> [ScreenPlan] {
         let global: ParsedOptions
         do {
-            global = try ParsedOptions.parse(arguments, specs: CommandSpecs.play, command: "play")
+            global = try ParsedOptions.parse(arguments, specs: specs, command: command)
             _ = try CommandSpecs.config(from: global)
         } catch {
             problem(ScreenResolver.usage(error))
@@ -137,7 +146,7 @@ struct ScreenResolver {
             case .option("bezel", let value): bezel = (Int(value), entry.origin)
             case .flag("bezel", on: _): bezel = (nil, entry.origin)
             case .option(let name, let value):
-                let repeatable = CommandSpecs.play.first { $0.name == name }?.repeatable ?? false
+                let repeatable = specs.first { $0.name == name }?.repeatable ?? false
                 merged[name] = (repeatable && setHere[name] != nil ? merged[name] ?? [] : []) + [value]
                 setHere[name] = entry.origin
             case .flag(let name, let on):
@@ -168,7 +177,7 @@ struct ScreenResolver {
             problems.append(UsageError("\(label): no SOURCE, and no 'path =' lines in a [screen \(spec.name)] section (nor a schedule): nothing to play"))
         }
         var args: [String] = [], argOrigins: [String?] = []
-        for option in CommandSpecs.play {
+        for option in specs {
             guard let values = merged[option.name] else { continue }
             let from = setHere[option.name] ?? globalOrigin(of: option.name)
             if case .flag = option.kind {
@@ -187,7 +196,7 @@ struct ScreenResolver {
         argOrigins += sources.map(\.origin)
         let options: ParsedOptions, config: PlayerConfig
         do {
-            options = try ParsedOptions.parse(args, specs: CommandSpecs.play, command: "play")
+            options = try ParsedOptions.parse(args, specs: specs, command: command)
             config = try CommandSpecs.config(from: options)
         } catch {
             problem(Self.usage(error), args: args, origins: argOrigins)

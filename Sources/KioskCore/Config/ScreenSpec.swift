@@ -92,3 +92,23 @@ public struct ScreenSpec: Sendable, Equatable {
         return .single(text)
     }
 }
+
+extension ScreenConnectors {
+    /// The canvas a screen of this kind composes on when each of its outputs is `size`, and each output's part of
+    /// it: a span's outputs side by side, left to right, `bezel` pixels (hidden behind the panels' frames) between
+    /// two; a mirror's and a single output's the whole canvas.
+    public func canvas(outputSize size: PixelSize) -> (size: PixelSize, parts: [(connector: String, rect: PixelRect)]) {
+        switch self {
+        case .single(let name):
+            return (size, [(name, PixelRect(x: 0, y: 0, width: size.width, height: size.height))])
+        case .mirror(let names):
+            return (size, names.map { ($0, PixelRect(x: 0, y: 0, width: size.width, height: size.height)) })
+        case .span(let names, let bezel):
+            let parts = names.enumerated().map { i, name in
+                (name, PixelRect(x: i * (size.width + bezel), y: 0, width: size.width, height: size.height))
+            }
+            let width = names.count * size.width + max(0, names.count - 1) * bezel
+            return (PixelSize(width: width, height: size.height), parts)
+        }
+    }
+}
