@@ -211,6 +211,17 @@ extension Player {
         get { services.keepsRunningWhenEmpty }
         set { services.keepsRunningWhenEmpty = newValue }
     }
+    /// Screen `name`'s board: its status and events, for a remote that serves that screen (nil: no such screen).
+    public func board(forScreen name: String) -> PlayerBoard? { screens.first { $0.name == name }?.events.board }
+
+    /// Sets the board screen `name` posts to (one a remote bound before the player was made).
+    public func setBoard(_ board: PlayerBoard, forScreen name: String) {
+        screens.first { $0.name == name }?.events.board = board
+    }
+
+    /// Where a remote serving screen `name` sends its commands (a screen the player lacks is each reply's failure).
+    public func commandSink(forScreen name: String) -> CommandSink { services.inbox.sink(forScreen: name) }
+
     /// Adds an observer; it is called on the player's thread for every event, in order (every screen's, with
     /// several screens).
     public func observe(_ observer: @escaping (PlayerEvent) -> Void) {

@@ -66,6 +66,11 @@ struct Commands {
         var layout = remote ? nil : try LayoutCheck.layout(in: o.positional, command: "play", scheduled: o.string("schedule") != nil, config: config)
         let links = try RemoteLinks(o, log: log)
         defer { links.stop() }
+        // each screen after the first on a socket of its own, PATH.NAME (`kiosk ctl --screen NAME`)
+        let screenRemotes = try screens.more.compactMap { plan in
+            try RemoteControl.bind(o, board: PlayerBoard(), reports: links.reports, screen: plan.name, log: log).map { (plan.name, $0) }
+        }
+        defer { for (_, remote) in screenRemotes { remote.stop() } }
         let web = try WebControl.start(o, grid: config.grid, limits: config.limits, links: links, log: log)
         defer { web?.stop() }
         let fleet = links.fleet
@@ -131,6 +136,7 @@ struct Commands {
                                           if let clock { player.wallClock = clock }
                                           PlayLogChoice.attach(playLog, to: player, reports: links.reports)  // before the remotes read it
                                           links.attach(player, log: log)
+                                          for (name, remote) in screenRemotes { remote.serve(player, screen: name) }
                                           web?.serve(player)
                                           cec?.start(player)
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }

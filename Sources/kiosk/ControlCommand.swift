@@ -10,6 +10,7 @@ struct ControlCommand {
     static let specs: [OptionSpec] = [
         OptionSpec("socket", .text, metavar: "PATH",
                    "the server's socket (default $XDG_RUNTIME_DIR/kiosk/ipc.sock, else /run/kiosk/ipc.sock)"),
+        OptionSpec("screen", .text, metavar: "NAME", "a screen after the first of a player of several (its socket is PATH.NAME)"),
         OptionSpec("json", .flag, "print the server's reply lines (and observed events) as they came"),
         OptionSpec("timeout", .number(0.01...3600), metavar: "S", "seconds to wait for a reply (default 5)"),
         OptionSpec("until", .text, metavar: "T", "with alert: when it ends (90s, 10min, HH:MM, YYYY-MM-DDTHH:MM[:SS])"),
@@ -19,7 +20,7 @@ struct ControlCommand {
         OptionSpec("since", .text, metavar: "T", "with report: showings that started at or after T (YYYY-MM-DD[THH:MM[:SS]], local, or with Z or +HH:MM)"),
     ]
 
-    static let usage = "kiosk ctl [--socket PATH] [--json] [--timeout S] COMMAND [ARG ...]"
+    static let usage = "kiosk ctl [--socket PATH] [--screen NAME] [--json] [--timeout S] COMMAND [ARG ...]"
 
     /// Runs `kiosk ctl` with `args` (what follows `ctl`) and returns the exit status: 0 done, 1 no server or an
     /// error reply (thrown), 2 bad usage (thrown).
@@ -33,7 +34,8 @@ struct ControlCommand {
         let report = ControlRequest.ReportOptions(by: options.string("by"), format: options.string("format"), since: options.string("since"))
         let request = try ControlRequest(words, directory: FileManager.default.currentDirectoryPath,
                                          until: options.string("until"), clear: options.has("clear"), report: report)
-        let socket = options.string("socket") ?? IPCSocketPath.standard(environment: ProcessInfo.processInfo.environment)
+        let socket = (options.string("socket") ?? IPCSocketPath.standard(environment: ProcessInfo.processInfo.environment))
+            + (options.string("screen").map { "." + $0 } ?? "")
         let json = options.has("json")
         let client = try IPCClient(socket: socket, timeout: options.number("timeout") ?? 5)
         defer { client.connection.close() }

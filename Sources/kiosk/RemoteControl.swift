@@ -14,8 +14,9 @@ final class RemoteControl {
     /// The board the player posts to (given to the player before it runs; the fleet's MQTT client reads it too).
     let board: PlayerBoard
 
-    /// Binds the socket the options name, serving from `board`; nil without `--input-ipc-server`.
-    static func bind(_ o: ParsedOptions, board: PlayerBoard, reports: PlayReports, log: Log) throws -> RemoteControl? {
+    /// Binds the socket the options name, serving from `board`; nil without `--input-ipc-server`. With `screen`
+    /// (a screen after the first), the socket is the option's path with `.NAME` after it.
+    static func bind(_ o: ParsedOptions, board: PlayerBoard, reports: PlayReports, screen: String? = nil, log: Log) throws -> RemoteControl? {
         guard let given = o.string("input-ipc-server") else {
             if o.string("ipc-mode") != nil { throw UsageError("--ipc-mode needs --input-ipc-server") }
             if o.string("media-root") != nil, o.string("mqtt") == nil, o.string("http") == nil {
@@ -23,7 +24,8 @@ final class RemoteControl {
             }
             return nil
         }
-        let path = given == "auto" ? IPCSocketPath.standard(environment: ProcessInfo.processInfo.environment) : given
+        let path = (given == "auto" ? IPCSocketPath.standard(environment: ProcessInfo.processInfo.environment) : given)
+            + (screen.map { "." + $0 } ?? "")
         let mode: UInt32 = o.string("ipc-mode") == "0660" ? 0o660 : 0o600
         return try RemoteControl(path: path, mode: mode, gate: try mediaGate(o, log: log), board: board, reports: reports, log: log)
     }
@@ -51,11 +53,16 @@ final class RemoteControl {
         server = try IPCSocketServer(path: path, mode: mode, handler: session, log: log)
     }
 
-    /// Serves `player` from now on.
-    func serve(_ player: Player) {
-        player.board = board
+    /// Serves `player` from now on (its screen `screen`; nil: the first).
+    func serve(_ player: Player, screen: String? = nil) {
+        if let screen {
+            player.setBoard(board, forScreen: screen)
+            relay.target = player.commandSink(forScreen: screen)
+        } else {
+            player.board = board
+            relay.target = player.inbox
+        }
         player.postStatusNow()
-        relay.target = player.inbox
         session.attach(wake: { [server] in server.wake() })
         server.start()
     }

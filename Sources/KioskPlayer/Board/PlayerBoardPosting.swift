@@ -10,7 +10,7 @@ extension Player {
     /// Posts the status now (before the first frame: the playlist, settings and output), so a server started
     /// before `run` never shows an empty player.
     public func postStatusNow() {
-        screen.postStatus(scene: nil)
+        for screen in screens { screen.postStatus(scene: nil) }
     }
 }
 

@@ -9,10 +9,11 @@ public final class CommandInbox: @unchecked Sendable {
     /// What answers a command.
     public typealias Reply = @Sendable (CommandReply) -> Void
 
-    /// One queued command.
+    /// One queued command, and the screen it is for (nil: the first; an alert: every screen).
     struct Envelope {
         let command: PlayerCommand
         let reply: Reply?
+        var screen: String?
     }
 
     private let lock = NSLock()
@@ -25,8 +26,14 @@ public final class CommandInbox: @unchecked Sendable {
     /// Queues `command`; `reply` is called on the player's thread once it has run (or when the run ends first,
     /// with a failure).
     public func send(_ command: PlayerCommand, reply: Reply? = nil) {
+        send(command, toScreen: nil, reply: reply)
+    }
+
+    /// Queues `command` for screen `screen` (nil: the first one, or every screen for an alert); a screen the
+    /// player does not have is the reply's failure.
+    public func send(_ command: PlayerCommand, toScreen screen: String?, reply: Reply? = nil) {
         lock.lock()
-        queued.append(Envelope(command: command, reply: reply))
+        queued.append(Envelope(command: command, reply: reply, screen: screen))
         let wake = wakeUp
         lock.unlock()
         wake?()
@@ -97,4 +104,22 @@ private final class ReplyBox: @unchecked Sendable {
 }
 
 /// Remote-control servers send through the inbox.
-extension CommandInbox: CommandSink {}
+extension CommandInbox: CommandSink {
+    /// A sink whose every command is for screen `name` (a remote serving that screen).
+    public func sink(forScreen name: String) -> CommandSink { ScreenCommandSink(inbox: self, screen: name) }
+}
+
+/// The inbox, each command addressed to one screen.
+private final class ScreenCommandSink: CommandSink, @unchecked Sendable {
+    let inbox: CommandInbox
+    let screen: String
+
+    init(inbox: CommandInbox, screen: String) {
+        self.inbox = inbox
+        self.screen = screen
+    }
+
+    func send(_ command: PlayerCommand, reply: (@Sendable (CommandReply) -> Void)?) {
+        inbox.send(command, toScreen: screen, reply: reply)
+    }
+}

@@ -6,28 +6,46 @@ import KioskRender
 /// that owns what it changes (the slideshow: items and pause; the sound; the current item's view; the picture
 /// effect and its split), and answered in order.
 extension Player {
-    /// Runs every queued command at time `t` and answers each, then tells observers what changed.
+    /// Runs every queued command at time `t` on the screen it names (none: the first; an alert naming none: every
+    /// screen) and answers each, then tells observers what changed.
     func runCommands(at t: Double) {
-        let screen = self.screen
-        try? screen.presenter?.output.context.makeCurrentIfNeeded()  // a command may draw (the grid) or free textures
         for envelope in services.inbox.drain() {
-            if case .screenshot(let path) = envelope.command {
-                if let presenter = screen.presenter {
-                    presenter.screenshot(to: path, reply: envelope.reply)  // the next frame's
-                } else {
-                    envelope.reply?(.failed("screenshot: the player has no output"))
-                }
+            guard let screen = envelope.screen.map({ name in screens.first { $0.name == name } }) ?? self.screen else {
+                envelope.reply?(.failed("no screen \(envelope.screen ?? "") (screens: \(screenNames.joined(separator: ", ")))"))
                 continue
             }
-            if case .load(let items, let mode) = envelope.command, mode == .replace || mode == .reload {
-                services.intake.contentControl.noteReplacingLoad(items)  // local media from a remote: the fetcher stops
+            if envelope.screen == nil, case .alert = envelope.command, screens.count > 1 {
+                for other in screens.dropFirst() { _ = run(envelope.command, on: other, at: t) }  // an alert is for every screen
             }
-            if screen.readsLayoutFirst(envelope.command, reply: envelope.reply) { continue }  // a SMIL file: read off the loop
-            let reply = execute(envelope.command, at: t)
-            if case .failed(let why) = reply { services.log.info("command \(Self.name(envelope.command)): \(why)") }
-            if let r = envelope.reply { screen.events.answer(r, with: reply) }
+            run(envelope, on: screen, at: t)
         }
-        screen.publish(screen.show.takeEvents())
+        for screen in screens { screen.publish(screen.show.takeEvents()) }
+    }
+
+    /// Runs one command on `screen` now, without a reply (an alert's copy for the other screens).
+    private func run(_ command: PlayerCommand, on screen: Screen, at t: Double) -> CommandReply {
+        try? screen.presenter?.output.context.makeCurrentIfNeeded()
+        return screen.execute(command, at: t)
+    }
+
+    /// Runs one envelope's command on `screen` and queues its answer for after the status it changed is posted.
+    private func run(_ envelope: CommandInbox.Envelope, on screen: Screen, at t: Double) {
+        try? screen.presenter?.output.context.makeCurrentIfNeeded()  // a command may draw (the grid) or free textures
+        if case .screenshot(let path) = envelope.command {
+            if let presenter = screen.presenter {
+                presenter.screenshot(to: path, reply: envelope.reply)  // the next frame's
+            } else {
+                envelope.reply?(.failed("screenshot: the player has no output"))
+            }
+            return
+        }
+        if screen === self.screen, case .load(let items, let mode) = envelope.command, mode == .replace || mode == .reload {
+            services.intake.contentControl.noteReplacingLoad(items)  // local media from a remote: the fetcher stops
+        }
+        if screen.readsLayoutFirst(envelope.command, reply: envelope.reply, screen: envelope.screen) { return }  // read off the loop
+        let reply = screen.execute(envelope.command, at: t)
+        if case .failed(let why) = reply { screen.log.info("command \(Self.name(envelope.command)): \(why)") }
+        if let r = envelope.reply { screen.events.answer(r, with: reply) }
     }
 
     /// Runs one command now, on the screen it is for.

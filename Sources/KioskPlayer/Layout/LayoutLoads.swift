@@ -61,11 +61,11 @@ extension Screen {
     /// Whether `envelope` is a replacing load of one SMIL file not read yet: then it is read off the frame loop
     /// and comes back into the inbox, with its reply, once it is (true: the loop is done with it for now). On a
     /// virtual clock (`record`, which waits for every decode) it is read in its turn, so a recording stays exact.
-    func readsLayoutFirst(_ command: PlayerCommand, reply: CommandInbox.Reply?) -> Bool {
+    func readsLayoutFirst(_ command: PlayerCommand, reply: CommandInbox.Reply?, screen name: String? = nil) -> Bool {
         guard !services.waitForDecodes, case .load(let items, let mode) = command, mode == .replace || mode == .reload, items.count == 1,
               let path = items.first?.path, SMILFile.isSMIL(path), !services.intake.layoutLoads.isReady(path) else { return false }
         let inbox = services.inbox
-        services.intake.layoutLoads.start(path, limits: config.limits) { inbox.send(command, reply: reply) }
+        services.intake.layoutLoads.start(path, limits: config.limits) { inbox.send(command, toScreen: name, reply: reply) }
         return true
     }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import KioskCore
+import XCTest
+
+/// A remote addresses a screen of several (issue 40): with `--input-ipc-server PATH`, the first screen answers on
+/// PATH and each further screen on `PATH.NAME` (`kiosk ctl --screen NAME`); each socket reads its own screen's
+/// properties and its commands act on that screen only; an alert naming no screen shows on every screen; a screen
+/// that is not there is one line.
+final class ScreenRemotesTests: XCTestCase {
+    func testEachScreenHasItsSocketAndAnAlertReachesEvery() throws {
+        let dir = try TempDir()
+        var files: [String] = []
+        for colour in ["red", "green", "blue"] {
+            let path = dir.file("\(colour).png")
+            try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=\(colour):s=64x48", "-frames:v", "1", path])
+            files.append(path)
+        }
+        let sock = dir.file("ipc.sock")
+        let p = try LiveProcess(["play", "--screen", "door:HDMI-A-1:\(files[0])", "--screen", "lobby:HDMI-A-2:\(dir.path)",
+                                 "--output", "headless", "--size", "48x32", "--duration", "30", "--no-state",
+                                 "--input-ipc-server", sock, "--log-level", "info"])
+        defer {
+            p.send(SIGTERM)
+            XCTAssertEqual(p.finish(timeout: 15).status, 0, p.stderr)
+        }
+        XCTAssertTrue(p.waitFor("screen lobby: showing", timeout: 20), p.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sock + ".lobby"), "the second screen's socket")
+        let door = try IPCConnection(path: sock), lobby = try IPCConnection(path: sock + ".lobby")
+        XCTAssertEqual(try door.get("playlist-count"), .int(1))
+        XCTAssertEqual(try lobby.get("playlist-count"), .int(3), "lobby plays the folder's three pictures")
+        XCTAssertEqual(try door.get("path"), .string(files[0]))
+        // a command on lobby's socket acts on lobby only
+        XCTAssertEqual(try lobby.request(#"["set_property","pause",true]"#)["error"], .string("success"))
+        XCTAssertEqual(try lobby.get("pause"), .bool(true))
+        XCTAssertEqual(try door.get("pause"), .bool(false), "door plays on")
+        XCTAssertEqual(try lobby.request(#"["playlist-next"]"#)["error"], .string("success"))
+        XCTAssertTrue(p.waitFor("screen lobby: showing", count: 2, timeout: 10), p.stderr)
+        XCTAssertEqual(try door.get("path"), .string(files[0]), "door still shows its one picture")
+        // kiosk ctl --screen reads the same socket
+        let status = try CLITests.run(["ctl", "--socket", sock, "--screen", "lobby", "get", "playlist-count"], timeout: 20)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertEqual(status.stdout, "3\n")
+        let missing = try CLITests.run(["ctl", "--socket", sock, "--screen", "hall", "get", "path"], timeout: 20)
+        XCTAssertEqual(missing.status, 1, missing.stderr)
+        XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains(sock + ".hall"), missing.stderr)
+        // an alert naming no screen (the first screen's socket) shows on every screen
+        XCTAssertEqual(try door.request(#"["alert","fire drill"]"#)["error"], .string("success"))
+        for c in [door, lobby] {
+            XCTAssertTrue(try eventually(5) { (try? c.get("kiosk-alert")) == .string("fire drill") }, "both screens show the alert")
+        }
+    }
+
+    /// `condition` true within `seconds`.
+    private func eventually(_ seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+}
