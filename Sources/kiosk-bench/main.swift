@@ -64,6 +64,9 @@ do {
     case "content":  // kiosk-bench content KIOSK [FETCHERS]: kiosk play URL cold and warm, an unchanged check, a fleet of fetchers
         guard args.count >= 2 else { throw BenchError("usage: kiosk-bench content KIOSK [FETCHERS]") }
         try ContentBench.run(kiosk: args[1], fetchers: max(1, args.count >= 3 ? Int(args[2]) ?? 50 : 50))
+    case "screens":  // kiosk-bench screens KIOSK [DIR]: two 1080p screens each with a 1080p30 clip against one (issue 40)
+        guard args.count >= 2 else { throw BenchError("usage: kiosk-bench screens KIOSK [DIR]") }
+        try ScreensBench.run(bench: bench, kiosk: args[1], directory: args.count >= 3 ? args[2] : nil)
     case "jpeg":  // only the JPEG step: kiosk-bench jpeg
         try bench.jpeg()
     case "video":  // only the video step: kiosk-bench video KIOSK [DIR] (DIR keeps the clips made, for a rerun)

@@ -1,0 +1,49 @@
+import Foundation
+import KioskCore
+
+/// `kiosk-bench screens KIOSK [DIR]` (issue 40): two 1920x1080 screens in one kiosk, each playing a 1080p30 clip
+/// made from photos (x264 `medium`, B-frames), against one such screen, in real time on headless canvases for 10 s:
+/// CPU seconds per second of play (user + system, the children's rusage) and kiosk's peak RSS as it logs it; median
+/// of 3 runs each. The target (issue 40): two screens at most 2.1× one's CPU and 60 MiB more.
+enum ScreensBench {
+    /// Runs the comparison; the clip is made in `directory` (kept for a rerun) or a temporary folder.
+    static func run(bench: Bench, kiosk: String, directory: String?) throws {
+        let dir = directory ?? NSTemporaryDirectory() + "kiosk-bench-screens"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = dir + "/clip-1080p30.mp4"
+        guard let real = RealClip.all.first(where: { $0.label == "1080p30" }) else { throw BenchError("no 1080p30 clip kind") }
+        if !FileManager.default.fileExists(atPath: clip) { try real.make(clip, bench: bench) }
+        let common = ["--output", "headless", "--size", "1920x1080", "--length", "10", "--no-state", "--no-play-log", "--log-level", "info"]
+        let one = ["play", clip] + common
+        let two = ["play", "--screen", "a:HDMI-A-1:\(clip)", "--screen", "b:HDMI-A-2:\(clip)"] + common
+        var cpu: [String: [Double]] = [:], rss: [String: [Double]] = [:]
+        for _ in 0..<3 {
+            for (name, args) in [("one", one), ("two", two)] {
+                let before = childCPU()
+                let r = try bench.run(kiosk, args, env: ["LIBGL_ALWAYS_SOFTWARE": "1"])
+                cpu[name, default: []].append((childCPU() - before) / 10)
+                rss[name, default: []].append(peakRSS(r.err) ?? -1)
+            }
+        }
+        let c1 = median(cpu["one"] ?? []), c2 = median(cpu["two"] ?? []), r1 = median(rss["one"] ?? []), r2 = median(rss["two"] ?? [])
+        print(String(format: "screens: two 1920x1080 screens each playing the 1080p30 clip (decoded by each), against one, 10 s real time "
+                     + "headless, median of 3: CPU %.2f s/s against %.2f (%.2f×, target ≤ 2.1×); peak RSS %.1f MiB against %.1f "
+                     + "(+%.1f MiB, target ≤ +60)", c2, c1, c2 / max(c1, 1e-9), r2, r1, r2 - r1))
+    }
+
+    /// The peak RSS kiosk logs at its end (`…, peak RSS 180.2 MiB`).
+    private static func peakRSS(_ log: String) -> Double? {
+        guard let line = log.split(separator: "\n").last(where: { $0.contains("peak RSS") }),
+              let range = line.range(of: "peak RSS ") else { return nil }
+        return Double(line[range.upperBound...].prefix { $0 == "." || $0.isNumber })
+    }
+
+    /// CPU seconds (user + system) of the waited-for children so far.
+    private static func childCPU() -> Double {
+        var u = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &u)
+        return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
+    }
+
+    private static func median(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.sorted()[xs.count / 2] }
+}
