@@ -15,10 +15,12 @@ public final class HeadlessOutput: Output {
     public let wakeupSignal = WakeupSignal()
     private var watched: [Int32] = []
 
-    /// Creates a `size` canvas; `pacing` in frames per second, or nil to present as fast as frames come.
-    public init(size: PixelSize, pacing: Double?) throws {
-        context = try GLContext.headless()
-        offscreen = try OffscreenTarget(context: context, size: size)
+    /// Creates a `size` canvas; `pacing` in frames per second, or nil to present as fast as frames come. With
+    /// `context` (another headless output's: the screens of one player), it draws with that context into a
+    /// framebuffer of its own, so the screens share one context's programs and memory.
+    public init(size: PixelSize, pacing: Double?, sharing context: GLContext? = nil) throws {
+        self.context = try context ?? GLContext.headless()
+        offscreen = try OffscreenTarget(context: self.context, size: size)
         self.pacing = pacing
     }
 

@@ -17,7 +17,7 @@ final class ScreenRemotesTests: XCTestCase {
         }
         let sock = dir.file("ipc.sock")
         let p = try LiveProcess(["play", "--screen", "door:HDMI-A-1:\(files[0])", "--screen", "lobby:HDMI-A-2:\(dir.path)",
-                                 "--output", "headless", "--size", "48x32", "--duration", "30", "--no-state",
+                                 "--output", "headless", "--size", "64x48", "--duration", "30", "--no-state",
                                  "--input-ipc-server", sock, "--log-level", "info"])
         defer {
             p.send(SIGTERM)
@@ -29,6 +29,15 @@ final class ScreenRemotesTests: XCTestCase {
         XCTAssertEqual(try door.get("playlist-count"), .int(1))
         XCTAssertEqual(try lobby.get("playlist-count"), .int(3), "lobby plays the folder's three pictures")
         XCTAssertEqual(try door.get("path"), .string(files[0]))
+        // each socket's screenshot is its own screen's picture (the screens share one GL context, each its framebuffer)
+        let size = PixelSize(width: 64, height: 48)
+        for (c, name) in [(door, "door"), (lobby, "lobby")] {
+            let shot = dir.file("shot-\(name).png")
+            XCTAssertEqual(try c.request(#"["screenshot-to-file","\#(shot)"]"#)["error"], .string("success"))
+            guard case .string(let path)? = try c.get("path") else { return XCTFail("no path on \(name)") }
+            let got = try FFmpegCLI.referenceRGBA(shot, size: size), want = try FFmpegCLI.referenceRGBA(path, size: size)
+            XCTAssertGreaterThan(RenderTestSupport.psnr(got, want), 35, "\(name)'s screenshot shows \(path)")
+        }
         // a command on lobby's socket acts on lobby only
         XCTAssertEqual(try lobby.request(#"["set_property","pause",true]"#)["error"], .string("success"))
         XCTAssertEqual(try lobby.get("pause"), .bool(true))

@@ -136,8 +136,10 @@ enum OutputRegistry {
         let config = setup.config
         let screens = setup.screens
         let player = Player(screens: screens, clock: MonotonicClock(), log: setup.log, waitForDecodes: false)
+        var shared: GLContext?  // one context for every screen, each with its own framebuffer
         for (i, screen) in screens.enumerated() {
-            let output = try HeadlessOutput(size: screen.config.size, pacing: 60)
+            let output = try HeadlessOutput(size: screen.config.size, pacing: 60, sharing: shared)
+            shared = output.context
             setup.log.info("output: \(output.name) \(screen.config.size)" + (screens.count > 1 ? " for screen \(screen.name)" : "")
                            + (fallbackReason.isEmpty ? "" : " (auto: \(fallbackReason))") + " (\(output.context.renderer))")
             try player.attach(output, toScreen: i)
