@@ -6,7 +6,8 @@ import KioskPlayer
 /// SIGHUP: reads the command line's config again (the same arguments, `--config FILE` read anew), and sends the
 /// running player what changed: the playlist (the item on screen stays, with no transition, when it is still
 /// listed), the schedule, and the slideshow's settings (duration, transition, loop, shuffle, effect). A config
-/// that no longer parses changes nothing: one warn line naming the file and line, and kiosk plays on.
+/// that no longer parses changes nothing: one warn line naming the file and line, and kiosk plays on. With several
+/// screens (`--screen`, `[screen NAME]` sections) each screen gets its own source and section's settings.
 final class ConfigReload: @unchecked Sendable {
     private let raw: [String]
     private let log: Log
@@ -35,32 +36,57 @@ final class ConfigReload: @unchecked Sendable {
         lock.unlock()
         guard let inbox else { return log.warn("SIGHUP: the player is not running yet; nothing reloaded") }
         do {
-            let expanded = try ConfigFile.expandLocated(raw, read: { FileAccess.contents($0).flatMap { String(data: $0, encoding: .utf8) } })
-            let o: ParsedOptions
-            let config: PlayerConfig
-            do {
-                o = try ParsedOptions.parse(expanded.args, specs: CommandSpecs.play, command: "play")
-                config = try CommandSpecs.config(from: o)
-                try RenderChoices.validate(config)
-            } catch let e as UsageError {
-                throw ConfigFile.locate(e, args: expanded.args, origins: expanded.origins)
+            let expanded = try ConfigFile.expandScreens(raw, read: { FileAccess.contents($0).flatMap { String(data: $0, encoding: .utf8) } })
+            let plans = try ScreenPlans.resolve(arguments: expanded.args, origins: expanded.origins, sections: expanded.sections)
+            guard !plans.isEmpty else {
+                let o: ParsedOptions
+                let config: PlayerConfig
+                do {
+                    o = try ParsedOptions.parse(expanded.args, specs: CommandSpecs.play, command: "play")
+                    config = try CommandSpecs.config(from: o)
+                    try RenderChoices.validate(config)
+                } catch let e as UsageError {
+                    throw ConfigFile.locate(e, args: expanded.args, origins: expanded.origins)
+                }
+                let count = try send(o, config, to: nil, inbox: inbox, schedules: true)
+                log.info("SIGHUP: reloaded: \(count) item\(count == 1 ? "" : "s")\(schedule == nil ? "" : " and the schedule")")
+                return
             }
-            let items = PlaylistLoader(log: log).load(o.positional)
-            if let schedule, let file = o.string("schedule") {
-                schedule.reload(try ScheduleSetup.read(file), fallback: items, paths: o.positional)
-            } else {
-                inbox.send(.load(items, .reload))
+            // several screens (issue 40): each its own source and section, the schedule the first screen's; every
+            // screen checked before any is sent anything (a screen added or renamed since the start is the reply's
+            // failure: the screens themselves are set at start)
+            for plan in plans {
+                do {
+                    try RenderChoices.validate(plan.config)
+                } catch let e as UsageError {
+                    throw ConfigFile.locate(e, args: plan.arguments, origins: plan.origins)
+                }
             }
-            inbox.send(.imageDuration(config.slideshow.duration))
-            inbox.send(.transition(config.slideshow.transition, seconds: config.slideshow.transitionTime))
-            inbox.send(.loop(config.slideshow.loop))
-            inbox.send(.shuffle(config.slideshow.shuffle))
-            inbox.send(.effect(config.effect))
-            log.info("SIGHUP: reloaded: \(items.count) item\(items.count == 1 ? "" : "s")\(schedule == nil ? "" : " and the schedule")")
+            for (i, plan) in plans.enumerated() {
+                let count = try send(plan.options, plan.config, to: plan.name, inbox: inbox, schedules: i == 0)
+                log.info("SIGHUP: reloaded screen \(plan.name): \(count) item\(count == 1 ? "" : "s")")
+            }
         } catch let e as UsageError {
             log.warn("SIGHUP: not reloaded: \(e.message); playing on")
         } catch {
             log.warn("SIGHUP: not reloaded: \(error); playing on")
         }
+    }
+
+    /// Sends screen `screen` (nil: the first) the playlist and the slideshow's settings `o` and `config` say (the
+    /// schedule's reload instead of the playlist when `schedules` and one runs); the playlist's item count.
+    private func send(_ o: ParsedOptions, _ config: PlayerConfig, to screen: String?, inbox: CommandInbox, schedules: Bool) throws -> Int {
+        let items = PlaylistLoader(log: log).load(o.positional)
+        if schedules, let schedule, let file = o.string("schedule") {
+            schedule.reload(try ScheduleSetup.read(file), fallback: items, paths: o.positional)
+        } else {
+            inbox.send(.load(items, .reload), toScreen: screen)
+        }
+        inbox.send(.imageDuration(config.slideshow.duration), toScreen: screen)
+        inbox.send(.transition(config.slideshow.transition, seconds: config.slideshow.transitionTime), toScreen: screen)
+        inbox.send(.loop(config.slideshow.loop), toScreen: screen)
+        inbox.send(.shuffle(config.slideshow.shuffle), toScreen: screen)
+        inbox.send(.effect(config.effect), toScreen: screen)
+        return items.count
     }
 }

@@ -60,6 +60,44 @@ final class ScreenRemotesTests: XCTestCase {
         }
     }
 
+    /// SIGHUP reads the config again for every screen: each gets its own section's paths and settings, and a
+    /// section that no longer parses changes nothing on any screen (one line naming its FILE:LINE).
+    func testAReloadGivesEachScreenItsOwnSection() throws {
+        let dir = try TempDir()
+        var files: [String] = []
+        for colour in ["red", "green", "blue"] {
+            let path = dir.file("\(colour).png")
+            try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=\(colour):s=64x48", "-frames:v", "1", path])
+            files.append(path)
+        }
+        let conf = dir.file("kiosk.conf"), sock = dir.file("ipc.sock")
+        func config(_ lobby: [String]) throws {
+            try (["duration = 30", "screen = door:HDMI-A-1:", "screen = lobby:HDMI-A-2:", "[screen door]", "path = \(files[0])",
+                  "[screen lobby]"] + lobby).joined(separator: "\n").write(toFile: conf, atomically: true, encoding: .utf8)
+        }
+        try config(["path = \(files[1])"])
+        let p = try LiveProcess(["play", "--config", conf, "--output", "headless", "--size", "32x24", "--no-state",
+                                 "--input-ipc-server", sock, "--log-level", "info"])
+        defer {
+            p.send(SIGTERM)
+            XCTAssertEqual(p.finish(timeout: 15).status, 0, p.stderr)
+        }
+        XCTAssertTrue(p.waitFor("screen lobby: showing \(files[1])", timeout: 20), p.stderr)
+        let door = try IPCConnection(path: sock), lobby = try IPCConnection(path: sock + ".lobby")
+        try config(["path = \(files[1])", "path = \(files[2])", "duration = 12"])
+        p.send(SIGHUP)
+        XCTAssertTrue(p.waitFor("SIGHUP: reloaded screen lobby: 2 items", timeout: 10), p.stderr)
+        XCTAssertTrue(p.waitFor("SIGHUP: reloaded screen door: 1 item", timeout: 10), p.stderr)
+        XCTAssertTrue(try eventually(5) { (try? lobby.get("playlist-count")) == .int(2) }, "lobby's section's two paths")
+        XCTAssertEqual(try lobby.get("image-display-duration"), .double(12))
+        XCTAssertEqual(try door.get("playlist-count"), .int(1))
+        XCTAssertEqual(try door.get("image-display-duration"), .double(30), "door keeps the global duration")
+        try config(["path = \(files[2])", "duration = -1"])
+        p.send(SIGHUP)
+        XCTAssertTrue(p.waitFor("SIGHUP: not reloaded: \(conf):8: --duration", timeout: 10), p.stderr)
+        XCTAssertEqual(try lobby.get("playlist-count"), .int(2), "nothing changed")
+    }
+
     /// `condition` true within `seconds`.
     private func eventually(_ seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
         let end = Date().addingTimeInterval(seconds)
