@@ -119,7 +119,10 @@ struct Commands {
         let service = SystemdNotifier()  // Type=notify units: ready, watchdog, status; nothing elsewhere
         defer { service.stopping() }
         let more = try screens.more.map { plan in
-            ScreenSetup(name: plan.name, items: try playlist(plan.sources, allowEmpty: false, loaded: nil), config: plan.config)
+            var screenConfig = plan.config
+            // where this screen was (the state file's `screens`), with the player's sound, resume book and alert
+            screenConfig.restored = state?.restored.flatMap { around in around.screens?[plan.name].map { $0.restoring(within: around) } }
+            return ScreenSetup(name: plan.name, items: try playlist(plan.sources, allowEmpty: false, loaded: nil), config: screenConfig)
         }
         let report = try watchdog.guarding { try PlayJob.play(items: items, layout: layout, config: config,
                                       firstScreen: screens.firstName, screens: more, output: request,

@@ -98,6 +98,49 @@ final class ScreenRemotesTests: XCTestCase {
         XCTAssertEqual(try lobby.get("playlist-count"), .int(2), "nothing changed")
     }
 
+    /// The state file keeps where every screen was: after a restart each screen shows the item it showed, paused
+    /// if it was; the file's top level is the first screen's (a one-screen file is unchanged) and `screens` the rest.
+    func testEachScreenComesBackWhereItWasAfterARestart() throws {
+        let dir = try TempDir()
+        var files: [String] = []
+        for colour in ["red", "green", "blue"] {
+            let path = dir.file("\(colour).png")
+            try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=\(colour):s=64x48", "-frames:v", "1", path])
+            files.append(path)
+        }
+        let sock = dir.file("ipc.sock"), state = dir.file("state")
+        let args = ["play", "--screen", "door:HDMI-A-1:\(dir.path)", "--screen", "lobby:HDMI-A-2:\(dir.path)", "--output", "headless",
+                    "--size", "32x24", "--duration", "30", "--transition", "none", "--input-ipc-server", sock, "--state-dir", state,
+                    "--log-level", "info"]
+        do {
+            let p = try LiveProcess(args)
+            XCTAssertTrue(p.waitFor("screen lobby: showing", timeout: 20), p.stderr)
+            let door = try IPCConnection(path: sock), lobby = try IPCConnection(path: sock + ".lobby")
+            // the folder plays by name: blue, green, red
+            XCTAssertEqual(try door.request(#"["playlist-next"]"#)["error"], .string("success"))  // door: green
+            for _ in 0..<2 { XCTAssertEqual(try lobby.request(#"["playlist-next"]"#)["error"], .string("success")) }  // lobby: red
+            XCTAssertEqual(try lobby.request(#"["set_property","pause",true]"#)["error"], .string("success"))
+            XCTAssertTrue(try eventually(5) { (try? lobby.get("path")) == .string(files[0]) && (try? door.get("path")) == .string(files[1]) })
+            p.send(SIGTERM)
+            XCTAssertEqual(p.finish(timeout: 15).status, 0, p.stderr)
+        }
+        let saved = try String(contentsOfFile: state + "/state.json", encoding: .utf8)
+        let json = try JSONValue.parse(Array(saved.utf8))
+        XCTAssertEqual(json["path"], .string(files[1]), saved)
+        XCTAssertEqual(json["screens"]?["lobby"]?["path"], .string(files[0]), saved)
+        XCTAssertEqual(json["screens"]?["lobby"]?["paused"], .bool(true), saved)
+        let p = try LiveProcess(args)
+        defer {
+            p.send(SIGTERM)
+            XCTAssertEqual(p.finish(timeout: 15).status, 0, p.stderr)
+        }
+        XCTAssertTrue(p.waitFor("screen lobby: showing \(files[0])", timeout: 20), p.stderr)
+        XCTAssertTrue(p.waitFor("screen door: showing \(files[1])", timeout: 20), p.stderr)
+        let lobby = try IPCConnection(path: sock + ".lobby"), door = try IPCConnection(path: sock)
+        XCTAssertEqual(try lobby.get("pause"), .bool(true), "lobby comes back paused")
+        XCTAssertEqual(try door.get("pause"), .bool(false))
+    }
+
     /// `condition` true within `seconds`.
     private func eventually(_ seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
         let end = Date().addingTimeInterval(seconds)

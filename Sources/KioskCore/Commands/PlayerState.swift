@@ -32,13 +32,40 @@ public struct PlayerState: Codable, Equatable, Sendable {
     public var saved: Double = 0
     /// The emergency alert on screen, if one is: shown again after a restart until its end.
     public var alert: EmergencyAlert?
+    /// With several screens (`--screen`), where each screen after the first was, by name (the first screen's is
+    /// the state's own; nil, and not written, with one screen).
+    public var screens: [String: ScreenState]?
 
     /// A state with defaults: nothing shown, full volume, playing.
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case format = "kiosk-state"
-        case path, position, duration, volume, muted, paused, resume, saved, alert
+        case path, position, duration, volume, muted, paused, resume, saved, alert, screens
+    }
+}
+
+/// Where a screen after the first was: its item, a clip's position and length, and whether someone paused it. The
+/// sound, the resume book and an alert are the player's, kept once in the `PlayerState` around it.
+public struct ScreenState: Codable, Equatable, Sendable {
+    /// The item on screen, as its playlist names it.
+    public var path: String?
+    /// Seconds into the item, when it is a clip.
+    public var position: Double?
+    /// The clip's length in seconds, when it is a clip.
+    public var duration: Double?
+    /// Paused by the user or a remote.
+    public var paused: Bool = false
+
+    /// Nothing shown yet.
+    public init() {}
+
+    /// The state a screen restores: `around`'s sound, resume book and alert with this screen's item and pause.
+    public func restoring(within around: PlayerState) -> PlayerState {
+        var s = around
+        s.screens = nil
+        (s.path, s.position, s.duration, s.paused) = (path, position, duration, paused)
+        return s
     }
 }
 
@@ -110,6 +137,11 @@ extension PlayerState {
         }
         if let bad = resume.first(where: { TimeSpan(seconds: $0.value) == nil }) {
             throw PlayerStateError("resume position of \(bad.key): \(TimeSpan.refusal(bad.value))")
+        }
+        for (name, screen) in screens ?? [:] {
+            for (what, value) in [("position", screen.position), ("duration", screen.duration)] {
+                if let v = value, TimeSpan(seconds: v) == nil { throw PlayerStateError("screen \(name)'s \(what) \(TimeSpan.refusal(v))") }
+            }
         }
     }
 

@@ -30,6 +30,20 @@ extension PlayerState {
         return s
     }
 
+    /// As `following(_:resume:savedAt:)`, with each further screen's status (`screens`, by name) as its
+    /// `ScreenState` (none: no `screens` member, as with one screen).
+    public func following(_ status: PlayerStatus, resume: [String: Double], savedAt: Double,
+                          screens: [String: PlayerStatus]) -> PlayerState {
+        var s = following(status, resume: resume, savedAt: savedAt)
+        s.screens = screens.isEmpty ? nil : screens.mapValues { status in
+            let one = PlayerState().following(status, resume: [:], savedAt: savedAt)
+            var screen = ScreenState()
+            (screen.path, screen.position, screen.duration, screen.paused) = (one.path, one.position, one.duration, one.paused)
+            return screen
+        }
+        return s
+    }
+
     /// Whether this state must be written, `last` being the one written before (nil: none yet): when the item,
     /// volume, mute, pause or resume book changed, or a clip came or went; and for a clip of at least
     /// `longClip` seconds (the ones that resume), when its position is `period` seconds or more from the saved

@@ -62,11 +62,15 @@ public final class StateKeeper: @unchecked Sendable {
     /// it over), before it runs.
     public func keep(_ player: Player) {
         let subscription = player.board.subscribe(wake: { [weak self] in self?.wake() })
+        // the screens after the first: each one's item and pause go in the file's `screens`
+        let others = player.screenNames.dropFirst().compactMap { name in
+            player.board(forScreen: name).map { (name, $0.subscribe(wake: { [weak self] in self?.wake() })) }
+        }
         let book = player.resume
         signal.lock()
         running = true
         signal.unlock()
-        let thread = Thread { [self] in follow(subscription, book: book) }
+        let thread = Thread { [self] in follow(subscription, others: others, book: book) }
         thread.name = "kiosk-state"
         thread.start()
     }
@@ -95,17 +99,22 @@ public final class StateKeeper: @unchecked Sendable {
     }
 
     /// The keeper's thread: look, save when due, rest, until the run ends.
-    private func follow(_ subscription: BoardSubscription, book: ResumeBook) {
+    private func follow(_ subscription: BoardSubscription, others: [(String, BoardSubscription)], book: ResumeBook) {
         var status: PlayerStatus?
+        var screens: [String: PlayerStatus] = [:]
         var last = restored
         var failure: String?
         while true {
             let stop = waitForNews()
             let (events, fresh) = subscription.take()
             if let fresh { status = fresh }
+            for (name, other) in others {
+                if let fresh = other.take().1 { screens[name] = fresh }
+            }
             let ending = stop || events.contains(.shutdown)
             if let status {
-                let next = (last ?? PlayerState()).following(status, resume: book.positions, savedAt: Date().timeIntervalSince1970)
+                let next = (last ?? PlayerState()).following(status, resume: book.positions, savedAt: Date().timeIntervalSince1970,
+                                                              screens: screens)
                 let due = ending ? next.differs(from: last)
                     : next.needsSaving(since: last, period: Self.clipPeriod, longClip: ResumeBook.minimumLength)
                 if due {
@@ -117,6 +126,7 @@ public final class StateKeeper: @unchecked Sendable {
             rest()
         }
         subscription.cancel()
+        for (_, other) in others { other.cancel() }
         signal.lock()
         running = false
         signal.broadcast()
