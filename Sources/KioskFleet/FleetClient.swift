@@ -77,14 +77,16 @@ public final class FleetClient: @unchecked Sendable {
     /// Seconds without a connection after which the one warning is written.
     static let unreachableWarning = 5.0
 
-    /// A client for `settings` reading `board`. Nothing connects until `start`.
-    public init(settings: FleetSettings, board: PlayerBoard, services: FleetServices, log: Log) throws(FleetError) {
+    /// A client for `settings` reading `board`; with `screen`, a screen after the first of a kiosk with several, on
+    /// `kiosk/ID/screen/NAME/…` with a connection (and last will) of its own. Nothing connects until `start`.
+    public init(settings: FleetSettings, board: PlayerBoard, services: FleetServices, screen: String? = nil, log: Log) throws(FleetError) {
         self.settings = settings
         self.board = board
         self.services = services
         self.log = log
-        topics = FleetTopics(id: settings.id)
-        let endpoint = BrokerConnection.Endpoint(host: settings.host, port: settings.port, clientID: "kiosk-\(settings.id)",
+        topics = FleetTopics(id: settings.id, screen: screen)
+        let endpoint = BrokerConnection.Endpoint(host: settings.host, port: settings.port,
+                                                 clientID: "kiosk-\(settings.id)" + (screen.map { "-\($0)" } ?? ""),
                                                  keepalive: settings.keepalive, username: settings.username,
                                                  password: settings.password, tlsCAFile: settings.tlsCAFile)
         connection = try BrokerConnection(endpoint, will: .init(topic: topics.availability, payload: "offline"),

@@ -1,14 +1,19 @@
-/// The topics of one kiosk: everything under `kiosk/ID/`, and its Home Assistant discovery configs.
+/// The topics of one kiosk: everything under `kiosk/ID/`, and its Home Assistant discovery configs. A screen after
+/// the first of a kiosk with several (issue 40) has its own under `kiosk/ID/screen/NAME/`, and its own Home
+/// Assistant device `ID_NAME`, linked to the kiosk's.
 struct FleetTopics: Sendable {
-    /// `kiosk/ID`.
+    /// `kiosk/ID`, or `kiosk/ID/screen/NAME`.
     let base: String
-    /// This kiosk's ID.
+    /// The ID Home Assistant's ids and device are made from: the kiosk's, or `ID_NAME` for a screen.
     let id: String
+    /// For a screen: the kiosk's own ID (its Home Assistant device is the screen's `via_device`).
+    let via: String?
 
-    /// The topics of kiosk `id`.
-    init(id: String) {
-        self.id = id
-        base = "kiosk/\(id)"
+    /// The topics of kiosk `id`, or of its screen `screen`.
+    init(id: String, screen: String? = nil) {
+        self.id = screen.map { "\(id)_\($0)" } ?? id
+        via = screen == nil ? nil : id
+        base = "kiosk/\(id)" + (screen.map { "/screen/\($0)" } ?? "")
     }
 
     /// Where commands arrive: `kiosk/ID/cmd/COMMAND`.

@@ -24,7 +24,7 @@ enum HomeAssistantDiscovery {
             ("name", .string("kiosk \(topics.id)")),
             ("manufacturer", .string("kiosk")),
             ("model", .string("kiosk slideshow player")),
-        ])
+        ] + (topics.via.map { [("via_device", .string("kiosk_\($0)"))] } ?? []))  // a screen: through its kiosk
         func entity(_ component: String, _ name: String, _ title: String, _ members: [(String, JSONValue)]) -> Config {
             let common: [(String, JSONValue)] = [
                 ("name", .string(title)),

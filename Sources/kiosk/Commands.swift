@@ -66,11 +66,17 @@ struct Commands {
         var layout = remote ? nil : try LayoutCheck.layout(in: o.positional, command: "play", scheduled: o.string("schedule") != nil, config: config)
         let links = try RemoteLinks(o, log: log)
         defer { links.stop() }
-        // each screen after the first on a socket of its own, PATH.NAME (`kiosk ctl --screen NAME`)
-        let screenRemotes = try screens.more.compactMap { plan in
-            try RemoteControl.bind(o, board: PlayerBoard(), reports: links.reports, screen: plan.name, log: log).map { (plan.name, $0) }
+        // each screen after the first: its own board, on an IPC socket of its own, PATH.NAME (`kiosk ctl --screen
+        // NAME`), and on MQTT under kiosk/ID/screen/NAME
+        let screenBoards = screens.more.map { (name: $0.name, board: PlayerBoard()) }
+        let screenRemotes = try screenBoards.compactMap { screen in
+            try RemoteControl.bind(o, board: screen.board, reports: links.reports, screen: screen.name, log: log).map { (screen.name, $0) }
         }
         defer { for (_, remote) in screenRemotes { remote.stop() } }
+        let screenFleets = try screenBoards.compactMap { screen in
+            try FleetControl.client(o, board: screen.board, reports: links.reports, screen: screen.name, log: log).map { (screen.name, $0) }
+        }
+        defer { for (_, fleet) in screenFleets { fleet.stop() } }
         let web = try WebControl.start(o, grid: config.grid, limits: config.limits, links: links, log: log)
         defer { web?.stop() }
         let fleet = links.fleet
@@ -139,7 +145,12 @@ struct Commands {
                                           if let clock { player.wallClock = clock }
                                           PlayLogChoice.attach(playLog, to: player, reports: links.reports)  // before the remotes read it
                                           links.attach(player, log: log)
+                                          for screen in screenBoards { player.setBoard(screen.board, forScreen: screen.name) }
+                                          if !screenBoards.isEmpty { player.postStatusNow() }  // each screen's board starts full
                                           for (name, remote) in screenRemotes { remote.serve(player, screen: name) }
+                                          for (name, fleet) in screenFleets {
+                                              do { try fleet.start(sending: player.commandSink(forScreen: name)) } catch { log.error("mqtt: screen \(name): \(error)") }
+                                          }
                                           web?.serve(player)
                                           cec?.start(player)
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }

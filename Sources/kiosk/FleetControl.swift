@@ -10,8 +10,9 @@ import KioskRemote
 /// flag is a usage error, exit 2) and started with it. `load` goes through the same media gate as IPC's loadfile;
 /// the `playlist` command and Home Assistant's select offer the schedule's targets.
 enum FleetControl {
-    /// The client the options ask for, reading `board`; nil without `--mqtt`.
-    static func client(_ o: ParsedOptions, board: PlayerBoard, reports: PlayReports, log: Log) throws -> FleetClient? {
+    /// The client the options ask for, reading `board`; nil without `--mqtt`. With `screen`, the client of that
+    /// screen (a screen after the first), on `kiosk/ID/screen/NAME/…`.
+    static func client(_ o: ParsedOptions, board: PlayerBoard, reports: PlayReports, screen: String? = nil, log: Log) throws -> FleetClient? {
         let read: (String) -> String? = { path in FileAccess.contents(path).flatMap { String(data: $0, encoding: .utf8) } }
         guard let settings = try FleetSettings.parse(o, hostName: hostName(), readFile: read) else { return nil }
         let gate = try RemoteControl.mediaGate(o, log: log)
@@ -24,7 +25,7 @@ enum FleetControl {
                 do throws(MediaRefusal) { return try gate.localItems(path) } catch { throw FleetRefusal(error.description) }
             },
             playlists: targets, reports: reports, gate: gate)
-        return try FleetClient(settings: settings, board: board, services: services, log: log)
+        return try FleetClient(settings: settings, board: board, services: services, screen: screen, log: log)
     }
 
     /// The schedule's targets (its rules' folders and playlists, then its fallback), each named by its last path
