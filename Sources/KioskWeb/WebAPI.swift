@@ -13,15 +13,23 @@ extension WebApp {
         } else if let refused = guardChange(r) {
             return refused
         }
+        let screen: WebScreenParts
+        switch self.screen(r) {
+        case .success(let parts): screen = parts
+        case .failure(let refused): return refused
+        }
         switch (r.method, r.path) {
+        case ("GET", "/api/screens"):
+            let names = (backend.firstScreen.map { [$0] } ?? ["main"]) + backend.screens.map(\.name)
+            return .json(200, JSONValue.object([("screens", .array(names.map { .string($0) }))]).text)
         case ("GET", "/api/status"):
-            return .json(200, WebStatusJSON.status(backend.status()).text)
+            return .json(200, WebStatusJSON.status(screen.status()).text)
         case ("GET", "/api/media"):
             guard let media else { return .error(404, "there is no media folder (--media-root DIR)") }
             return .json(200, media.list().text)
         case ("GET", "/api/screenshot.jpg"):
             do throws(WebRefusal) {
-                return WebResponse(type: "image/jpeg", body: try backend.screenshot())
+                return WebResponse(type: "image/jpeg", body: try screen.screenshot())
             } catch {
                 return .error(503, error.description)
             }
@@ -72,11 +80,28 @@ extension WebApp {
             guard let json = try? JSONValue.parse(r.body), case .array(let words) = json, !words.isEmpty, words.count <= 16 else {
                 return .error(400, "send a JSON array: the IPC command and its arguments ([\"playlist-next\"])")
             }
-            let reply = backend.command(json)
+            let reply = screen.command(json)
             return .json(reply["error"] == .string("success") ? 200 : 400, reply.text)
         default:
             return .error(404, "no API at \(r.method) \(r.path)")
         }
+    }
+
+    /// The screen `?screen=NAME` names (none, or the first screen's name: the first screen), or the 404 saying
+    /// which screens there are.
+    private func screen(_ r: WebRequest) -> ScreenChoice {
+        let first = WebScreenParts(name: backend.firstScreen ?? "main", status: backend.status, command: backend.command,
+                                   screenshot: backend.screenshot)
+        guard let name = r.query["screen"], name != first.name else { return .success(first) }
+        if let other = backend.screens.first(where: { $0.name == name }) { return .success(other) }
+        let names = ([first.name] + backend.screens.map(\.name)).joined(separator: ", ")
+        return .failure(.error(404, "no screen '\(ErrorQuote.cut(name))' (screens: \(names))"))
+    }
+
+    /// A screen's parts, or the answer refusing the name.
+    private enum ScreenChoice {
+        case success(WebScreenParts)
+        case failure(WebResponse)
     }
 
     /// `GET /api/session`: the CSRF token of the caller's session (a new session on loopback without a password).

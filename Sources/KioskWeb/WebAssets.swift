@@ -41,17 +41,27 @@ enum WebAssets {
           if (!r.ok) throw new Error((json && json.error) || (r.status + ' ' + r.statusText));
           return json;
         }
-        const command = (words) => api('POST', '/api/command', words);
+        // with several screens the dashboard's choice: '' (the first screen) or '?screen=NAME'
+        let screenQuery = '';
+        const command = (words) => api('POST', '/api/command' + screenQuery, words);
         function visibleEvery(ms, f) { f(); setInterval(() => { if (document.visibilityState === 'visible') f(); }, ms); }
 
         function dashboard() {
           const img = $('#screen'); let loading = false;
           img.addEventListener('load', () => { loading = false; }); img.addEventListener('error', () => { loading = false; });
-          visibleEvery(2000, () => { if (!loading) { loading = true; img.src = '/api/screenshot.jpg?t=' + Date.now(); } });
+          const shot = () => { loading = true; img.src = '/api/screenshot.jpg?t=' + Date.now() + screenQuery.replace('?', '&'); };
+          visibleEvery(2000, () => { if (!loading) shot(); });
+          api('GET', '/api/screens').then((r) => {
+            if (!r || r.screens.length < 2) return;
+            const pick = $('#screen-choice');
+            for (const n of r.screens) { const o = document.createElement('option'); o.value = n; o.textContent = n; pick.appendChild(o); }
+            $('#screens').hidden = false;
+            pick.addEventListener('change', () => { screenQuery = pick.selectedIndex === 0 ? '' : '?screen=' + encodeURIComponent(pick.value); shot(); });
+          }).catch(() => {});
           const name = (p) => p ? p.split('/').pop() : '—';
           visibleEvery(2000, async () => {
             try {
-              const s = await api('GET', '/api/status');
+              const s = await api('GET', '/api/status' + screenQuery);
               $('#now').textContent = s.state === 'idle' ? 'nothing (idle)' : name(s.path) + (s.paused ? ' (paused)' : '');
               $('#next').textContent = name(s.next);
               $('#pause').textContent = s.paused ? 'Resume' : 'Pause';

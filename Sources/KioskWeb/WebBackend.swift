@@ -27,6 +27,10 @@ public struct WebBackend: Sendable {
     public var maxPixels: Int?
     /// A media file's thumbnail as JPEG (from the grid's thumbnail cache); nil when it cannot be made.
     public var thumbnail: (@Sendable (String) -> [UInt8]?)?
+    /// With several screens (`--screen`): the first screen's name (its parts are `status`, `command` and
+    /// `screenshot`) and each further screen's parts, which `?screen=NAME` picks.
+    public var firstScreen: String?
+    public var screens: [WebScreenParts] = []
 
     /// A backend.
     public init(status: @escaping @Sendable () -> PlayerStatus, command: @escaping @Sendable (JSONValue) -> JSONValue,
@@ -39,6 +43,27 @@ public struct WebBackend: Sendable {
         self.mediaRoot = mediaRoot
         self.probe = probe
         self.recentLog = recentLog
+    }
+}
+
+/// A screen's own parts for the page: its status, its IPC commands and its screenshot.
+public struct WebScreenParts: Sendable {
+    /// The screen's name.
+    public var name: String
+    /// Its status as last posted.
+    public var status: @Sendable () -> PlayerStatus
+    /// Runs one IPC command array on it.
+    public var command: @Sendable (JSONValue) -> JSONValue
+    /// A JPEG of it.
+    public var screenshot: @Sendable () throws(WebRefusal) -> [UInt8]
+
+    /// Screen `name`'s parts.
+    public init(name: String, status: @escaping @Sendable () -> PlayerStatus, command: @escaping @Sendable (JSONValue) -> JSONValue,
+                screenshot: @escaping @Sendable () throws(WebRefusal) -> [UInt8]) {
+        self.name = name
+        self.status = status
+        self.command = command
+        self.screenshot = screenshot
     }
 }
 

@@ -67,6 +67,7 @@ enum WebPages {
 
     static let dashboard = """
         <h1>Dashboard</h1>
+        <p id="screens" hidden><label>Screen <select id="screen-choice"></select></label></p>
         <section class="live"><img id="screen" src="/api/screenshot.jpg" alt="What the screen shows now" width="640" height="360"></section>
         <section class="now"><p>Now: <b id="now">…</b></p><p>Next: <span id="next">…</span></p><ul id="regions"></ul>
         <p>Screen <span id="screen-state">…</span> · TV <span id="cec">…</span> · <span id="today"></span></p>

@@ -77,7 +77,8 @@ struct Commands {
             try FleetControl.client(o, board: screen.board, reports: links.reports, screen: screen.name, log: log).map { (screen.name, $0) }
         }
         defer { for (_, fleet) in screenFleets { fleet.stop() } }
-        let web = try WebControl.start(o, grid: config.grid, limits: config.limits, links: links, log: log)
+        let web = try WebControl.start(o, grid: config.grid, limits: config.limits, links: links,
+                                       firstScreen: screens.more.isEmpty ? nil : screens.firstName, screens: screenBoards, log: log)
         defer { web?.stop() }
         let fleet = links.fleet
         let cec = try CECLink(o, headless: request.kind == .headless, log: log)

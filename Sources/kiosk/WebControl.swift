@@ -11,6 +11,8 @@ import KioskWeb
 final class WebControl {
     private let server: WebServer
     private let relay = CommandRelay()
+    /// Each screen after the first (`--screen`): its name and where its commands go once the player runs.
+    private var screenRelays: [(name: String, relay: CommandRelay)] = []
     private let recent = RecentLog()
     private let hooks = WebHooks()
 
@@ -19,7 +21,10 @@ final class WebControl {
 
     /// The server the options ask for; nil without `--http`. `grid` names the thumbnail cache it shares with the grid;
     /// `limits` are the player's (an upload it would refuse to show is refused).
-    static func start(_ o: ParsedOptions, grid: GridSettings, limits: DecodeLimits, links: RemoteLinks, log: Log) throws -> WebControl? {
+    /// With several screens, `firstScreen` names the first and `screens` are the others with their boards (each
+    /// is `?screen=NAME` on the page's API).
+    static func start(_ o: ParsedOptions, grid: GridSettings, limits: DecodeLimits, links: RemoteLinks, firstScreen: String? = nil,
+                      screens: [(name: String, board: PlayerBoard)] = [], log: Log) throws -> WebControl? {
         guard let given = o.string("http") else {
             for flag in ["http-password-file", "http-token-file", "http-tls-cert", "http-tls-key", "http-upload-mb"] where o.string(flag) != nil {
                 throw UsageError("--\(flag) needs --http ADDR:PORT")
@@ -51,14 +56,15 @@ final class WebControl {
                                        uploadLimit: Int64(o.integer("http-upload-mb") ?? 2048) * 1_048_576)
             let gate = try RemoteControl.mediaGate(o, log: log)
             return try WebControl(o, address: address, port: port, tls: tls, security: security, gate: gate, grid: grid, limits: limits,
-                                  links: links, log: log)
+                                  links: links, firstScreen: firstScreen, screens: screens, log: log)
         } catch let e as WebSetupError {
             throw UsageError(e.description)
         }
     }
 
     private init(_ o: ParsedOptions, address: String, port: UInt16, tls: (key: String, cert: String)?, security: WebSecurity, gate: MediaGate,
-                 grid: GridSettings, limits: DecodeLimits, links: RemoteLinks, log: Log) throws {
+                 grid: GridSettings, limits: DecodeLimits, links: RemoteLinks, firstScreen: String?,
+                 screens: [(name: String, board: PlayerBoard)], log: Log) throws {
         let runner = MPVRequestRunner(board: links.board, sink: relay, gate: gate, reports: links.reports, log: log)
         let camera = WebCamera(sink: relay)
         let recent = self.recent
@@ -81,6 +87,17 @@ final class WebControl {
                                  },
                                  recentLog: { recent.lines })
         backend.schedule = schedule
+        if !screens.isEmpty {
+            backend.firstScreen = firstScreen
+            screenRelays = screens.map { ($0.name, CommandRelay()) }
+            backend.screens = zip(screens, screenRelays).map { screen, relay in
+                let runner = MPVRequestRunner(board: screen.board, sink: relay.relay, gate: gate, reports: links.reports, log: log)
+                let camera = WebCamera(sink: relay.relay)
+                let board = screen.board
+                return WebScreenParts(name: screen.name, status: { board.status }, command: { runner.run($0) },
+                                      screenshot: { () throws(WebRefusal) in try camera.picture() })
+            }
+        }
         backend.maxPixels = limits.maxPixels
         // the grid's own thumbnail cache (tiles of 360 px, one per folder in the process), so a file the grid has
         // shown costs no decode and the cache's budget counts both
@@ -95,7 +112,10 @@ final class WebControl {
     }
 
     /// Serves `player` from now on.
-    func serve(_ player: Player) { relay.target = player.inbox }
+    func serve(_ player: Player) {
+        relay.target = player.inbox
+        for screen in screenRelays { screen.relay.target = player.commandSink(forScreen: screen.name) }
+    }
 
     /// Closes the server.
     func stop() { server.stop() }
