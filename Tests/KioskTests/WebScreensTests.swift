@@ -50,6 +50,36 @@ final class WebScreensTests: WebServerTestCase {
         XCTAssertTrue(missing.body.contains("no screen 'hall' (screens: door, lobby)"), missing.body)
     }
 
+    /// The dashboard's choice of screen in Debian's chromium (selenium): it offers both screens, and Next on the
+    /// second steps that screen alone.
+    func testTheDashboardChoosesTheScreenInARealBrowser() throws {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.fileExists(atPath: tool) {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("\(tool) is missing (Kiosk/setup.sh installs it)") }
+            throw XCTSkip("\(tool) is missing (Kiosk/setup.sh installs chromium and chromium-driver)")
+        }
+        let lobby = dir.file("lobby")
+        try FileManager.default.createDirectory(atPath: lobby, withIntermediateDirectories: true)
+        _ = try ColourPictures.make(dir, "lobby/b.png", "green")
+        _ = try ColourPictures.make(dir, "lobby/c.png", "blue")
+        port = MQTTTools.freePort()
+        let p = try LiveProcess(["play", "--output", "headless", "--size", "320x180", "--no-state", "--duration", "60", "--transition", "none",
+                                 "--http", "127.0.0.1:\(port)", "--http-password-file", dir.file("password"), "--media-root", dir.path,
+                                 "--log-level", "info", "--screen", "door:HDMI-A-1:\(media)", "--screen", "lobby:HDMI-A-2:\(lobby)"])
+        kiosk = p
+        XCTAssertTrue(p.waitFor("http: serving the web page on", timeout: 30), p.stderr)
+        XCTAssertTrue(p.waitFor("screen lobby: showing", timeout: 30), p.stderr)
+        let script = URL(fileURLWithPath: Self.guards).deletingLastPathComponent().appendingPathComponent("browser-screens.py").path
+        let r = try BoundedProcess.run("/usr/bin/python3", [script, base, password], timeout: 180)
+        XCTAssertEqual(r.status, 0, String(decoding: r.stderr, as: UTF8.self).suffix(3000) + "\n" + p.stderr.suffix(2000))
+        let seen = try JSONValue.parse([UInt8](r.stdout))
+        XCTAssertEqual(seen["offered"], .array([.string("door"), .string("lobby")]), seen.text)
+        XCTAssertEqual(seen["now_before"], .string("b.png"), seen.text)
+        XCTAssertEqual(seen["now_after"], .string("c.png"), seen.text)
+        XCTAssertEqual(seen["second_index"], .int(1), seen.text)
+        XCTAssertEqual(seen["first_index"], .int(0), "door untouched: \(seen.text)")
+        XCTAssertEqual(seen["console_errors"], .array([]), seen.text)
+    }
+
     private func eventually(_ seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
