@@ -99,8 +99,16 @@ public final class Player {
                                                           resume: config.sync.epoch == nil ? book : nil, frames: frames, layouts: reads))
             // with several screens each line of play says its screen
             let screenLog = several ? log.prefixed("screen \(setup.name): ") : log
+            // a screen after the first: its own audio device (its section's audio-device) is heard; on the
+            // player's device it is silent, the first screen being heard there
+            let own = setup.name != setups.first?.name && config.audio.device != first.audio.device
+            let sound = setup.name == setups.first?.name ? nil : (ItemSound(settings: config.audio, log: screenLog), heard: own)
+            if several, let sound, setup.name != setups.first?.name {
+                log.info("audio: screen \(setup.name) " + (sound.heard ? "on its own device \(config.audio.device)"
+                                                                     : "is silent (the first screen is heard on \(first.audio.device))"))
+            }
             let screen = Screen(name: setup.name, config: config, clock: clock, show: Slideshow(playlist: playlist, options: config.slideshow),
-                                cache: cache, services: services, log: screenLog)
+                                cache: cache, services: services, log: screenLog, sound: sound)
             screen.events.observe { [clock] in PlayerLog.write($0, at: clock.now, log: screenLog) }
             return screen
         }

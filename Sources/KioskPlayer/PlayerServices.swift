@@ -1,13 +1,14 @@
 import Foundation
 import KioskCore
 
-/// What every screen of a player shares, once, beside the screens: the log, the sound, the command inbox, the
+/// What every screen of a player shares, once, beside the screens: the log, the first screen's sound (the audio
+/// device every screen without one of its own shares), the command inbox, the
 /// content intake, the producers and the wall clock, and the run's own settings. A `Screen` holds it and reads
 /// what it uses; nothing here knows of a screen.
 final class PlayerServices {
     /// Where lines go.
     let log: Log
-    /// The sound of the item on screen (one audio device for the player).
+    /// The sound of the first screen's item: the player's audio device (`--audio-device`).
     let sound: ItemSound
     /// Where long clips were left.
     let resume: ResumeBook

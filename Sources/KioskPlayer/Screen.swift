@@ -21,6 +21,11 @@ final class Screen {
     let services: PlayerServices
     /// Where its lines go (each starts with its name when the player has several screens).
     let log: Log
+    /// The sound of its item: the player's device, or its own (`audio-device` in its section).
+    let sound: ItemSound
+    /// Whether its items' sound is heard: a screen after the first that shares the player's audio device is
+    /// silent (the first is heard there), one with its own device is heard on it.
+    let hearsSound: Bool
     /// Who hears its events, and the board remote-control servers read its status from.
     let events = PlayerEvents()
     /// Draws, presents and counts its frames, once an output is attached.
@@ -88,9 +93,12 @@ final class Screen {
     /// Screen `name` playing `show` on `clock` with `config`, its pictures decoded by `cache`, sharing `services`.
     /// It continues where an earlier run left off (`config.restored`) and asks for its first picture at once, so
     /// the decode overlaps the output's start-up.
-    init(name: String, config: PlayerConfig, clock: Clock, show: Slideshow, cache: DecodeCache, services: PlayerServices, log: Log) {
+    init(name: String, config: PlayerConfig, clock: Clock, show: Slideshow, cache: DecodeCache, services: PlayerServices, log: Log,
+         sound: (ItemSound, heard: Bool)? = nil) {
         self.name = name
         self.log = log
+        self.sound = sound?.0 ?? services.sound
+        hearsSound = sound?.heard ?? true
         self.config = config
         self.clock = clock
         self.show = show
@@ -115,8 +123,6 @@ final class Screen {
         events.observe { [overlays, clock] in overlays.handle($0, at: clock.now) }
     }
 
-    /// The sound of the item on screen.
-    var sound: ItemSound { services.sound }
 
     /// Sets the output its frames go to (on the render thread: its GL context must be current here); a command
     /// sent to the inbox ends the output's wait when `wakesInbox` (the loop waits on the first screen's output).

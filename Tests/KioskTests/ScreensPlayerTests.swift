@@ -84,4 +84,40 @@ final class ScreensPlayerTests: XCTestCase {
         let aOnB = try PlayJob.snapshotImage(input: pictures[0], config: b, at: 0, view: FlatView(), log: Log(level: .error))
         XCTAssertLessThan(RenderTestSupport.psnr(gotB, aOnB), 25, "not screen a's picture")
     }
+
+    /// Sound with several screens: the first screen is heard on the player's device; a screen on the same device is
+    /// silent (two clips would fight for it); a screen whose section names a device of its own is heard there.
+    /// ALSA's `null` PCM (alsa-lib's own plugin, no card needed) stands in for the devices.
+    func testEachScreenIsHeardOnItsOwnDeviceOrIsSilent() throws {
+        let dir = try TempDir()
+        let clip = dir.file("clip.mp4")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x36:rate=10", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+                              "-t", "3", "-c:v", "libx264", "-c:a", "aac", "-shortest", clip])
+        var config = PlayerConfig()
+        config.size = PixelSize(width: 64, height: 36)
+        config.audio.device = "null"
+        var own = config
+        own.audio.device = "plug:null"
+        let player = Player(screens: [ScreenSetup(name: "a", items: [PlaylistItem(path: clip)], config: config),
+                                      ScreenSetup(name: "b", items: [PlaylistItem(path: clip)], config: config),
+                                      ScreenSetup(name: "c", items: [PlaylistItem(path: clip)], config: own)],
+                            clock: MonotonicClock(), log: Log(level: .error), waitForDecodes: false)
+        var shared: GLContext?
+        for i in 0..<3 {
+            let output = try HeadlessOutput(size: config.size, pacing: 30, sharing: shared)
+            shared = output.context
+            try player.attach(output, toScreen: i)
+        }
+        XCTAssertTrue(player.screens[0].sound === player.services.sound, "the first screen: the player's device")
+        XCTAssertFalse(player.screens[1].sound === player.screens[0].sound, "never one sound for two screens")
+        var heard: [Bool]?
+        _ = try player.run(length: 1.5, shouldStop: {
+            if heard == nil, player.screen.clock.now > 1 {
+                heard = player.screens.map { s in s.show.currentSlot.map { s.sound.isPlaying($0.sequence) } ?? false }
+            }
+            return false
+        })
+        XCTAssertEqual(heard, [true, false, true], "a heard on the player's device, b silent beside it, c on its own")
+        XCTAssertEqual(player.screens.map(\.hearsSound), [true, false, true])
+    }
 }

@@ -67,7 +67,7 @@ extension Screen {
         if hasSound && untimedClock == nil {
             spans.open(SoundSpan(path: item.info.path, start: t - scene.currentTime, mediaStart: clip.startTime, length: -1))
         }
-        if untimedClock == nil, services.playsSound, hasSound {
+        if untimedClock == nil, services.playsSound, hearsSound, hasSound {
             sound.start(path: item.info.path, sequence: scene.current.sequence, at: soundStart(clip, scene: scene))
         } else {
             sound.stop()

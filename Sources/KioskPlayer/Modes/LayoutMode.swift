@@ -286,7 +286,7 @@ extension LayoutMode {
         owner.log.info("layout: sound from region \(voice.region): \(voice.path)"
                         + (voice.level != 1 ? String(format: " at soundLevel %.0f%%", voice.level * 100) : ""))
         owner.voiceSpans.open(SoundSpan(path: voice.path, start: t, mediaStart: voice.offset, length: -1, level: voice.level))
-        if owner.services.playsSound {
+        if owner.services.playsSound, owner.hearsSound {
             owner.sound.start(path: voice.path, sequence: -1 - voice.activation, at: voice.offset, level: voice.level)
         }
     }
