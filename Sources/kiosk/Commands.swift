@@ -61,6 +61,7 @@ struct Commands {
             throw UsageError("--untimed needs --output headless")
         }
         let input = try CommandSpecs.inputOptions(from: o)
+        if !screens.more.isEmpty { try input.checkScreens([screens.firstName] + screens.more.map(\.name)) }
         // one http(s) URL: the content fetcher plays it from its cache (`ContentLink`), no path is read here
         let remote = o.positional.contains(where: ContentMap.isRemote)
         var layout = remote ? nil : try LayoutCheck.layout(in: o.positional, command: "play", scheduled: o.string("schedule") != nil, config: config)

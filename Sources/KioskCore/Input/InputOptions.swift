@@ -11,14 +11,50 @@ public struct InputOptions: Sendable {
 
     /// Defaults: the seat `seat0`, the default key map, no quit, no VT switch.
     public init() {}
+
+    /// The options for screen `name` of a player of several (`--screen`): the devices named `PATH@NAME` (without
+    /// the suffix), and, for the `first` screen, the devices that name no screen; the seat only when no device is
+    /// named at all (and only for the first screen). Nil: the screen reads no input.
+    public func forScreen(_ name: String, first: Bool) -> InputOptions? {
+        guard enabled else { return nil }
+        if devices.isEmpty { return first ? self : nil }
+        var mine: [String] = []
+        for d in devices {
+            let (path, screen) = Self.split(d)
+            if screen == name || (screen == nil && first) { mine.append(path) }
+        }
+        guard !mine.isEmpty else { return nil }
+        var o = self
+        o.devices = mine
+        return o
+    }
+
+    /// Checks that each `PATH@NAME` names one of `screens`: one line naming the device and the screens there are.
+    public func checkScreens(_ screens: [String]) throws(UsageError) {
+        for d in devices {
+            if case (_, let name?) = Self.split(d), !screens.contains(name) {
+                throw UsageError("--input-device \(ErrorQuote.cut(d)): no screen \(name) (screens: \(screens.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    /// `PATH@NAME` as the path and the screen's name; a path with no `@`, or whose part after the last `@` is no
+    /// screen name, is the path alone.
+    static func split(_ device: String) -> (path: String, screen: String?) {
+        guard let at = device.lastIndex(of: "@") else { return (device, nil) }
+        let name = String(device[device.index(after: at)...])
+        guard ScreenName.isValid(name) else { return (device, nil) }
+        return (String(device[..<at]), name)
+    }
 }
 
 extension CommandSpecs {
     /// Input options of `kiosk play`.
     public static let input: [OptionSpec] = [
         OptionSpec("seat", .text, metavar: "NAME", "udev seat to read input devices from (default seat0)"),
-        OptionSpec("input-device", .text, metavar: "PATH",
-                   "read this evdev device (/dev/input/eventN) instead of the seat; repeatable", repeatable: true),
+        OptionSpec("input-device", .text, metavar: "PATH[@SCREEN]",
+                   "read this evdev device (/dev/input/eventN) instead of the seat; repeatable; with --screen, PATH@NAME "
+                   + "gives it to screen NAME (its gestures act there), else to the first screen", repeatable: true),
         OptionSpec("no-input", .flag, "read no input devices"),
         OptionSpec("key", .text, metavar: "CODE=ACTION",
                    "bind an evdev key (KEY_F5, 63, 0x3f) or a TV remote key over HDMI-CEC (cec:red, cec:right) to next|previous|pause|zoom-in|zoom-out|volume-up|volume-down|mute|overlay|back|quit|none; repeatable",

@@ -133,7 +133,6 @@ enum OutputRegistry {
     /// The offscreen canvas at the configured size, paced at 60 frames per second on the monotonic clock; input
     /// only from named devices. `fallbackReason` (why `auto` did not take the display) goes in its log line.
     static func openHeadless(_ setup: OutputSetup, _ fallbackReason: String) throws -> Result<OpenedPlayer, PlayerError> {
-        let config = setup.config
         let screens = setup.screens
         let player = Player(screens: screens, clock: MonotonicClock(), log: setup.log, waitForDecodes: false)
         var shared: GLContext?  // one context for every screen, each with its own framebuffer
@@ -145,8 +144,12 @@ enum OutputRegistry {
             try player.attach(output, toScreen: i)
         }
         if let input = setup.input, !input.devices.isEmpty {
-            player.interaction = try openInput(input, canvas: config.size, rotation: .none, opener: setup.access.input,
-                                               log: setup.log)
+            // each screen its own devices (`--input-device PATH@NAME`; the others the first screen's)
+            for (i, screen) in screens.enumerated() {
+                guard let own = screens.count > 1 ? input.forScreen(screen.name, first: i == 0) : input else { continue }
+                player.screens[i].interaction = try openInput(own, canvas: screen.config.size, rotation: .none,
+                                                              opener: setup.access.input, log: screens.count > 1 ? setup.log.prefixed("screen \(screen.name): ") : setup.log)
+            }
         }
         return .success(OpenedPlayer(player: player, close: {}))
     }
