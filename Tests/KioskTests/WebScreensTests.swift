@@ -8,17 +8,7 @@ import XCTest
 /// screens there are.
 final class WebScreensTests: WebServerTestCase {
     func testTheAPIAddressesEachScreen() throws {
-        let lobby = dir.file("lobby")
-        try FileManager.default.createDirectory(atPath: lobby, withIntermediateDirectories: true)
-        _ = try ColourPictures.make(dir, "lobby/b.png", "green")
-        _ = try ColourPictures.make(dir, "lobby/c.png", "blue")
-        port = MQTTTools.freePort()
-        let p = try LiveProcess(["play", "--output", "headless", "--size", "320x180", "--no-state", "--duration", "30", "--transition", "none",
-                                 "--http", "127.0.0.1:\(port)", "--http-token-file", dir.file("token"), "--media-root", dir.path,
-                                 "--log-level", "info", "--screen", "door:HDMI-A-1:\(media)", "--screen", "lobby:HDMI-A-2:\(lobby)"])
-        kiosk = p
-        XCTAssertTrue(p.waitFor("http: serving the web page on", timeout: 30), p.stderr)
-        XCTAssertTrue(p.waitFor("screen lobby: showing", timeout: 30), p.stderr)
+        _ = try startTwoScreens(["--http-token-file", dir.file("token")])
         let auth = ["-H", "Authorization: Bearer \(token)"]
         func json(_ path: String) throws -> JSONValue {
             let r = try curl(auth + [base + path])
@@ -57,17 +47,7 @@ final class WebScreensTests: WebServerTestCase {
             if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("\(tool) is missing (Kiosk/setup.sh installs it)") }
             throw XCTSkip("\(tool) is missing (Kiosk/setup.sh installs chromium and chromium-driver)")
         }
-        let lobby = dir.file("lobby")
-        try FileManager.default.createDirectory(atPath: lobby, withIntermediateDirectories: true)
-        _ = try ColourPictures.make(dir, "lobby/b.png", "green")
-        _ = try ColourPictures.make(dir, "lobby/c.png", "blue")
-        port = MQTTTools.freePort()
-        let p = try LiveProcess(["play", "--output", "headless", "--size", "320x180", "--no-state", "--duration", "60", "--transition", "none",
-                                 "--http", "127.0.0.1:\(port)", "--http-password-file", dir.file("password"), "--media-root", dir.path,
-                                 "--log-level", "info", "--screen", "door:HDMI-A-1:\(media)", "--screen", "lobby:HDMI-A-2:\(lobby)"])
-        kiosk = p
-        XCTAssertTrue(p.waitFor("http: serving the web page on", timeout: 30), p.stderr)
-        XCTAssertTrue(p.waitFor("screen lobby: showing", timeout: 30), p.stderr)
+        let p = try startTwoScreens(["--http-password-file", dir.file("password")])
         let script = URL(fileURLWithPath: Self.guards).deletingLastPathComponent().appendingPathComponent("browser-screens.py").path
         let r = try BoundedProcess.run("/usr/bin/python3", [script, base, password], timeout: 180)
         XCTAssertEqual(r.status, 0, String(decoding: r.stderr, as: UTF8.self).suffix(3000) + "\n" + p.stderr.suffix(2000))
@@ -78,6 +58,23 @@ final class WebScreensTests: WebServerTestCase {
         XCTAssertEqual(seen["second_index"], .int(1), seen.text)
         XCTAssertEqual(seen["first_index"], .int(0), "door untouched: \(seen.text)")
         XCTAssertEqual(seen["console_errors"], .array([]), seen.text)
+    }
+
+    /// kiosk with screen door on the media folder (a red picture) and screen lobby on a folder of a green and a blue
+    /// one, the page on a free port with `login`'s way in; returns once the page serves and lobby shows.
+    private func startTwoScreens(_ login: [String]) throws -> LiveProcess {
+        let lobby = dir.file("lobby")
+        try FileManager.default.createDirectory(atPath: lobby, withIntermediateDirectories: true)
+        _ = try ColourPictures.make(dir, "lobby/b.png", "green")
+        _ = try ColourPictures.make(dir, "lobby/c.png", "blue")
+        port = MQTTTools.freePort()
+        let p = try LiveProcess(["play", "--output", "headless", "--size", "320x180", "--no-state", "--duration", "60", "--transition", "none",
+                                 "--http", "127.0.0.1:\(port)", "--media-root", dir.path, "--log-level", "info",
+                                 "--screen", "door:HDMI-A-1:\(media)", "--screen", "lobby:HDMI-A-2:\(lobby)"] + login)
+        kiosk = p
+        XCTAssertTrue(p.waitFor("http: serving the web page on", timeout: 30), p.stderr)
+        XCTAssertTrue(p.waitFor("screen lobby: showing", timeout: 30), p.stderr)
+        return p
     }
 
     private func eventually(_ seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
