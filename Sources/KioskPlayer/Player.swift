@@ -88,15 +88,17 @@ public final class Player {
         services.playsSound = first.sync.playsSound
         let services = self.services
         let several = setups.count > 1
+        let stills = SharedStills()  // a still shown on several screens is decoded once
         screens = (setups.isEmpty ? [ScreenSetup(name: "main", items: [], config: first)] : setups).map { setup in
             let config = setup.config
             let playlist = LivePlaylist(setup.items)
             // Layout items are read ahead with their decode, into `layoutItems`, whichever decoder is given.
             let limits = config.limits, reads = services.intake.layoutItems
+            let screenDecode = decode.map { LayoutItemReads.decoder($0, limits: limits, into: reads) }
+                ?? Player.decoder(for: Player.decodeConfig(config), log: log, resume: config.sync.epoch == nil ? book : nil, frames: frames,
+                                  layouts: reads)
             let cache = DecodeCache(playlist: playlist, timeout: config.decodeTimeout, log: log,
-                                    decode: decode.map { LayoutItemReads.decoder($0, limits: limits, into: reads) }
-                                        ?? Player.decoder(for: Player.decodeConfig(config), log: log,
-                                                          resume: config.sync.epoch == nil ? book : nil, frames: frames, layouts: reads))
+                                    decode: several ? stills.decoder(screenDecode, signature: SharedStills.signature(of: config)) : screenDecode)
             // with several screens each line of play says its screen
             let screenLog = several ? log.prefixed("screen \(setup.name): ") : log
             // a screen after the first: its own audio device (its section's audio-device) is heard; on the

@@ -120,4 +120,50 @@ final class ScreensPlayerTests: XCTestCase {
         XCTAssertEqual(heard, [true, false, true], "a heard on the player's device, b silent beside it, c on its own")
         XCTAssertEqual(player.screens.map(\.hearsSound), [true, false, true])
     }
+
+    /// One decode per medium (issue 40): a still on two screens decoded the same way is decoded once and handed to
+    /// the other; a screen of another size decodes its own; a clip is each screen's own.
+    func testAStillOnTwoScreensIsDecodedOnce() throws {
+        let dir = try TempDir()
+        let still = dir.file("still.png"), clip = dir.file("clip.mp4")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x180", "-frames:v", "1", still])
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x36:rate=10", "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip])
+        var config = PlayerConfig()
+        config.size = PixelSize(width: 64, height: 36)
+        config.slideshow.duration = 30
+        var other = config
+        other.size = PixelSize(width: 48, height: 48)
+        final class Count: @unchecked Sendable {
+            let lock = NSLock()
+            var byPath: [String: Int] = [:]
+            func add(_ path: String) { lock.lock(); byPath[(path as NSString).lastPathComponent, default: 0] += 1; lock.unlock() }
+        }
+        let count = Count()
+        let real = Player.decoder(for: config)
+        let player = Player(screens: [ScreenSetup(name: "a", items: [PlaylistItem(path: still), PlaylistItem(path: clip)], config: config),
+                                      ScreenSetup(name: "b", items: [PlaylistItem(path: still), PlaylistItem(path: clip)], config: config),
+                                      ScreenSetup(name: "c", items: [PlaylistItem(path: still)], config: other)],
+                            clock: VirtualClock(), log: Log(level: .error), waitForDecodes: true,
+                            decode: { item in count.add(item.path); return try real(item) })
+        var shared: GLContext?
+        for (i, size) in [config.size, config.size, other.size].enumerated() {
+            let output = try HeadlessOutput(size: size, pacing: nil, sharing: shared)
+            shared = output.context
+            try player.attach(output, toScreen: i)
+        }
+        for s in player.screens {
+            for entry in s.show.playlist.entries {
+                s.cache.request(entry.id)
+                s.cache.wait(for: entry.id)
+            }
+        }
+        count.lock.lock()
+        let byPath = count.byPath
+        count.lock.unlock()
+        XCTAssertEqual(byPath["still.png"], 2, "screens a and b share one decode; c, at another size, has its own")
+        XCTAssertEqual(byPath["clip.mp4"], 2, "a clip is each screen's own")
+        for s in player.screens {
+            for entry in s.show.playlist.entries { XCTAssertNotNil(s.cache.item(entry.id), "\(s.name) has \(entry.item.path)") }
+        }
+    }
 }
