@@ -8,25 +8,20 @@ offers, picks the second, presses the dashboard's Next button and waits for the 
 the status of both screens through the page's own API. Prints one JSON object of what it saw.
 """
 import json
+import os
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser_driver  # noqa: E402 (beside this script)
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 base, password = sys.argv[1:3]
 seen = {}
 
-options = webdriver.ChromeOptions()
-for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
-          "--no-first-run", "--disable-extensions", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]:
-    options.add_argument(a)
-options.binary_location = "/usr/bin/chromium"
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-driver.set_page_load_timeout(30)
-wait = WebDriverWait(driver, 30)
+driver, wait = browser_driver.start()
 
 
 def status(query):

@@ -16,25 +16,18 @@ import json
 import os
 import sys
 
-from selenium import webdriver
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser_driver  # noqa: E402 (beside this script)
+
 from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
 
 base, password, upload, out = sys.argv[1:5]
 name = os.path.basename(upload)
 seen = {}
 
-options = webdriver.ChromeOptions()
-for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
-          "--no-first-run", "--disable-extensions", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]:
-    options.add_argument(a)
-options.binary_location = "/usr/bin/chromium"
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-driver.set_page_load_timeout(30)
-wait = WebDriverWait(driver, 30)
+driver, wait = browser_driver.start()
 
 
 def shot(page):
