@@ -150,7 +150,7 @@ public final class Player {
         for screen in screens {
             guard screen.presenter != nil else { throw PlayerError("the player has no output" + (screens.count > 1 ? " for screen \(screen.name)" : "")) }
             if let failure = screen.syncFailure { throw failure }
-            if screen.config.grid.openAtStart && screen === self.screen { services.inbox.queueFromLoop(.grid(.open)) }
+            if screen.config.grid.openAtStart { services.inbox.queueFromLoop(.grid(.open), toScreen: screen.name) }
         }
         defer { stopPlaying() }
         services.run.end = length
@@ -221,6 +221,11 @@ extension Player {
         get { services.keepsRunningWhenEmpty }
         set { services.keepsRunningWhenEmpty = newValue }
     }
+    /// Adds a producer whose commands are for screen `name` alone (its own schedule).
+    public func addProducer(_ producer: LoopProducer, forScreen name: String) {
+        services.screenProducers.append((name, producer))
+    }
+
     /// Screen `name`'s board: its status and events, for a remote that serves that screen (nil: no such screen).
     public func board(forScreen name: String) -> PlayerBoard? { screens.first { $0.name == name }?.events.board }
 

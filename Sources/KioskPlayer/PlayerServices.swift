@@ -20,6 +20,8 @@ final class PlayerServices {
     let intake = ContentIntake()
     /// Asked once a turn for commands, and for when they next need a turn (schedules, the play log).
     var producers: [LoopProducer] = []
+    /// Producers whose commands are for one screen (a further screen's own schedule), with its name.
+    var screenProducers: [(screen: String, producer: LoopProducer)] = []
     /// The local wall clock item windows are judged by: the instant at a player time, and the time zone.
     var wallClock: (at: (Double) -> Date, zone: TimeZone) = ({ _ in Date() }, .current)
     /// With a virtual clock the player waits for decodes instead of holding the current item, so the result is
@@ -46,13 +48,16 @@ final class PlayerServices {
 
     /// The earliest producer deadline, capped at `limit`.
     func producerDeadline(_ limit: Double) -> Double {
-        producers.compactMap(\.deadline).reduce(limit) { min($0, $1) }
+        (producers + screenProducers.map(\.producer)).compactMap(\.deadline).reduce(limit) { min($0, $1) }
     }
 
     /// Runs the producers' turns at `t`: their commands join the inbox ahead of the next drain.
     func turnProducers(at t: Double) {
         for p in producers {
             for c in p.turn(at: t) { inbox.queueFromLoop(c) }
+        }
+        for (screen, p) in screenProducers {
+            for c in p.turn(at: t) { inbox.queueFromLoop(c, toScreen: screen) }
         }
     }
 }

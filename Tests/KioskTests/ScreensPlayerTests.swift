@@ -166,4 +166,33 @@ final class ScreensPlayerTests: XCTestCase {
             for entry in s.show.playlist.entries { XCTAssertNotNil(s.cache.item(entry.id), "\(s.name) has \(entry.item.path)") }
         }
     }
+
+    /// Input acts on its own screen: a key pressed on screen b's device steps b's playlist, not a's (the commands
+    /// input makes are addressed to the screen that read them).
+    func testAScreensInputStepsThatScreenAlone() throws {
+        let dir = try TempDir()
+        var pictures: [String] = []
+        for colour in ["red", "green", "blue"] {
+            let path = dir.file("\(colour).png")
+            try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=\(colour):s=32x18", "-frames:v", "1", path])
+            pictures.append(path)
+        }
+        var config = PlayerConfig()
+        config.size = PixelSize(width: 32, height: 18)
+        config.slideshow.duration = 30
+        config.slideshow.transitionTime = 0
+        let clock = VirtualClock()
+        let items = pictures.map { PlaylistItem(path: $0) }
+        let player = Player(screens: [ScreenSetup(name: "a", items: items, config: config), ScreenSetup(name: "b", items: items, config: config)],
+                            clock: clock, log: Log(level: .error), waitForDecodes: true)
+        try player.attach(try VirtualTimeOutput(size: config.size, fps: 10, clock: clock, sink: nil), toScreen: 0)
+        try player.attach(try HeadlessOutput(size: config.size, pacing: nil), toScreen: 1)
+        let right = KeyCode.byName["KEY_RIGHT"] ?? -1
+        let source = ScriptedDeviceSource(clock: clock, events: [.key(code: right, pressed: true, time: 0.5), .key(code: right, pressed: false, time: 0.52)])
+        player.screens[1].interaction = InteractionController(source: source, settings: InteractionSettings(), canvas: config.size,
+                                                              rotation: .none, log: Log(level: .error))
+        _ = try player.run(length: 1.5)
+        XCTAssertEqual(player.screens[0].show.currentID?.value, 0, "a did not move")
+        XCTAssertEqual(player.screens[1].show.currentID?.value, 1, "b's key stepped b")
+    }
 }

@@ -50,9 +50,9 @@ public final class CommandInbox: @unchecked Sendable {
 
     /// Queues a command produced on the player's own thread just before it drains (input): no wakeup, which
     /// would only make the next wait return at once for nothing.
-    func queueFromLoop(_ command: PlayerCommand) {
+    func queueFromLoop(_ command: PlayerCommand, toScreen screen: String? = nil) {
         lock.lock()
-        queued.append(Envelope(command: command, reply: nil))
+        queued.append(Envelope(command: command, reply: nil, screen: screen))
         lock.unlock()
     }
 

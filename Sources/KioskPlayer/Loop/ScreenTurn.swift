@@ -14,10 +14,10 @@ extension Screen {
         let inbox = services.inbox
         if let input = interaction {
             input.canvas = size
-            for c in input.frame(at: t, splitBar: effects.bar(at: t)) { inbox.queueFromLoop(c) }
+            for c in input.frame(at: t, splitBar: effects.bar(at: t)) { inbox.queueFromLoop(c, toScreen: name) }  // this screen's
         } else {
             standaloneView.canvas = size
-            for case .command(let c) in standaloneView.step(at: t) { inbox.queueFromLoop(c) }  // settles the view, holds `zoomed`
+            for case .command(let c) in standaloneView.step(at: t) { inbox.queueFromLoop(c, toScreen: name) }  // settles the view, holds `zoomed`
         }
     }
 
