@@ -28,17 +28,27 @@ public final class DRMDisplayOutput: Output {
     /// Raised by `wakeup()` from any thread; ends the current or next wait.
     public let wakeupSignal = WakeupSignal()
     private var watched: [Int32] = []
+    /// The outputs on the card's other connectors whose connector polls and master retries this one's waits run
+    /// (the frame loop waits on one output only), and to which it passes hotplug events.
+    private var companions: [DRMDisplayOutput] = []
     /// The clock this output feeds with each flip's time: the player's clock reads the next vblank from it.
     public let presentationClock: PresentationClock
 
     /// Opens the display chosen by `options` (from `report`, read now if nil) and sets up EGL on it; `opener`
     /// opens the card. Nothing is shown until the first `present()`.
     /// Each flip it shows feeds `clock` (its own when none is given).
-    public init(options: DRMOutputOptions, rotation: Rotation, report: DisplayReport? = nil,
-                opener: DeviceOpener = DirectOpener(group: "video"), clock: PresentationClock = PresentationClock(),
+    public convenience init(options: DRMOutputOptions, rotation: Rotation, report: DisplayReport? = nil,
+                            opener: DeviceOpener = DirectOpener(group: "video"), clock: PresentationClock = PresentationClock(),
+                            log: Log = .shared) throws {
+        let drm = try DRMOutput(options: options, report: report, opener: opener, log: log)
+        try self.init(drm: drm, options: options, rotation: rotation, clock: clock, log: log)
+    }
+
+    /// Sets up EGL on `drm` (an output opened on its card, e.g. one of several, `open(screens:report:opener:log:)`);
+    /// `options` choose the mode it takes up after a hotplug. Each flip it shows feeds `clock`.
+    public init(drm: DRMOutput, options: DRMOutputOptions, rotation: Rotation, clock: PresentationClock = PresentationClock(),
                 log: Log = .shared) throws {
         presentationClock = clock
-        let drm = try DRMOutput(options: options, report: report, opener: opener, log: log)
         let context = try GLContext(gbmDevice: drm.gbmDeviceHandle, owner: drm)
         try context.makeWindowSurface(gbmSurface: drm.gbmSurfaceHandle, format: drm.gbmFormat)
         drm.attach(swapBuffers: { [weak context] in try context?.swapBuffers() })
@@ -106,11 +116,21 @@ public final class DRMDisplayOutput: Output {
 
     /// Waits until `deadline` (nil: about a vblank; up to 100 ms while the display is lost), a wakeup or a watched
     /// descriptor, then does what is due: a connector poll (every second) or a try to take master back (every
-    /// half second).
+    /// half second), here and on the companions (`tendsAlso(_:)`).
     public func wait(until deadline: Double?, on clock: Clock) {
-        let showing = link.isShowing
-        let longest = showing ? min(drm.refreshInterval, 0.05) : 0.1
+        let longest = link.isShowing ? min(drm.refreshInterval, 0.05) : 0.1
         wakeupSignal.wait(timeout: min(longest, deadline.map { max(0, $0 - clock.now) } ?? longest), also: watched)
+        tend()
+        for other in companions { other.tend() }
+    }
+
+    /// Makes this output's waits also poll `others`' connectors and retry their master, and pass them hotplug
+    /// events: several screens in one frame loop wait on the first one's output.
+    public func tendsAlso(_ others: [DRMDisplayOutput]) { companions = others.filter { $0 !== self } }
+
+    /// Does what is due without waiting: a connector poll or a try to take master back.
+    private func tend() {
+        let showing = link.isShowing
         switch link.due(at: MonotonicClock.seconds()) {
         case .none: break
         case .pollConnector: pollConnector(probe: !showing)
@@ -123,11 +143,13 @@ public final class DRMDisplayOutput: Output {
         }
     }
 
-    /// A udev hotplug event: probe the connector now (a disconnect, a reconnect or a new mode list).
+    /// A udev hotplug event: probe the connector now (a disconnect, a reconnect or a new mode list), and the
+    /// companions'.
     public func displayChanged() {
         log.info("display hotplug event: probing \(drm.selection.connector.name)")
         fingerprint = ""
         pollConnector(probe: true)
+        for other in companions { other.displayChanged() }
     }
 
     /// Reads the connector and moves the link: a disconnect stops drawing, a reconnect or a new preferred mode

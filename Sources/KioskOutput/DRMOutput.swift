@@ -14,7 +14,8 @@ public final class DRMOutput {
     public private(set) var selection: DisplaySelection
     /// `atomic` or `legacy`.
     public let commitName: String
-    let device: DRMDevice
+    /// The card, shared with the outputs on its other connectors.
+    let card: DRMCard
     private(set) var pipe: DRMPipe
     private var committer: DRMCommitter
     private let scanout: GBMScanout
@@ -26,31 +27,47 @@ public final class DRMOutput {
     private var pending: (bo: OpaquePointer, since: Double)?
     private var modeSet = false
     private var closed = false
-    /// The console's text mode, put back after the CRTC on close.
-    private var console: ConsoleMode?
     var screenOn = true
 
     /// Opens the card, chooses connector, mode and CRTC for `options` (from `report`, read now if nil),
     /// and creates the GBM surface; `opener` opens the card. Nothing is shown until the first `presentFrame()`.
-    public init(options: DRMOutputOptions = DRMOutputOptions(), report: DisplayReport? = nil,
-                opener: DeviceOpener = DirectOpener(group: "video"), log: Log = .shared) throws {
+    public convenience init(options: DRMOutputOptions = DRMOutputOptions(), report: DisplayReport? = nil,
+                            opener: DeviceOpener = DirectOpener(group: "video"), log: Log = .shared) throws {
         let selection = try (report ?? DRMDevice.report(opener: opener)).select(options)
-        let device = try DRMDevice(path: selection.path, opener: opener)
-        try device.becomeMaster()
-        let pipe = try DRMPipe(device: device, selection: selection)
-        let committer = try Self.committer(options.commit, device: device, pipe: pipe, log: log)
-        let mode = selection.mode
-        scanout = try GBMScanout(drm: device, width: UInt32(mode.width), height: UInt32(mode.height))
-        self.selection = selection
-        self.device = device
+        let card = try DRMCard(path: selection.path, opener: opener, log: log)
+        try self.init(selection: selection, card: card, crtc: nil, commit: options.commit, log: log)
+    }
+
+    /// Drives `selection`'s connector on `card` (which must be its card) from `crtc` (nil: the connector's first
+    /// candidate; give each output of a card its own, `DRMCard.crtcs(for:)`), committing as `commit` says, and
+    /// creates the GBM surface. Joins the card (the first output makes it master). Nothing is shown until the
+    /// first `presentFrame()`.
+    public init(selection: DisplaySelection, card: DRMCard, crtc: UInt32?, commit: CommitMode, log: Log = .shared) throws {
+        try card.join()
+        let device = card.device
+        let pipe: DRMPipe, committer: DRMCommitter
+        do {
+            pipe = try DRMPipe(device: device, selection: selection, crtc: crtc)
+            committer = try Self.committer(commit, device: device, pipe: pipe, log: log)
+            let mode = selection.mode
+            scanout = try GBMScanout(drm: device, width: UInt32(mode.width), height: UInt32(mode.height))
+        } catch {
+            card.leave()
+            throw error
+        }
         self.pipe = pipe
         self.committer = committer
+        self.selection = selection
+        self.card = card
         self.log = log
-        commitMode = options.commit
+        commitMode = commit
         commitName = committer.name
-        console = ConsoleMode(log: log)
-        log.info("DRM output \(selection.path) \(selection.connector.name) \(mode.name), \(committer.name) commits")
+        log.info("DRM output \(selection.path) \(selection.connector.name) \(selection.mode.name) on CRTC \(pipe.crtcID), "
+                 + "\(committer.name) commits")
     }
+
+    /// The open card.
+    var device: DRMDevice { card.device }
 
     /// Atomic where the driver takes it (unless `mode` says legacy), else legacy.
     private static func committer(_ mode: CommitMode, device: DRMDevice, pipe: DRMPipe, log: Log) throws -> DRMCommitter {
@@ -74,7 +91,7 @@ public final class DRMOutput {
         if let old = onScreen { scanout.release(old) }
         onScreen = nil
         dropSurface()
-        var newPipe = try DRMPipe(device: device, selection: newSelection)
+        var newPipe = try DRMPipe(device: device, selection: newSelection, crtc: pipe.crtcID)
         newPipe.saved = pipe.saved
         committer.release()
         committer = try Self.committer(commitMode, device: device, pipe: newPipe, log: log)
@@ -207,13 +224,12 @@ public final class DRMOutput {
     }
 
     /// Tries to become DRM master again (after a VT switch or another client let go); true on success.
-    public func regainMaster() -> Bool {
-        (try? device.becomeMaster()) != nil
-    }
+    public func regainMaster() -> Bool { card.regainMaster() }
 
-    /// Restores the CRTC as found and drops DRM master, so the console (or the next client) gets the display
-    /// back. Idempotent; errors are logged. Buffers, GBM and the descriptor are freed when the output is
-    /// released (after the EGL display on its GBM device is gone).
+    /// Restores the CRTC as found and leaves the card: the last output on it drops DRM master, so the console (or
+    /// the next client) gets the display back. Idempotent; errors are logged. Buffers and GBM are freed when the
+    /// output is released (after the EGL display on its GBM device is gone), the descriptor with the card's last
+    /// output.
     public func close() {
         guard !closed else { return }
         closed = true
@@ -221,8 +237,7 @@ public final class DRMOutput {
             do { try pipe.restore(device: device) } catch { log.warn("\(error)") }
         }
         committer.release()
-        device.dropMaster()
-        console?.restore()
+        card.leave()
     }
 
     private func free() {
@@ -231,6 +246,5 @@ public final class DRMOutput {
         if let old = onScreen { scanout.release(old) }
         onScreen = nil
         scanout.destroy()
-        device.close()
     }
 }

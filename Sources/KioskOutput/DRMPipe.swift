@@ -15,11 +15,13 @@ struct DRMPipe {
     /// The CRTC as it was: framebuffer, position, mode (nil mode when it was off).
     var saved: (fb: UInt32, x: UInt32, y: UInt32, mode: drmModeModeInfo?)
 
-    /// Finds a CRTC for the selection's connector and saves that CRTC's state.
-    init(device: DRMDevice, selection: DisplaySelection) throws {
+    /// Drives the selection's connector from `crtc` (nil: its first candidate, see `crtcCandidates`) and saves
+    /// that CRTC's state.
+    init(device: DRMDevice, selection: DisplaySelection, crtc wanted: UInt32? = nil) throws {
         let path = device.path
         let fd = device.fd
-        let (crtcID, crtcIndex, mode) = try device.withResources { res in
+        let candidates = try Self.crtcCandidates(device: device, connector: selection.connector)
+        let (crtcs, mode) = try device.withResources { res in
             let crtcs = buffer(res.pointee.crtcs, res.pointee.count_crtcs)
             return try device.withConnector(selection.connector.id) { c in
                 let modes = buffer(c.pointee.modes, c.pointee.count_modes)
@@ -27,25 +29,14 @@ struct DRMPipe {
                     throw DRMError(call: "drmModeGetConnector", path: path,
                                    reason: "connector \(selection.connector.name) changed its modes")
                 }
-                // The encoder in use keeps its CRTC; otherwise the first CRTC some encoder can drive.
-                var candidates: [UInt32] = []
-                if c.pointee.encoder_id != 0, let e = drmModeGetEncoder(fd, c.pointee.encoder_id) {
-                    if e.pointee.crtc_id != 0 { candidates.append(e.pointee.crtc_id) }
-                    drmModeFreeEncoder(e)
-                }
-                for encoderID in buffer(c.pointee.encoders, c.pointee.count_encoders) {
-                    guard let e = drmModeGetEncoder(fd, encoderID) else { continue }
-                    for (i, crtc) in crtcs.enumerated() where e.pointee.possible_crtcs & (1 << UInt32(i)) != 0 {
-                        candidates.append(crtc)
-                    }
-                    drmModeFreeEncoder(e)
-                }
-                guard let crtc = candidates.first, let index = crtcs.firstIndex(of: crtc) else {
-                    throw DRMError(call: "drmModeGetEncoder", path: path,
-                                   reason: "no CRTC can drive connector \(selection.connector.name)")
-                }
-                return (crtc, index, modes[selection.modeIndex])
+                return (crtcs, modes[selection.modeIndex])
             }
+        }
+        let chosen = wanted.flatMap { candidates.contains($0) ? $0 : nil } ?? candidates.first
+        guard let crtcID = chosen, let crtcIndex = crtcs.firstIndex(of: crtcID) else {
+            throw DRMError(call: "drmModeGetEncoder", path: path,
+                           reason: "no CRTC can drive connector \(selection.connector.name)"
+                               + (wanted.map { " (CRTC \($0) is not one of \(candidates))" } ?? ""))
         }
         guard let current = drmModeGetCrtc(fd, crtcID) else { throw DRMError.errno("drmModeGetCrtc", path, errno) }
         saved = (current.pointee.buffer_id, current.pointee.x, current.pointee.y,
@@ -55,6 +46,31 @@ struct DRMPipe {
         self.crtcID = crtcID
         self.crtcIndex = crtcIndex
         self.mode = mode
+    }
+
+    /// The CRTCs that can drive `connector`, best first: the one its encoder drives now, then every CRTC one of
+    /// its encoders can use, in the card's order (no repeats).
+    static func crtcCandidates(device: DRMDevice, connector: ConnectorReport) throws -> [UInt32] {
+        let fd = device.fd
+        return try device.withResources { res in
+            let crtcs = buffer(res.pointee.crtcs, res.pointee.count_crtcs)
+            return try device.withConnector(connector.id) { c in
+                var candidates: [UInt32] = []
+                if c.pointee.encoder_id != 0, let e = drmModeGetEncoder(fd, c.pointee.encoder_id) {
+                    if e.pointee.crtc_id != 0, crtcs.contains(e.pointee.crtc_id) { candidates.append(e.pointee.crtc_id) }
+                    drmModeFreeEncoder(e)
+                }
+                for encoderID in buffer(c.pointee.encoders, c.pointee.count_encoders) {
+                    guard let e = drmModeGetEncoder(fd, encoderID) else { continue }
+                    for (i, crtc) in crtcs.enumerated()
+                    where e.pointee.possible_crtcs & (1 << UInt32(i)) != 0 && !candidates.contains(crtc) {
+                        candidates.append(crtc)
+                    }
+                    drmModeFreeEncoder(e)
+                }
+                return candidates
+            }
+        }
     }
 
     /// Puts the saved CRTC state back (or turns the CRTC off when it was off).

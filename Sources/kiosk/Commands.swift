@@ -133,7 +133,8 @@ struct Commands {
             return ScreenSetup(name: plan.name, items: try playlist(plan.sources, allowEmpty: false, loaded: nil), config: screenConfig)
         }
         let report = try watchdog.guarding { try PlayJob.play(items: items, layout: layout, config: config,
-                                      firstScreen: screens.firstName, screens: more, output: request,
+                                      firstScreen: screens.firstName, screens: more, screenOutputs: screens.moreOutputs,
+                                      output: request,
                                       drmDirectory: ProcessInfo.processInfo.environment["KIOSK_DRM_DIR"] ?? "/dev/dri",
                                       input: input,
                                       length: o.number("length"), log: log,

@@ -19,6 +19,8 @@ enum ScreenChoice {
         var firstName = "main"
         /// The screens after the first.
         var more: [ScreenPlan] = []
+        /// Where each screen after the first shows on a display: its connector, and its own `drm-mode` and `rotate`.
+        var moreOutputs: [OutputRequest] = []
     }
 
     /// What `kiosk play` runs with: `args` as they are without `--screen` (or with `--help`); else the first
@@ -48,7 +50,15 @@ enum ScreenChoice {
             }
             if plan.sources.isEmpty { throw UsageError("\(plan.label): nothing to play: give it a SOURCE or path = lines") }
         }
+        let outputs = try zip(plans, connectors).dropFirst().map { plan, connector in
+            do {
+                return try OutputRequest(output: nil, device: plan.options.string("drm-device"), connector: connector,
+                                         mode: plan.options.string("drm-mode"), rotate: plan.options.string("rotate"))
+            } catch {
+                throw UsageError("\(plan.label): \(error)")
+            }
+        }
         return Play(arguments: ["--drm-connector", connectors[0]] + first.arguments, firstName: first.name,
-                    more: Array(plans.dropFirst()))
+                    more: Array(plans.dropFirst()), moreOutputs: outputs)
     }
 }

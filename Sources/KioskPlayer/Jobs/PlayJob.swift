@@ -12,9 +12,11 @@ public enum PlayJob {
     /// display, then headless, and logs one line saying which output and why. `onStart` gets the player (its inbox and board)
     /// once it is built (a signal handler sends `quit` there, which ends the frame loop's wait at once). With
     /// `layout` the player plays that SMIL layout instead of `items`. `screens`: more screens after the first
-    /// (`--screen`; the first is `items` and `config`, named `firstScreen`), each with its own output.
+    /// (`--screen`; the first is `items` and `config`, named `firstScreen`), each with its own output;
+    /// `screenOutputs`: where each of them shows on a display (its connector, mode and rotation).
     public static func play(items: [PlaylistItem], layout: SMILFile? = nil, config: PlayerConfig,
                             firstScreen: String = "main", screens more: [ScreenSetup] = [],
+                            screenOutputs: [OutputRequest] = [],
                             output request: OutputRequest = OutputRequest(kind: .headless),
                             drmDirectory: String = "/dev/dri", input: InputOptions? = nil, length: Double?, log: Log,
                             shouldStop: @escaping () -> Bool, onFirstFrame: (() -> Void)?,
@@ -23,7 +25,8 @@ public enum PlayJob {
             ? DeviceAccess.choose(log: log) : .direct
         defer { access.release() }
         let setup = OutputSetup(items: items, config: config, request: request, drmDirectory: drmDirectory, input: input,
-                                access: access, log: log, more: more, firstName: firstScreen)
+                                access: access, log: log, more: more, firstName: firstScreen,
+                                moreOutputs: screenOutputs)
         var why = ""
         for entry in OutputRegistry.candidates(for: request.kind, untimed: config.untimed) {
             switch try entry.open(setup, why) {

@@ -26,6 +26,8 @@ struct OutputSetup {
     var more: [ScreenSetup] = []
     /// The first screen's name (`main` without `--screen`).
     var firstName = "main"
+    /// Where each screen after the first shows on a display (its connector, mode and rotation), in `more`'s order.
+    var moreOutputs: [OutputRequest] = []
 
     /// Every screen, the first one first.
     var screens: [ScreenSetup] { [ScreenSetup(name: firstName, items: items, config: config)] + more }
@@ -94,8 +96,7 @@ enum OutputRegistry {
             selection = s
         }
         if !setup.more.isEmpty {  // a display is there: never fall back to headless, where nothing would be seen
-            throw PlayerError("--screen: several screens on DRM displays are not built yet (issue 40: the connectors of one card "
-                              + "must share its fd and master); --output headless plays them offscreen")
+            return .success(try openDisplays(setup, first: selection, report: report))
         }
         var drmConfig = setup.config
         let mode = selection.mode
@@ -128,6 +129,44 @@ enum OutputRegistry {
             log.info("\(error); display hotplug by the connector poll alone")
         }
         return .success(OpenedPlayer(player: player, close: { output.close() }))
+    }
+
+    /// Several screens on the connectors of one card (`--screen`): an output each, sharing the card, every canvas
+    /// its mode's size; the clock is the first output's flips. Never falls back to headless: errors are thrown.
+    static func openDisplays(_ setup: OutputSetup, first: DisplaySelection, report: DisplayReport) throws -> OpenedPlayer {
+        let request = setup.request, log = setup.log
+        guard setup.moreOutputs.count == setup.more.count else {
+            throw PlayerError("--screen: \(setup.more.count) screens after the first but \(setup.moreOutputs.count) connectors for them")
+        }
+        var firstOptions = request.drm
+        firstOptions.connectorName = first.connector.name
+        let requests = [OutputRequest(kind: .drm, drm: firstOptions, rotation: request.rotation)] + setup.moreOutputs
+        let clock = PresentationClock()
+        let outputs = try DRMDisplayOutput.open(
+            screens: requests.map { DRMScreenRequest(options: $0.drm, rotation: $0.rotation) }, report: report,
+            opener: setup.access.display, clocks: [clock], log: log)
+        let closeAll = { for output in outputs.reversed() { output.close() } }
+        var screens = setup.screens
+        for (i, output) in outputs.enumerated() { screens[i].config.size = output.size }
+        let player = Player(screens: screens, clock: clock, log: log, waitForDecodes: false)
+        do {
+            for (i, output) in outputs.enumerated() {
+                log.info("output: \(output.name), canvas \(output.size) for screen \(screens[i].name) (\(output.context.renderer))")
+                try output.context.makeCurrentIfNeeded()
+                try player.attach(output, toScreen: i)
+            }
+            player.interaction = try openInput(setup.input, canvas: outputs[0].size, rotation: request.rotation,
+                                               opener: setup.access.input, log: log)
+        } catch {
+            closeAll()
+            throw error
+        }
+        do {
+            player.hotplug = try DisplayHotplugMonitor()  // the first screen's; its output passes events on
+        } catch {
+            log.info("\(error); display hotplug by the connector poll alone")
+        }
+        return OpenedPlayer(player: player, close: closeAll)
     }
 
     /// The offscreen canvas at the configured size, paced at 60 frames per second on the monotonic clock; input
