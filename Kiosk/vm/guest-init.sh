@@ -1,7 +1,7 @@
 #!/bin/sh
 # PID 1 of the test VM. Mounts the host's / (read-only, 9p tag "hostroot") at /host and the harness's
 # exchange folder (writable, 9p tag "kioskio") at /host/run/kiosk, loads the GPU driver named by
-# kiosk.gpu=bochs|virtio on the kernel command line (and the modules of kiosk.modules=a,b, when given), runs /run/kiosk/job.sh chrooted into the host root,
+# kiosk.gpu=bochs|virtio|virtio2 on the kernel command line (and the modules of kiosk.modules=a,b, when given), runs /run/kiosk/job.sh chrooted into the host root,
 # writes its exit status to /run/kiosk/job.rc and powers off. Lines starting "@@ <uptime>" are milestones
 # the harness (vm.py) timestamps.
 PATH=/bin; export PATH
@@ -20,7 +20,7 @@ mount -t tmpfs tmpfs $H/run; mkdir -p $H/run/kiosk $H/run/tmp; chmod 1777 $H/run
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 kioskio $H/run/kiosk || { mark "FATAL 9p kioskio"; poweroff -f; }
 case $GPU in
   bochs) modprobe bochs ;;
-  virtio) modprobe virtio-gpu ;;
+  virtio|virtio2) modprobe virtio-gpu ;;   # virtio2: two heads
   *) mark "FATAL unknown kiosk.gpu=$GPU" ;;
 esac
 modprobe uinput; modprobe evdev   # synthetic touchscreen and keyboard for the input step

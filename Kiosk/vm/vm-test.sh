@@ -2,13 +2,15 @@
 # kiosk's end-to-end test on a real kernel: Debian's kernel under QEMU (TCG), once with bochs-drm (-device VGA) and
 # once with virtio-gpu, running the real `kiosk play` from the host's build on /dev/dri/card0 with screendumps,
 # then the DRM building blocks' XCTests (KioskTests.DRMVMTests). check.py compares the screendumps with
-# `kiosk snapshot` of the same items. Prints one line per check and ends with `N passed, M failed`.
-# Usage: Kiosk/vm/vm-test.sh   [GPUS="bochs virtio"] [RES=640x480] [SCRATCH=.build]
-# Output: out/vm/<gpu>/ (serial.log with timestamps, screendumps, summary.json, results/). Exit 0 when all pass.
+# `kiosk snapshot` of the same items. `virtio2` (a virtio-gpu of two heads) runs screens-test.sh: several screens
+# on the connectors of one card. Prints one line per check and ends with `N passed, M failed`.
+# Usage: Kiosk/vm/vm-test.sh   [GPUS="bochs virtio virtio2"] [RES=640x480] [SCRATCH=.build]
+# Output: out/vm/<gpu>/ (serial.log with timestamps, screendumps, summary.json, results/), out/vm/screens/ for
+# virtio2. Exit 0 when all pass.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-GPUS=${GPUS:-"bochs virtio"}
+GPUS=${GPUS:-"bochs virtio virtio2"}
 RES=${RES:-640x480}
 SCRATCH=${SCRATCH:-$ROOT/.build}
 OUT=${OUT:-$ROOT/out/vm}
@@ -288,6 +290,7 @@ JOB
 mkdir -p "$OUT"
 passed=0; failed=0
 for gpu in $GPUS; do
+  [ "$gpu" = virtio2 ] && continue  # its own job and checks: screens-test.sh, below
   rm -rf "$IO/results"
   python3 "$HERE/vm.py" --gpu "$gpu" --res "$RES" --job "$JOB" --out "$OUT/$gpu" --timeout 480 \
     > "$OUT/$gpu.log" 2>&1 || true
@@ -299,5 +302,18 @@ for gpu in $GPUS; do
   passed=$((passed + p)); failed=$((failed + f))
   echo "== $gpu: $(python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print('rc', s['rc'], s['events_s'])" "$OUT/$gpu/summary.json" 2>&1) total $(elapsed)"
 done
+if [[ " $GPUS " == *" virtio2 "* ]]; then
+  rc=0
+  RES=$RES SCRATCH=$SCRATCH OUT=$OUT "$HERE/screens-test.sh" > "$OUT/screens.txt" 2>&1 || rc=$?
+  grep -E '^(PASS|FAIL) ' "$OUT/screens.txt" | sed 's/^\(PASS\|FAIL\) /\1 virtio2 /' || true
+  # its last line is its own judge_checks' count; anything else (it died before) is one failure
+  if read -r p _ f _ < <(tail -n 1 "$OUT/screens.txt") && [[ "$p" =~ ^[0-9]+$ && "$f" =~ ^[0-9]+,?$ ]]; then
+    f=${f%,}; [ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
+  else
+    echo "vm-test virtio2: screens-test.sh ended without its count (exit $rc): $(tail -n 3 "$OUT/screens.txt")" >&2; p=0; f=1
+  fi
+  passed=$((passed + p)); failed=$((failed + f))
+  echo "== virtio2 (screens-test.sh): $p passed, $f failed, total $(elapsed)"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

@@ -2,13 +2,15 @@
 """Boots the test VM (Debian's kernel, the host's / over 9p), runs a job script in it and serves its
 screenshot requests.
 
-usage: vm.py --gpu bochs|virtio --res WxH --job SCRIPT --out DIR [--timeout S] [--initrd CPIO] [--append WORDS]
+usage: vm.py --gpu bochs|virtio|virtio2 --res WxH --job SCRIPT --out DIR [--timeout S] [--initrd CPIO] [--append WORDS]
              [--root DIR]
 
 The job runs chrooted into the host root with $KIOSK_VM_IO as a writable exchange folder. To ask for a
 screenshot it prints a line `KIOSK-VM screendump NAME` and waits for the file $KIOSK_VM_IO/ack-NAME. The
 driver takes the screendump through QEMU's HMP monitor, saves DIR/NAME.png (and NAME.ppm), and writes into ack-NAME one
 line: `WIDTH HEIGHT R G B FRACTION`, the centre pixel and the fraction of pixels equal to it.
+`KIOSK-VM screendump NAME HEAD` takes head HEAD (0, 1) of the GPU instead: `virtio2` is a virtio-gpu with two
+heads (outputs Virtual-1 and Virtual-2; the second reads as disconnected until the guest forces it on).
 To have the screen watched it prints `KIOSK-VM watch NAME` ... `KIOSK-VM unwatch NAME`: meanwhile the driver takes a
 screendump every 0.2 s into DIR/NAME.watch.jsonl with the host-side time of each (screen_timeline.py), and
 `KIOSK-VM mark NAME NOTE` records the host's time of a moment there (a fault the job just caused).
@@ -138,7 +140,7 @@ def vnc_set_desktop_size(path, w, h):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--gpu', choices=['bochs', 'virtio'], default='bochs')
+    ap.add_argument('--gpu', choices=['bochs', 'virtio', 'virtio2'], default='bochs')
     ap.add_argument('--res', default='800x600')
     ap.add_argument('--job', required=True)
     ap.add_argument('--out', required=True)
@@ -165,7 +167,8 @@ def main():
 
     xres, yres = a.res.split('x')
     device = {'bochs': f'VGA,xres={xres},yres={yres},edid=on,vgamem_mb=64',
-              'virtio': f'virtio-gpu-pci,xres={xres},yres={yres}'}[a.gpu]
+              'virtio': f'virtio-gpu-pci,xres={xres},yres={yres}',
+              'virtio2': f'virtio-gpu-pci,id=gpu0,max_outputs=2,xres={xres},yres={yres}'}[a.gpu]
     # No AVX in the guest: QEMU 7.2's TCG emulation of AVX/AVX2 (new in that release) mis-executes some of the
     # code llvmpipe JITs for 256-bit vectors: zoomed pictures and sphere views came out with texel-grid patterns
     # that the same kiosk draws correctly on the host, and which moved with unrelated shader changes. Without AVX,
@@ -246,8 +249,9 @@ def main():
                 break
             timed_out = True
             break
-        if not name.replace('-', '').replace('_', '').isalnum():
-            print(f'vm.py: refusing screendump name {name!r}', flush=True)
+        name, _, head = name.partition(' ')  # `NAME HEAD`: a head of the two-headed GPU (device gpu0)
+        if not name.replace('-', '').replace('_', '').isalnum() or head not in ('', '0', '1'):
+            print(f'vm.py: refusing screendump name {name!r} head {head!r}', flush=True)
             continue
         if name.startswith('resize-'):
             size = name[len('resize-'):]
@@ -263,10 +267,10 @@ def main():
             os.rename(os.path.join(io, f'ack-{name}.tmp'), os.path.join(io, f'ack-{name}'))
             continue
         ppm = os.path.join(io, f'{name}.ppm')
-        monitor.command(f'screendump {ppm}')
+        monitor.command(f'screendump {ppm}' + (f' gpu0 {head}' if head and a.gpu == 'virtio2' else ''))
         stats = centre_stats(*png_from_ppm(ppm, os.path.join(out, f'{name}.png')))
         shutil.move(ppm, os.path.join(out, f'{name}.ppm'))  # kept for the pixel checks (check.py)
-        shots.append({'name': name, 't': round(time.monotonic() - t0, 2), 'size': f'{stats[0]}x{stats[1]}',
+        shots.append({'name': name, 'head': int(head or 0), 't': round(time.monotonic() - t0, 2), 'size': f'{stats[0]}x{stats[1]}',
                       'centre': list(stats[2:5]), 'uniform': round(stats[5], 4)})
         with open(os.path.join(io, f'ack-{name}.tmp'), 'w') as f:
             f.write('%d %d %d %d %d %.4f\n' % stats)

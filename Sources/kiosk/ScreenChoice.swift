@@ -4,8 +4,8 @@ import KioskPlayer
 /// `kiosk play --screen NAME:CONNECTORS:SOURCE` (issue 40): the screens are resolved (a bad spec or section is one
 /// line, exit 2). The first screen plays as `--drm-connector CONNECTOR` with its source and its options would, and
 /// the remotes, the state and the content fetcher are its; each further screen plays beside it in the same loop,
-/// with its own source and options (on headless canvases today: several DRM connectors, spans and mirrors are not
-/// built yet, and say so).
+/// with its own source and options, on headless canvases or on its own connector of the same card (spans, mirrors
+/// and several cards are not built yet, and say so).
 enum ScreenChoice {
     /// The line for what is not built yet.
     static let notBuilt = "--screen: a span (A+B) or mirror (A,B) is not built yet (issue 40); "

@@ -1,0 +1,79 @@
+#!/bin/bash
+# Several screens on the DRM displays of one card (issue 40), on a real kernel: Debian's kernel under QEMU with a
+# virtio-gpu of two heads (vm.py --gpu virtio2: outputs Virtual-1 and Virtual-2). The second head reads as
+# disconnected until the job forces it on (/sys/class/drm/card0-Virtual-2/status); such a connector has no EDID,
+# so the mode is pinned (--drm-mode 640x480). One `kiosk play --screen a:Virtual-1:a.png --screen
+# b:Virtual-2:c.png` drives both heads from one loop; each head's screendump is compared with `kiosk snapshot` of
+# its own picture and of the other's. Then head 2 is forced off (kiosk says so in one line and plays on on head 1)
+# and on again (kiosk sets its mode again). screens-check.py judges the results. About a minute of guest time.
+# Usage: Kiosk/vm/screens-test.sh   [RES=640x480] [SCRATCH=.build]
+# Output: out/vm/screens.log (the VM run), out/vm/screens/ (serial.log, screendumps, results/, checks.txt), out/vm/screens-fixtures/. Ends with
+# `N passed, M failed`.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+RES=${RES:-640x480}
+SCRATCH=${SCRATCH:-$ROOT/.build}
+OUT=${OUT:-$ROOT/out/vm}/screens
+PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg"
+. "$HERE/need-tools.sh"
+. "$ROOT/Kiosk/results.sh"
+SCREENS_CHECKS=10
+need_tools screens-test "$PACKAGES" qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio ffmpeg:ffmpeg
+"$HERE/prepare-kernel.sh"
+"$HERE/build-initramfs.sh"
+(cd "$ROOT" && swift build --scratch-path "$SCRATCH" 2>&1 | tail -1)
+KIOSK=$(cd "$SCRATCH/debug" && pwd)/kiosk
+[ -x "$KIOSK" ] || { echo "screens-test: no kiosk in $SCRATCH/debug" >&2; exit 1; }
+
+FIX=$OUT-fixtures  # beside OUT: vm.py empties OUT when the VM starts
+rm -rf "$FIX"; mkdir -p "$FIX"
+ff() { ffmpeg -v error -nostdin -y "$@"; }
+ff -f lavfi -i "testsrc2=size=$RES,gblur=sigma=1.5" -frames:v 1 "$FIX/a.png"
+ff -f lavfi -i "mandelbrot=size=$RES" -frames:v 1 "$FIX/c.png"
+export LIBGL_ALWAYS_SOFTWARE=1
+for i in a c; do
+  "$KIOSK" snapshot "$FIX/$i.png" --size "$RES" --output "$FIX/ref-$i.png"
+  ff -i "$FIX/ref-$i.png" -f image2 -vcodec ppm "$FIX/$i.ppm"
+done
+
+IO=$HERE/.cache/io
+JOB=$(mktemp)
+trap 'rm -f "$JOB"' EXIT
+cat > "$JOB" <<JOB
+export LIBGL_ALWAYS_SOFTWARE=1
+R=\$KIOSK_VM_IO/results; mkdir -p \$R
+F=$FIX
+S=/sys/class/drm/card0-Virtual-2/status
+# shot NAME HEAD: a screendump of head HEAD (0: Virtual-1, 1: Virtual-2)
+shot() { echo "KIOSK-VM screendump \$1 \$2"; n=0; while [ ! -e "\$KIOSK_VM_IO/ack-\$1" ] && [ \$n -lt 1200 ]; do sleep 0.05; n=\$((n+1)); done; }
+# the waits give up early once kiosk has exited (\$pid), so that a kiosk that failed costs seconds, not the VM's timeout
+gone() { [ -n "\${pid:-}" ] && ! kill -0 \$pid 2>/dev/null; }
+waitlog() { n=0; while ! grep -q "\$2" "\$1" 2>/dev/null; do gone && return 1; sleep 0.05; n=\$((n+1)); [ \$n -gt \$((\$3 * 20)) ] && return 1; done; return 0; }
+cat \$S > \$R/status-before 2>&1
+echo on > \$S; echo "rc \$?" >> \$R/status-forced; cat \$S >> \$R/status-forced 2>&1
+"$KIOSK" outputs > \$R/outputs.txt 2>&1
+"$KIOSK" play --no-state --output drm --drm-mode 640x480 --transition none --log-level info \
+  --screen a:Virtual-1:\$F/a.png --screen b:Virtual-2:\$F/c.png > \$R/play.log 2>&1 &
+pid=\$!
+# the first frame of each screen compiles its shaders on llvmpipe under TCG: seconds each
+waitlog \$R/play.log "screen a: showing" 90 && waitlog \$R/play.log "screen b: showing" 90 && sleep 4
+shot both-head0 0; shot both-head1 1
+echo off > \$S
+waitlog \$R/play.log "display on Virtual-2 disconnected" 20 && sleep 2 && shot off-head0 0
+echo on > \$S
+waitlog \$R/play.log "display on Virtual-2 is back" 20 && sleep 4 && shot back-head1 1 && shot back-head0 0
+kill -0 \$pid 2>/dev/null && alive=1 || alive=0
+kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/play.exit
+JOB
+
+mkdir -p "$OUT"
+rm -rf "$IO/results"
+python3 "$HERE/vm.py" --gpu virtio2 --res "$RES" --job "$JOB" --out "$OUT" --timeout 300 > "$OUT.log" 2>&1 || true
+rm -rf "$OUT/results"; cp -r "$IO/results" "$OUT/results" 2>/dev/null || mkdir -p "$OUT/results"
+rc=0
+python3 "$HERE/screens-check.py" --shots "$OUT" --results "$OUT/results" --fixtures "$FIX" | tee "$OUT/checks.txt" || rc=$?
+# screens-check.py runs SCREENS_CHECKS checks: fewer means a step stopped checking.
+read -r passed failed < <(judge_checks "$OUT/checks.txt" "$rc" "$SCREENS_CHECKS" screens-test)
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
