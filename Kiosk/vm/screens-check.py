@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks the two-screen VM run (job written by screens-test.sh): kiosk's log, and each head's screendump against
-`kiosk snapshot` of its own picture (PSNR above 30 dB) and of the other screen's (lower).
+`kiosk snapshot` of its own picture at its mode's size (PSNR above 30 dB; screen b is 800x600 by its section's
+drm-mode) and of the other screen's (lower).
 
 usage: screens-check.py --shots DIR --results DIR --fixtures DIR
 
@@ -24,15 +25,17 @@ def main():
     c = Checks()
     log = read(os.path.join(a.results, 'play.log'))
     tail = log[-400:].replace('\n', ' | ')
-    refs = {i: read_ppm(os.path.join(a.fixtures, f'{i}.ppm')) for i in ('a', 'c')}
+    refs = {i: read_ppm(os.path.join(a.fixtures, f'{i}.ppm')) for i in ('a', 'c', 'a-800x600', 'c-800x600')}
 
     def shot(name):
         path = os.path.join(a.shots, f'{name}.ppm')
         return read_ppm(path) if os.path.exists(path) else None
 
-    def shows(name, want):
-        """The screendump `name` shows `want` (a or c): close to its snapshot, farther from the other's."""
-        other = 'c' if want == 'a' else 'a'
+    def shows(name, want, size=''):
+        """The screendump `name` shows `want` (a or c): close to its snapshot (at `size`, e.g. `-800x600`, default
+        the VM's), farther from the other's."""
+        other = ('c' if want == 'a' else 'a') + size
+        want += size
         s = shot(name)
         if s is None:
             c.check(name, False, f'no screendump {name}; {tail}')
@@ -46,17 +49,18 @@ def main():
             f"kiosk outputs: {read(os.path.join(a.results, 'outputs.txt')).strip()!r}")
     outputs = re.findall(r'output: drm (\S+) (\S+) (\S+) .* for screen (\w+)', log)
     c.check('one-output-line-per-screen',
-            [(o[1], o[3]) for o in outputs] == [('Virtual-1', 'a'), ('Virtual-2', 'b')] and len({o[0] for o in outputs}) == 1,
+            [(o[1], o[2].split('@')[0], o[3]) for o in outputs] == [('Virtual-1', '640x480', 'a'), ('Virtual-2', '800x600', 'b')]
+            and len({o[0] for o in outputs}) == 1,
             f'{outputs or "none"}' + ('' if outputs else f'; {tail}'))
     crtcs = re.findall(r'DRM output \S+ (\S+) \S+ on CRTC (\d+)', log)
     c.check('a-crtc-each', len(crtcs) == 2 and crtcs[0][1] != crtcs[1][1], f'{crtcs or "none"}')
     shows('both-head0', 'a')
-    shows('both-head1', 'c')
+    shows('both-head1', 'c', '-800x600')
     c.check('head2-off-one-line', log.count('display on Virtual-2 disconnected') == 1
             and 'display on Virtual-1 disconnected' not in log, tail)
     shows('off-head0', 'a')
     c.check('head2-back', 'display on Virtual-2 is back' in log, tail)
-    shows('back-head1', 'c')
+    shows('back-head1', 'c', '-800x600')
     exit_line = read(os.path.join(a.results, 'play.exit')).split()
     c.check('play-exit', exit_line[:2] == ['0', '1'],
             f'exit {exit_line or "missing"} (status, alive at the end); {tail}')

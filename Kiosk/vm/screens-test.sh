@@ -2,13 +2,14 @@
 # Several screens on the DRM displays of one card (issue 40), on a real kernel: Debian's kernel under QEMU with a
 # virtio-gpu of two heads (vm.py --gpu virtio2: outputs Virtual-1 and Virtual-2). The second head reads as
 # disconnected until the job forces it on (/sys/class/drm/card0-Virtual-2/status); such a connector has no EDID,
-# so the mode is pinned (--drm-mode 640x480). One `kiosk play --screen a:Virtual-1:a.png --screen
-# b:Virtual-2:c.png` drives both heads from one loop; each head's screendump is compared with `kiosk snapshot` of
-# its own picture and of the other's. Then head 2 is forced off (kiosk says so in one line and plays on on head 1)
-# and on again (kiosk sets its mode again). screens-check.py judges the results. About a minute of guest time.
+# so the modes are pinned: --drm-mode 640x480, and 800x600 for screen b by its [screen b] section. One `kiosk play
+# --screen a:Virtual-1:a.png --screen b:Virtual-2:c.png` drives both heads from one loop; each head's screendump is
+# compared with `kiosk snapshot` of its own picture and of the other's, at its mode's size. Then head 2 is forced
+# off (kiosk says so in one line and plays on on head 1) and on again (kiosk sets its mode again). screens-check.py
+# judges the results. About a minute of guest time.
 # Usage: Kiosk/vm/screens-test.sh   [RES=640x480] [SCRATCH=.build]
-# Output: out/vm/screens.log (the VM run), out/vm/screens/ (serial.log, screendumps, results/, checks.txt), out/vm/screens-fixtures/. Ends with
-# `N passed, M failed`.
+# Output: out/vm/screens.log (the VM run), out/vm/screens/ (serial.log, screendumps, results/, checks.txt),
+# out/vm/screens-fixtures/. Ends with `N passed, M failed`.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -35,7 +36,11 @@ export LIBGL_ALWAYS_SOFTWARE=1
 for i in a c; do
   "$KIOSK" snapshot "$FIX/$i.png" --size "$RES" --output "$FIX/ref-$i.png"
   ff -i "$FIX/ref-$i.png" -f image2 -vcodec ppm "$FIX/$i.ppm"
+  "$KIOSK" snapshot "$FIX/$i.png" --size 800x600 --output "$FIX/ref-$i-800x600.png"
+  ff -i "$FIX/ref-$i-800x600.png" -f image2 -vcodec ppm "$FIX/$i-800x600.ppm"
 done
+# screen b's own mode: its section's drm-mode over the command line's
+printf '[screen b]\ndrm-mode = 800x600\n' > "$FIX/screens.conf"
 
 IO=$HERE/.cache/io
 JOB=$(mktemp)
@@ -53,7 +58,7 @@ waitlog() { n=0; while ! grep -q "\$2" "\$1" 2>/dev/null; do gone && return 1; s
 cat \$S > \$R/status-before 2>&1
 echo on > \$S; echo "rc \$?" >> \$R/status-forced; cat \$S >> \$R/status-forced 2>&1
 "$KIOSK" outputs > \$R/outputs.txt 2>&1
-"$KIOSK" play --no-state --output drm --drm-mode 640x480 --transition none --log-level info \
+"$KIOSK" play --config \$F/screens.conf --no-state --output drm --drm-mode $RES --transition none --log-level info \
   --screen a:Virtual-1:\$F/a.png --screen b:Virtual-2:\$F/c.png > \$R/play.log 2>&1 &
 pid=\$!
 # the first frame of each screen compiles its shaders on llvmpipe under TCG: seconds each
