@@ -12,6 +12,9 @@ public final class DRMCard {
     private let log: Log
     /// The console's text mode, put back when the last output closes.
     private var console: ConsoleMode?
+    /// Every output's flip waiter, kept as long as the descriptor: a flip event still queued for an output that
+    /// is gone may be read by another output's wait, and writes into its waiter's slot.
+    private var waiters: [DRMFlipWaiter] = []
     private lazy var hold = MasterHold(take: { [unowned self] in
         try device.becomeMaster()
         console = ConsoleMode(log: log)
@@ -39,6 +42,9 @@ public final class DRMCard {
     /// An output stops using the card (after restoring its CRTC): the last one drops master and puts the
     /// console back.
     func leave() { hold.leave() }
+
+    /// Keeps `waiter` (whose slot is the user data of its output's flips) until the card is released.
+    func keep(_ waiter: DRMFlipWaiter) { waiters.append(waiter) }
 
     /// Tries to become DRM master again (after a VT switch); true on success.
     func regainMaster() -> Bool { (try? device.becomeMaster()) != nil }

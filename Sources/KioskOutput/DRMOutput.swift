@@ -59,6 +59,7 @@ public final class DRMOutput {
         self.committer = committer
         self.selection = selection
         self.card = card
+        card.keep(waiter)
         self.log = log
         commitMode = commit
         commitName = committer.name
