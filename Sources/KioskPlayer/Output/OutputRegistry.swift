@@ -155,8 +155,13 @@ enum OutputRegistry {
                 try output.context.makeCurrentIfNeeded()
                 try player.attach(output, toScreen: i)
             }
-            player.interaction = try openInput(setup.input, canvas: outputs[0].size, rotation: request.rotation,
-                                               opener: setup.access.input, log: log)
+            // each screen its own devices (`--input-device PATH@NAME`; the others and the seat the first screen's),
+            // on its own canvas and rotation
+            for (i, screen) in screens.enumerated() {
+                guard let own = setup.input?.forScreen(screen.name, first: i == 0) else { continue }
+                player.screens[i].interaction = try openInput(own, canvas: outputs[i].size, rotation: requests[i].rotation,
+                                                              opener: setup.access.input, log: log.prefixed("screen \(screen.name): "))
+            }
         } catch {
             closeAll()
             throw error
