@@ -126,11 +126,18 @@ struct Commands {
         web?.onScheduleSaved { reload.reload() }
         let service = SystemdNotifier()  // Type=notify units: ready, watchdog, status; nothing elsewhere
         defer { service.stopping() }
+        // each further screen: its items (its schedule's, when it has one: its section's or the global one) and
+        // where it was (the state file's `screens`, with the player's sound, resume book and alert)
+        var screenSchedules: [(name: String, driver: ScheduleDriver)] = []
         let more = try screens.more.map { plan in
             var screenConfig = plan.config
-            // where this screen was (the state file's `screens`), with the player's sound, resume book and alert
             screenConfig.restored = state?.restored.flatMap { around in around.screens?[plan.name].map { $0.restoring(within: around) } }
-            return ScreenSetup(name: plan.name, items: try playlist(plan.sources, allowEmpty: false, loaded: nil), config: screenConfig)
+            var screenItems = plan.sources.isEmpty ? [] : try playlist(plan.sources, allowEmpty: plan.options.string("schedule") != nil)
+            if let driver = try ScheduleSetup.driver(plan.options, fallback: screenItems, realClock: true, log: log.prefixed("screen \(plan.name): ")) {
+                screenItems = driver.startingItems(at: 0)
+                screenSchedules.append((plan.name, driver))
+            }
+            return ScreenSetup(name: plan.name, items: screenItems, config: screenConfig)
         }
         let report = try watchdog.guarding { try PlayJob.play(items: items, layout: layout, config: config,
                                       firstScreen: screens.firstName, screens: more, screenOutputs: screens.moreOutputs,
@@ -157,6 +164,10 @@ struct Commands {
                                           web?.serve(player)
                                           cec?.start(player)
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
+                                          for (name, driver) in screenSchedules {
+                                              player.keepsRunningWhenEmpty = true
+                                              player.addProducer(driver, forScreen: name)
+                                          }
                                           state?.keep(player)  // after the servers took the board
                                           service.follow(player)
                                           stall?.attach(to: player)

@@ -45,10 +45,9 @@ enum ScreenChoice {
             if plan.sources.contains(where: ContentMap.isRemote) {
                 throw UsageError("\(plan.label): a URL plays on the first screen only, for now (issue 40); give this screen files")
             }
-            if plan.options.string("schedule") != nil {
-                throw UsageError("\(plan.label): a schedule runs on the first screen only, for now (issue 40)")
+            if plan.sources.isEmpty, plan.options.string("schedule") == nil {
+                throw UsageError("\(plan.label): nothing to play: give it a SOURCE, path = lines or a schedule")
             }
-            if plan.sources.isEmpty { throw UsageError("\(plan.label): nothing to play: give it a SOURCE or path = lines") }
         }
         let outputs = try zip(plans, connectors).dropFirst().map { plan, connector in
             do {

@@ -4,7 +4,7 @@ import XCTest
 /// Several screens (issue 40) through the real `kiosk` binary: `check-config` lists each screen as it resolves
 /// (or each problem at its FILE:LINE, exit 2), and `play --screen` plays one screen on one connector (under
 /// `--output headless` a connector is only a label) and several screens in one loop, and refuses what is not built
-/// (spans, mirrors, a URL or schedule beyond the first screen) with one line.
+/// (spans, mirrors, a URL beyond the first screen) with one line; a further screen follows its own schedule.
 final class ScreenCLITests: XCTestCase {
     private func write(_ text: String, _ path: String) throws {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -152,5 +152,30 @@ final class ScreenCLITests: XCTestCase {
             XCTAssertTrue(r.stderr.hasPrefix(line), "\(args): \(r.stderr)")
             XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1, "one line: \(r.stderr)")
         }
+    }
+
+    /// A further screen follows its own schedule (its section's `schedule`): at the window's edge it turns to the
+    /// window's folder while the first screen plays on with its own picture.
+    func testAFurtherScreenFollowsItsOwnSchedule() throws {
+        let dir = try TempDir()
+        let door = try png(dir, "door.png", "red")
+        _ = try png(dir, "fallback.png", "blue")
+        try FileManager.default.createDirectory(atPath: dir.file("day"), withIntermediateDirectories: true)
+        _ = try png(dir, "day/green.png", "green")
+        let schedule = dir.file("lobby.schedule")
+        try write("*       09:00-10:00  \(dir.file("day"))\nfallback             \(dir.file("fallback.png"))\n", schedule)
+        let conf = dir.file("kiosk.conf")
+        try write("screen = door:HDMI-A-1:\(door)\nscreen = lobby:HDMI-A-2:\n[screen lobby]\nschedule = \(schedule)\n", conf)
+        let r = try CLITests.run(["play", "--config", conf, "--output", "headless", "--size", "32x24", "--length", "4", "--no-state",
+                                  "--start-time", "2026-12-24T08:59:58", "--timezone", "UTC", "--log-level", "info"], timeout: 60)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        let fallback = lines.firstIndex { $0.contains("screen lobby: showing \(dir.file("fallback.png"))") }
+        let day = lines.firstIndex { $0.contains("screen lobby: showing \(dir.file("day/green.png"))") }
+        XCTAssertNotNil(fallback, r.stderr)
+        XCTAssertNotNil(day, "the 09:00 window: \(r.stderr)")
+        XCTAssertLessThan(fallback ?? .max, day ?? -1, "the fallback first, then the window")
+        XCTAssertTrue(r.stderr.contains("screen door: showing \(door)"), r.stderr)
+        XCTAssertFalse(lines.contains { $0.contains("screen door: showing") && !$0.contains(door) }, "door keeps its own: \(r.stderr)")
     }
 }
