@@ -101,9 +101,13 @@ final class ScreenRemotesTests: XCTestCase {
             let p = try LiveProcess(args)
             XCTAssertTrue(p.waitFor("screen lobby: showing", timeout: 20), p.stderr)
             let door = try IPCConnection(path: sock), lobby = try IPCConnection(path: sock + ".lobby")
-            // the folder plays by name: blue, green, red
+            // the folder plays by name: blue, green, red; each step waits for the one before (two nexts within one
+            // decode may land as one)
             XCTAssertEqual(try door.request(#"["playlist-next"]"#)["error"], .string("success"))  // door: green
-            for _ in 0..<2 { XCTAssertEqual(try lobby.request(#"["playlist-next"]"#)["error"], .string("success")) }  // lobby: red
+            for want in [files[1], files[0]] {  // lobby: green, then red
+                XCTAssertEqual(try lobby.request(#"["playlist-next"]"#)["error"], .string("success"))
+                XCTAssertTrue(try eventually(10) { (try? lobby.get("path")) == .string(want) }, "lobby on \(want)")
+            }
             XCTAssertEqual(try lobby.request(#"["set_property","pause",true]"#)["error"], .string("success"))
             XCTAssertTrue(try eventually(5) { (try? lobby.get("path")) == .string(files[0]) && (try? door.get("path")) == .string(files[1]) })
             p.send(SIGTERM)
