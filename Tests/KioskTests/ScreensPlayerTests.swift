@@ -42,8 +42,9 @@ final class ScreensPlayerTests: XCTestCase {
         XCTAssertEqual(player.screenNames, ["a", "lobby"])
         var shown: [String: [String]] = [:]
         for screen in player.screens {
+            let name = screen.name  // not the screen itself: its own observer holding it would keep it (and its GL objects) alive
             screen.events.observe { event in
-                if case .itemStarted(_, let path, _) = event { shown[screen.name, default: []].append((path as NSString).lastPathComponent) }
+                if case .itemStarted(_, let path, _) = event { shown[name, default: []].append((path as NSString).lastPathComponent) }
             }
         }
         var turns = 0
