@@ -10,15 +10,9 @@ final class ScreenCLITests: XCTestCase {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    private func png(_ dir: TempDir, _ name: String, _ colour: String) throws -> String {
-        let path = dir.file(name)
-        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=\(colour):s=16x16", "-frames:v", "1", path])
-        return path
-    }
-
     func testCheckConfigListsTwoScreensAsTheyResolve() throws {
         let dir = try TempDir()
-        let a = try png(dir, "a.png", "red"), b = try png(dir, "b.png", "blue")
+        let a = try ColourPictures.make(dir, "a.png", "red"), b = try ColourPictures.make(dir, "b.png", "blue")
         let conf = dir.file("kiosk.conf")
         try write("""
         # lobby and a two-panel wall
@@ -60,7 +54,7 @@ final class ScreenCLITests: XCTestCase {
 
     func testCheckConfigNamesEveryScreenProblemAtItsLine() throws {
         let dir = try TempDir()
-        let a = try png(dir, "a.png", "red")
+        let a = try ColourPictures.make(dir, "a.png", "red")
         let conf = dir.file("kiosk.conf")
         try write("""
         screen = lobby:HDMI-A-1:\(a)
@@ -92,7 +86,7 @@ final class ScreenCLITests: XCTestCase {
 
     func testPlayOneScreenOnOneConnectorWithItsSectionsOptions() throws {
         let dir = try TempDir()
-        let a = try png(dir, "a.png", "red")
+        let a = try ColourPictures.make(dir, "a.png", "red")
         let conf = dir.file("kiosk.conf")
         try write("size = 48x32\n[screen lobby]\nsize = 64x36\n", conf)
         let r = try CLITests.run(["play", "--config", conf, "--screen", "lobby:HDMI-A-9:\(a)", "--output", "headless",
@@ -107,7 +101,7 @@ final class ScreenCLITests: XCTestCase {
     /// loop, each line naming its screen.
     func testPlayTwoScreensEachWithItsOwnSourceAndSize() throws {
         let dir = try TempDir()
-        let a = try png(dir, "a.png", "red"), b = try png(dir, "b.png", "blue")
+        let a = try ColourPictures.make(dir, "a.png", "red"), b = try ColourPictures.make(dir, "b.png", "blue")
         let conf = dir.file("kiosk.conf")
         try write("size = 48x32\n[screen lobby]\nsize = 64x36\n", conf)
         let r = try CLITests.run(["play", "--config", conf, "--screen", "door:HDMI-A-1:\(a)", "--screen", "lobby:HDMI-A-2:\(b)",
@@ -123,7 +117,7 @@ final class ScreenCLITests: XCTestCase {
 
     func testPlayRefusesASpanAMirrorAndBadSpecsInOneLine() throws {
         let dir = try TempDir()
-        let a = try png(dir, "a.png", "red")
+        let a = try ColourPictures.make(dir, "a.png", "red")
         let notBuilt = "kiosk: --screen: a span (A+B) or mirror (A,B) is not built yet (issue 40); "
             + "check-config FILE shows how it resolves\n"
         for screens in [["w:DP-1+DP-2:\(a)"], ["m:DP-1,DP-2:\(a)"], ["a:HDMI-A-1:\(a)", "m:DP-1,DP-2:\(a)"]] {
@@ -158,10 +152,10 @@ final class ScreenCLITests: XCTestCase {
     /// window's folder while the first screen plays on with its own picture.
     func testAFurtherScreenFollowsItsOwnSchedule() throws {
         let dir = try TempDir()
-        let door = try png(dir, "door.png", "red")
-        _ = try png(dir, "fallback.png", "blue")
+        let door = try ColourPictures.make(dir, "door.png", "red")
+        _ = try ColourPictures.make(dir, "fallback.png", "blue")
         try FileManager.default.createDirectory(atPath: dir.file("day"), withIntermediateDirectories: true)
-        _ = try png(dir, "day/green.png", "green")
+        _ = try ColourPictures.make(dir, "day/green.png", "green")
         let schedule = dir.file("lobby.schedule")
         try write("*       09:00-10:00  \(dir.file("day"))\nfallback             \(dir.file("fallback.png"))\n", schedule)
         let conf = dir.file("kiosk.conf")

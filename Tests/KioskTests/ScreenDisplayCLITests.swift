@@ -6,15 +6,9 @@ import XCTest
 /// `--output drm` without cards says so in one line rather than playing headless. The displays themselves are
 /// the VM's (Kiosk/vm/screens-test.sh).
 final class ScreenDisplayCLITests: XCTestCase {
-    private func png(_ dir: TempDir, _ name: String, _ colour: String) throws -> String {
-        let path = dir.file(name)
-        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=\(colour):s=16x16", "-frames:v", "1", path])
-        return path
-    }
-
     func testAFurtherScreensBadModeIsOneLineNamingIt() throws {
         let dir = try TempDir()
-        let a = try png(dir, "a.png", "red"), b = try png(dir, "b.png", "blue")
+        let a = try ColourPictures.make(dir, "a.png", "red"), b = try ColourPictures.make(dir, "b.png", "blue")
         let conf = dir.file("kiosk.conf")
         for (section, reason) in [("drm-mode = 640by480", "--drm-mode: '640by480' is not WxH or WxH@Hz")] {
             try "[screen lobby]\n\(section)\n".write(toFile: conf, atomically: true, encoding: .utf8)
@@ -28,7 +22,7 @@ final class ScreenDisplayCLITests: XCTestCase {
 
     func testTwoScreensOnADisplayWithoutCardsIsOneLineNotHeadless() throws {
         let dir = try TempDir()
-        let a = try png(dir, "a.png", "red"), b = try png(dir, "b.png", "blue")
+        let a = try ColourPictures.make(dir, "a.png", "red"), b = try ColourPictures.make(dir, "b.png", "blue")
         let cards = dir.file("dri")
         try FileManager.default.createDirectory(atPath: cards, withIntermediateDirectories: true)
         let r = try CLITests.run(["play", "--screen", "door:Virtual-1:\(a)", "--screen", "lobby:Virtual-2:\(b)",

@@ -9,7 +9,7 @@ import XCTest
 final class ScreenRemotesTests: XCTestCase {
     func testEachScreenHasItsSocketAndAnAlertReachesEvery() throws {
         let dir = try TempDir()
-        let files = try pictures(dir)
+        let files = try ["red.png", "green.png", "blue.png"].map { try ColourPictures.make(dir, $0, String($0.dropLast(4))) }
         let sock = dir.file("ipc.sock")
         let p = try LiveProcess(["play", "--screen", "door:HDMI-A-1:\(files[0])", "--screen", "lobby:HDMI-A-2:\(dir.path)",
                                  "--output", "headless", "--size", "64x48", "--duration", "30", "--no-state",
@@ -59,7 +59,7 @@ final class ScreenRemotesTests: XCTestCase {
     /// section that no longer parses changes nothing on any screen (one line naming its FILE:LINE).
     func testAReloadGivesEachScreenItsOwnSection() throws {
         let dir = try TempDir()
-        let files = try pictures(dir)
+        let files = try ["red.png", "green.png", "blue.png"].map { try ColourPictures.make(dir, $0, String($0.dropLast(4))) }
         let conf = dir.file("kiosk.conf"), sock = dir.file("ipc.sock")
         func config(_ lobby: [String]) throws {
             try (["duration = 30", "screen = door:HDMI-A-1:", "screen = lobby:HDMI-A-2:", "[screen door]", "path = \(files[0])",
@@ -92,7 +92,7 @@ final class ScreenRemotesTests: XCTestCase {
     /// if it was; the file's top level is the first screen's (a one-screen file is unchanged) and `screens` the rest.
     func testEachScreenComesBackWhereItWasAfterARestart() throws {
         let dir = try TempDir()
-        let files = try pictures(dir)
+        let files = try ["red.png", "green.png", "blue.png"].map { try ColourPictures.make(dir, $0, String($0.dropLast(4))) }
         let sock = dir.file("ipc.sock"), state = dir.file("state")
         let args = ["play", "--screen", "door:HDMI-A-1:\(dir.path)", "--screen", "lobby:HDMI-A-2:\(dir.path)", "--output", "headless",
                     "--size", "32x24", "--duration", "30", "--transition", "none", "--input-ipc-server", sock, "--state-dir", state,
@@ -128,24 +128,5 @@ final class ScreenRemotesTests: XCTestCase {
         let lobby = try IPCConnection(path: sock + ".lobby"), door = try IPCConnection(path: sock)
         XCTAssertEqual(try lobby.get("pause"), .bool(true), "lobby comes back paused")
         XCTAssertEqual(try door.get("pause"), .bool(false))
-    }
-
-    /// Red, green and blue 64x48 pictures in `dir` (a folder plays them by name: blue, green, red).
-    private func pictures(_ dir: TempDir) throws -> [String] {
-        try ["red", "green", "blue"].map { colour in
-            let path = dir.file("\(colour).png")
-            try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=\(colour):s=64x48", "-frames:v", "1", path])
-            return path
-        }
-    }
-
-    /// `condition` true within `seconds`.
-    private func eventually(_ seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return false
     }
 }

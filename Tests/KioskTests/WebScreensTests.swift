@@ -76,13 +76,4 @@ final class WebScreensTests: WebServerTestCase {
         XCTAssertTrue(p.waitFor("screen lobby: showing", timeout: 30), p.stderr)
         return p
     }
-
-    private func eventually(_ seconds: Double, _ condition: () throws -> Bool) throws -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return false
-    }
 }
