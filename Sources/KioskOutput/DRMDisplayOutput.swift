@@ -52,7 +52,7 @@ public final class DRMDisplayOutput: Output {
         let context = try GLContext(gbmDevice: drm.gbmDeviceHandle, owner: drm)
         try context.makeWindowSurface(gbmSurface: drm.gbmSurfaceHandle, format: drm.gbmFormat)
         drm.attach(swapBuffers: { [weak context] in try context?.swapBuffers() })
-        let screenSize = PixelSize(width: drm.mode.width, height: drm.mode.height)
+        let screenSize = drm.scanoutSize
         self.drm = drm
         self.context = context
         self.rotation = rotation
@@ -69,9 +69,13 @@ public final class DRMDisplayOutput: Output {
     /// The card, connector and mode in use.
     public var selection: DisplaySelection { drm.selection }
 
-    /// `drm /dev/dri/card0 Virtual-1 640x480@60 atomic`, with the rotation when there is one.
+    /// `drm /dev/dri/card0 Virtual-1 640x480@60 atomic`, with the rotation when there is one; a span's or
+    /// mirror's connectors joined (`Virtual-1+Virtual-2 640x480@60 atomic span 1280x480`, `DP-1,DP-2 … mirror`).
     public var name: String {
-        "drm \(selection.path) \(selection.connector.name) \(drm.mode.name) \(drm.commitName)"
+        let parts = drm.partSelections.map(\.connector.name)
+        let spans = drm.partSelections.count > 1 && drm.scanoutSize.width > drm.mode.width
+        let kind = parts.count < 2 ? "" : spans ? " span \(drm.scanoutSize)" : " mirror"
+        return "drm \(selection.path) \(parts.joined(separator: spans ? "+" : ",")) \(drm.mode.name) \(drm.commitName)\(kind)"
             + (rotation == .none ? "" : " rotate \(rotation.rawValue)")
     }
 
@@ -188,6 +192,7 @@ public final class DRMDisplayOutput: Output {
     /// Sets the mode the options now choose on `connector` when it is not the one shown (a new preferred mode,
     /// or the asked-for mode back), with GBM and EGL surfaces of its size.
     private func takeUpNewMode(_ connector: ConnectorReport) {
+        guard drm.partSelections.count == 1 else { return }  // a span's or mirror's modes are chosen at start
         let card = CardReport(path: selection.path, driver: "", connectors: [connector])
         var wanted = options
         wanted.devicePath = selection.path

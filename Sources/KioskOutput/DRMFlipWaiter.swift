@@ -2,27 +2,36 @@ internal import CDRM
 import Foundation
 import KioskCore
 
-/// Waits for the page-flip event of a queued flip and reads its timestamp (CLOCK_MONOTONIC seconds).
+/// Waits for the page-flip events of a queued flip and reads its timestamp (CLOCK_MONOTONIC seconds). A flip of a
+/// span or mirror moves several CRTCs and brings one event per CRTC (an atomic commit sends each the same user
+/// data; legacy flips are queued one per CRTC with it): the flip is done when all have come.
 final class DRMFlipWaiter {
-    /// Where the event handler writes the flip time; negative while pending.
+    /// Where the event handler writes: `[0]` the last event's time, `[1]` the events still to come.
     private let slot: UnsafeMutablePointer<Double>
 
     /// A waiter with nothing pending.
     init() {
-        slot = .allocate(capacity: 1)
-        slot.initialize(to: 0)
+        slot = .allocate(capacity: 2)
+        slot.initialize(repeating: 0, count: 2)
     }
 
     deinit { slot.deallocate() }
 
-    /// Marks a flip pending and returns the user data to queue it with.
-    func arm() -> UnsafeMutableRawPointer {
-        slot.pointee = -1
+    /// Marks a flip pending that brings `events` page-flip events (one per CRTC it moves) and returns the user
+    /// data to queue it with.
+    func arm(events: Int = 1) -> UnsafeMutableRawPointer {
+        slot[0] = 0
+        slot[1] = Double(max(1, events))
         return UnsafeMutableRawPointer(slot)
     }
 
-    /// Whether a flip is armed and its event has not come yet.
-    var isPending: Bool { slot.pointee < 0 }
+    /// Forgets a pending flip: its late events, if they come, are counted into nothing anybody waits for.
+    func disarm() {
+        slot[1] = 0
+    }
+
+    /// Whether a flip is armed and one of its events has not come yet.
+    var isPending: Bool { slot[1] > 0 }
 
     /// Handles DRM events until the armed flip completes and returns its time; nil after `timeoutMs`
     /// without it (the flip stays pending; wait again later).
@@ -30,10 +39,12 @@ final class DRMFlipWaiter {
         var context = drmEventContext()
         context.version = 2
         context.page_flip_handler = { _, _, sec, usec, data in
-            data?.assumingMemoryBound(to: Double.self).pointee = Double(sec) + Double(usec) / 1_000_000
+            guard let p = data?.assumingMemoryBound(to: Double.self) else { return }
+            p[0] = Double(sec) + Double(usec) / 1_000_000
+            p[1] = max(0, p[1] - 1)
         }
         let deadline = MonotonicClock.seconds() + Double(timeoutMs) / 1000
-        while slot.pointee < 0 {
+        while slot[1] > 0 {
             let left = Int32(clamping: Int(saturating: max(0, (deadline - MonotonicClock.seconds()) * 1000), rounding: .towardZero))
             var pfd = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
             let n = poll(&pfd, 1, left)
@@ -47,6 +58,6 @@ final class DRMFlipWaiter {
             }
         }
         // Drivers without vblank timestamps report 0: fall back to the time the event arrived.
-        return slot.pointee > 0 ? slot.pointee : MonotonicClock.seconds()
+        return slot[0] > 0 ? slot[0] : MonotonicClock.seconds()
     }
 }

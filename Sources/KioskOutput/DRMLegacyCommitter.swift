@@ -1,28 +1,34 @@
 internal import CDRM
 
-/// Legacy KMS: `drmModeSetCrtc` for the first frame, `drmModePageFlip` after.
+/// Legacy KMS: `drmModeSetCrtc` for the first frame, `drmModePageFlip` after, one call per head (so the heads of a
+/// span or mirror flip each at its own vblank, not locked).
 final class DRMLegacyCommitter: DRMCommitter {
     private let device: DRMDevice
-    private let pipe: DRMPipe
+    private let heads: [DRMHead]
 
-    /// A committer for `pipe` on `device`.
-    init(device: DRMDevice, pipe: DRMPipe) {
+    /// A committer for `heads` on `device`.
+    init(device: DRMDevice, heads: [DRMHead]) {
         self.device = device
-        self.pipe = pipe
+        self.heads = heads
     }
 
     var name: String { "legacy" }
+    var locksHeads: Bool { heads.count < 2 }
 
     func modeset(framebuffer: UInt32) throws {
-        var connector = pipe.connectorID
-        var mode = pipe.mode
-        let rc = drmModeSetCrtc(device.fd, pipe.crtcID, framebuffer, 0, 0, &connector, 1, &mode)
-        if rc != 0 { throw DRMError.errno("drmModeSetCrtc", device.path, rc) }
+        for head in heads {
+            var connector = head.pipe.connectorID
+            var mode = head.pipe.mode
+            let rc = drmModeSetCrtc(device.fd, head.pipe.crtcID, framebuffer, head.x, 0, &connector, 1, &mode)
+            if rc != 0 { throw DRMError.errno("drmModeSetCrtc", device.path, rc) }
+        }
     }
 
     func flip(framebuffer: UInt32, userData: UnsafeMutableRawPointer) throws {
-        let rc = drmModePageFlip(device.fd, pipe.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData)
-        if rc != 0 { throw DRMError.errno("drmModePageFlip", device.path, rc) }
+        for head in heads {
+            let rc = drmModePageFlip(device.fd, head.pipe.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData)
+            if rc != 0 { throw DRMError.errno("drmModePageFlip", device.path, rc) }
+        }
     }
 
     func release() {}

@@ -16,7 +16,14 @@ public final class DRMOutput {
     public let commitName: String
     /// The card, shared with the outputs on its other connectors.
     let card: DRMCard
-    private(set) var pipe: DRMPipe
+    /// Every CRTC it drives and its column; the first is the lead's.
+    private(set) var heads: [DRMHead]
+    /// The lead connector's pipe (polled for hotplug).
+    var pipe: DRMPipe { heads[0].pipe }
+    /// The GBM surface's size: the canvas every head scans out from.
+    public private(set) var scanoutSize: PixelSize
+    /// Every part's card, connector and mode, the lead's first.
+    public private(set) var partSelections: [DisplaySelection]
     private var committer: DRMCommitter
     private let scanout: GBMScanout
     private let commitMode: CommitMode
@@ -42,45 +49,73 @@ public final class DRMOutput {
     /// candidate; give each output of a card its own, `DRMCard.crtcs(for:)`), committing as `commit` says, and
     /// creates the GBM surface. Joins the card (the first output makes it master). Nothing is shown until the
     /// first `presentFrame()`.
-    public init(selection: DisplaySelection, card: DRMCard, crtc: UInt32?, commit: CommitMode, log: Log = .shared) throws {
+    public convenience init(selection: DisplaySelection, card: DRMCard, crtc: UInt32?, commit: CommitMode, log: Log = .shared) throws {
+        try self.init(parts: [DRMOutputPart(selection: selection, crtc: crtc, x: 0)], canvas: nil, card: card, commit: commit, log: log)
+    }
+
+    /// Drives several connectors of `card` from one GBM surface of `canvas` (nil: the first part's mode size): each
+    /// part's CRTC scans out its mode's size from column `x` (a span's panels side by side; a mirror's all at 0).
+    /// The first part leads: its connector is polled for hotplug and its mode is `mode`. Joins the card.
+    public init(parts: [DRMOutputPart], canvas: PixelSize?, card: DRMCard, commit: CommitMode, log: Log = .shared) throws {
+        guard let lead = parts.first else {
+            throw DRMError(call: "DRMOutput", path: card.path, reason: "no connector to drive")
+        }
         try card.join()
         let device = card.device
-        let pipe: DRMPipe, committer: DRMCommitter
+        let heads: [DRMHead], committer: DRMCommitter
         do {
-            pipe = try DRMPipe(device: device, selection: selection, crtc: crtc)
-            committer = try Self.committer(commit, device: device, pipe: pipe, log: log)
-            let mode = selection.mode
-            scanout = try GBMScanout(drm: device, width: UInt32(mode.width), height: UInt32(mode.height))
+            heads = try parts.map { DRMHead(pipe: try DRMPipe(device: device, selection: $0.selection, crtc: $0.crtc),
+                                            x: UInt32(clamping: $0.x)) }
+            committer = try Self.committer(commit, device: device, heads: heads, log: log)
+            let size = canvas ?? PixelSize(width: lead.selection.mode.width, height: lead.selection.mode.height)
+            try Self.checkFits(size, device: device, names: parts.map(\.selection.connector.name))
+            scanout = try GBMScanout(drm: device, width: UInt32(clamping: size.width), height: UInt32(clamping: size.height))
         } catch {
             card.leave()
             throw error
         }
-        self.pipe = pipe
+        self.heads = heads
+        scanoutSize = canvas ?? PixelSize(width: lead.selection.mode.width, height: lead.selection.mode.height)
         self.committer = committer
-        self.selection = selection
+        self.selection = lead.selection
+        self.partSelections = parts.map(\.selection)
         self.card = card
         card.keep(waiter)
         self.log = log
         commitMode = commit
         commitName = committer.name
-        log.info("DRM output \(selection.path) \(selection.connector.name) \(selection.mode.name) on CRTC \(pipe.crtcID), "
-                 + "\(committer.name) commits")
+        let crtcs = heads.map { String($0.pipe.crtcID) }.joined(separator: "+")
+        log.info("DRM output \(lead.selection.path) \(parts.map(\.selection.connector.name).joined(separator: "+")) "
+                 + "\(lead.selection.mode.name) on CRTC \(crtcs), \(committer.name) commits")
+        if !committer.locksHeads {
+            log.warn("DRM output \(parts.map(\.selection.connector.name).joined(separator: "+")): legacy commits flip each CRTC "
+                     + "on its own, so its displays may show different frames for a vblank (atomic commits lock them)")
+        }
+    }
+
+    /// Throws one line when the card cannot scan out a framebuffer of `size` (a span wider than its limit).
+    private static func checkFits(_ size: PixelSize, device: DRMDevice, names: [String]) throws {
+        let (maxW, maxH) = try device.withResources { (Int($0.pointee.max_width), Int($0.pointee.max_height)) }
+        if maxW > 0, maxH > 0, size.width > maxW || size.height > maxH {
+            throw DRMError(call: "gbm_surface_create", path: device.path,
+                           reason: "\(names.joined(separator: "+")) needs a \(size) framebuffer; the card's largest is \(maxW)x\(maxH)")
+        }
     }
 
     /// The open card.
     var device: DRMDevice { card.device }
 
     /// Atomic where the driver takes it (unless `mode` says legacy), else legacy.
-    private static func committer(_ mode: CommitMode, device: DRMDevice, pipe: DRMPipe, log: Log) throws -> DRMCommitter {
+    private static func committer(_ mode: CommitMode, device: DRMDevice, heads: [DRMHead], log: Log) throws -> DRMCommitter {
         if mode != .legacy {
             do {
-                return try DRMAtomicCommitter(device: device, pipe: pipe)
+                return try DRMAtomicCommitter(device: device, heads: heads)
             } catch {
                 if mode == .atomic { throw error }
                 log.info("DRM atomic commits unavailable (\(error)); using legacy")
             }
         }
-        return DRMLegacyCommitter(device: device, pipe: pipe)
+        return DRMLegacyCommitter(device: device, heads: heads)
     }
 
     /// Switches to `newSelection` (same card and connector, another mode, e.g. a new preferred mode after a
@@ -88,6 +123,9 @@ public final class DRMOutput {
     /// surface of the new size and sets the mode with the next frame. The CRTC state restored on close stays
     /// the one found at start. Make the new EGL window surface on `gbmSurfaceHandle` after.
     public func changeMode(to newSelection: DisplaySelection, dropSurface: () -> Void) throws {
+        guard heads.count == 1 else {
+            throw DRMError(call: "changeMode", path: device.path, reason: "a span's or mirror's modes are chosen at start")
+        }
         requestModeset()
         if let old = onScreen { scanout.release(old) }
         onScreen = nil
@@ -95,11 +133,13 @@ public final class DRMOutput {
         var newPipe = try DRMPipe(device: device, selection: newSelection, crtc: pipe.crtcID)
         newPipe.saved = pipe.saved
         committer.release()
-        committer = try Self.committer(commitMode, device: device, pipe: newPipe, log: log)
+        committer = try Self.committer(commitMode, device: device, heads: [DRMHead(pipe: newPipe, x: 0)], log: log)
         let mode = newSelection.mode
         try scanout.replaceSurface(width: UInt32(mode.width), height: UInt32(mode.height))
-        pipe = newPipe
+        heads = [DRMHead(pipe: newPipe, x: 0)]
         selection = newSelection
+        partSelections = [newSelection]
+        scanoutSize = PixelSize(width: mode.width, height: mode.height)
     }
 
     deinit {
@@ -183,7 +223,7 @@ public final class DRMOutput {
                 show(bo)
                 return MonotonicClock.seconds()
             }
-            try committer.flip(framebuffer: fb, userData: waiter.arm())
+            try committer.flip(framebuffer: fb, userData: waiter.arm(events: heads.count))
         } catch {
             scanout.release(bo)
             throw error
@@ -220,7 +260,7 @@ public final class DRMOutput {
         if let (bo, _) = pending {
             scanout.release(bo)
             pending = nil
-            _ = waiter.arm()   // a late event writes into the slot, nobody waits for it
+            waiter.disarm()   // a late event writes into the slot, nobody waits for it
         }
     }
 
@@ -235,7 +275,9 @@ public final class DRMOutput {
         guard !closed else { return }
         closed = true
         if modeSet {
-            do { try pipe.restore(device: device) } catch { log.warn("\(error)") }
+            for head in heads {
+                do { try head.pipe.restore(device: device) } catch { log.warn("\(error)") }
+            }
         }
         committer.release()
         card.leave()
@@ -247,5 +289,23 @@ public final class DRMOutput {
         if let old = onScreen { scanout.release(old) }
         onScreen = nil
         scanout.destroy()
+    }
+}
+
+/// One connector an output drives: its selection (card, connector, mode), its CRTC (nil: its first candidate) and
+/// the framebuffer column its scanout starts at.
+public struct DRMOutputPart: Sendable {
+    /// Card, connector and mode.
+    public var selection: DisplaySelection
+    /// The CRTC (nil: the connector's first candidate).
+    public var crtc: UInt32?
+    /// The framebuffer column its scanout starts at.
+    public var x: Int
+
+    /// A part on `selection`'s connector from `crtc`, scanning out from column `x`.
+    public init(selection: DisplaySelection, crtc: UInt32?, x: Int) {
+        self.selection = selection
+        self.crtc = crtc
+        self.x = x
     }
 }

@@ -35,8 +35,8 @@ struct CommandHelp {
         brief: "play files, folders and .m3u playlists (no path: the built-in demo)\non the DRM/KMS display, or headless when there is none",
         usage: "kiosk play [OPTIONS] [PATH ...]\nkiosk play [OPTIONS] --screen NAME:CONNECTORS:SOURCE ... [--config FILE]",
         summary: "Plays files, folders (recursive, by name; watched for files that arrive and leave) and .m3u\nplaylists full screen. With no path it plays the built-in demo.\n"
-            + "With --screen: several screens in one loop, each its own source and options (on DRM: one screen\n"
-            + "for now; headless: any number); spans and mirrors are checked (check-config FILE) but not played yet.",
+            + "With --screen: several screens in one loop, each its own source and options, on connectors of one\n"
+            + "card (one each, A+B a span: one canvas across them, A,B a mirror) or on headless canvases.",
         specs: CommandSpecs.play)
     /// `kiosk record`.
     static let record = CommandHelp(name: "record", arguments: "[PATH ...]",

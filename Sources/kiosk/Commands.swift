@@ -54,9 +54,10 @@ struct Commands {
         guard let o = try parse(screens.arguments, .play) else { return 0 }
         var config = try CommandSpecs.config(from: o)
         try RenderChoices.validate(config)
-        let request = try OutputRequest(output: o.string("output"), device: o.string("drm-device"),
+        var request = try OutputRequest(output: o.string("output"), device: o.string("drm-device"),
                                         connector: o.string("drm-connector"), mode: o.string("drm-mode"),
                                         rotate: o.string("rotate"))
+        if let placement = screens.firstPlacement { request.place(placement) }
         if config.untimed && request.kind != .headless {
             throw UsageError("--untimed needs --output headless")
         }

@@ -4,12 +4,9 @@ import KioskPlayer
 /// `kiosk play --screen NAME:CONNECTORS:SOURCE` (issue 40): the screens are resolved (a bad spec or section is one
 /// line, exit 2). The first screen plays as `--drm-connector CONNECTOR` with its source and its options would, and
 /// the remotes, the state and the content fetcher are its; each further screen plays beside it in the same loop,
-/// with its own source and options, on headless canvases or on its own connector of the same card (spans, mirrors
-/// and several cards are not built yet, and say so).
+/// with its own source and options, on headless canvases or on its own connectors of the same card: one, a span
+/// (one canvas across them) or a mirror (several cards are not built yet, and say so).
 enum ScreenChoice {
-    /// The line for what is not built yet.
-    static let notBuilt = "--screen: a span (A+B) or mirror (A,B) is not built yet (issue 40); "
-        + "check-config FILE shows how it resolves"
 
     /// What `kiosk play` runs: the first screen's arguments, its name, and the screens after it.
     struct Play {
@@ -19,8 +16,10 @@ enum ScreenChoice {
         var firstName = "main"
         /// The screens after the first.
         var more: [ScreenPlan] = []
-        /// Where each screen after the first shows on a display: its connector, and its own `drm-mode` and `rotate`.
+        /// Where each screen after the first shows on a display: its connectors, and its own `drm-mode` and `rotate`.
         var moreOutputs: [OutputRequest] = []
+        /// The first screen's connectors (nil without `--screen`).
+        var firstPlacement: ScreenConnectors?
     }
 
     /// What `kiosk play` runs with: `args` as they are without `--screen` (or with `--help`); else the first
@@ -31,10 +30,7 @@ enum ScreenChoice {
         guard named || !sections.isEmpty else { return Play(arguments: args) }  // today's play, untouched
         let plans = try ScreenPlans.resolve(arguments: args, origins: origins, sections: sections)
         guard let first = plans.first else { return Play(arguments: args) }
-        var connectors: [String] = []
         for plan in plans {
-            guard case .single(let connector) = plan.connectors else { throw UsageError(notBuilt) }
-            connectors.append(connector)
             do throws(UsageError) {
                 try RenderChoices.validate(plan.config)  // here, where a section's line can still be named
             } catch {
@@ -49,15 +45,17 @@ enum ScreenChoice {
                 throw UsageError("\(plan.label): nothing to play: give it a SOURCE, path = lines or a schedule")
             }
         }
-        let outputs = try zip(plans, connectors).dropFirst().map { plan, connector in
+        let outputs = try plans.dropFirst().map { plan in
             do {
-                return try OutputRequest(output: nil, device: plan.options.string("drm-device"), connector: connector,
-                                         mode: plan.options.string("drm-mode"), rotate: plan.options.string("rotate"))
+                var request = try OutputRequest(output: nil, device: plan.options.string("drm-device"), connector: nil,
+                                                mode: plan.options.string("drm-mode"), rotate: plan.options.string("rotate"))
+                request.place(plan.connectors)
+                return request
             } catch {
                 throw UsageError("\(plan.label): \(error)")
             }
         }
-        return Play(arguments: ["--drm-connector", connectors[0]] + first.arguments, firstName: first.name,
-                    more: Array(plans.dropFirst()), moreOutputs: outputs)
+        return Play(arguments: ["--drm-connector", first.connectors.names[0]] + first.arguments, firstName: first.name,
+                    more: Array(plans.dropFirst()), moreOutputs: outputs, firstPlacement: first.connectors)
     }
 }

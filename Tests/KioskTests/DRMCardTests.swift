@@ -79,7 +79,7 @@ final class DRMCardTests: XCTestCase {
 
     func testOneConnectorForTwoScreensIsOneLine() {
         XCTAssertEqual(open(["Virtual-2", "Virtual-2"]),
-                       "connector Virtual-2 is given to two screens (a mirror, A,B, is not built yet)")
+                       "connector Virtual-2 is given to two screens")
     }
 
     func testACardThatIsNotThereSaysSoBeforeAnythingIsTaken() {

@@ -115,16 +115,21 @@ final class ScreenCLITests: XCTestCase {
         XCTAssertLessThan(r.seconds, 30)
     }
 
-    func testPlayRefusesASpanAMirrorAndBadSpecsInOneLine() throws {
+    func testPlayComposesASpanAcrossItsPanelsAndAMirrorAtItsSizeAndRefusesBadSpecsInOneLine() throws {
         let dir = try TempDir()
         let a = try ColourPictures.make(dir, "a.png", "red")
-        let notBuilt = "kiosk: --screen: a span (A+B) or mirror (A,B) is not built yet (issue 40); "
-            + "check-config FILE shows how it resolves\n"
-        for screens in [["w:DP-1+DP-2:\(a)"], ["m:DP-1,DP-2:\(a)"], ["a:HDMI-A-1:\(a)", "m:DP-1,DP-2:\(a)"]] {
-            let r = try CLITests.run(["play", "--output", "headless", "--length", "1", "--no-state"]
-                                         + screens.flatMap { ["--screen", $0] }, timeout: 30)
-            XCTAssertEqual(r.status, 2, r.stderr)
-            XCTAssertEqual(r.stderr, notBuilt, "\(screens)")
+        // headless, a span composes on its panels side by side (the bezel between them), a mirror at one's size
+        let shapes: [([String], [String])] = [
+            (["w:DP-1+DP-2:\(a)", "--bezel", "4"], ["output: headless 100x32"]),
+            (["m:DP-1,DP-2:\(a)"], ["output: headless 48x32"]),
+            (["a:HDMI-A-1:\(a)", "--screen", "w:DP-1+DP-2+DP-3:\(a)"],
+             ["output: headless 48x32 for screen a", "output: headless 144x32 for screen w"]),
+        ]
+        for (screens, lines) in shapes {
+            let r = try CLITests.run(["play", "--output", "headless", "--size", "48x32", "--length", "1", "--no-state",
+                                      "--log-level", "info", "--screen"] + screens, timeout: 30)
+            XCTAssertEqual(r.status, 0, "\(screens): \(r.stderr)")
+            for line in lines { XCTAssertTrue(r.stderr.contains(line), "\(screens): \(line) in \(r.stderr)") }
         }
         let later: [([String], String)] = [
             (["a:HDMI-A-1:\(a)", "b:HDMI-A-2:http://127.0.0.1:9/x.smil"], "kiosk: --screen b: a URL plays on the first screen only"),

@@ -95,7 +95,7 @@ enum OutputRegistry {
         case .success(let s):
             selection = s
         }
-        if !setup.more.isEmpty {  // a display is there: never fall back to headless, where nothing would be seen
+        if !setup.more.isEmpty || request.shape != .single {  // a display is there: never fall back to headless, where nothing would be seen
             return .success(try openDisplays(setup, first: selection, report: report))
         }
         var drmConfig = setup.config
@@ -131,19 +131,21 @@ enum OutputRegistry {
         return .success(OpenedPlayer(player: player, close: { output.close() }))
     }
 
-    /// Several screens on the connectors of one card (`--screen`): an output each, sharing the card, every canvas
-    /// its mode's size; the clock is the first output's flips. Never falls back to headless: errors are thrown.
+    /// Several screens on the connectors of one card (`--screen`): an output each (a span's or mirror's on all its
+    /// connectors), sharing the card, every canvas its output's (a span's panels side by side); the clock is the
+    /// first output's flips. Never falls back to headless: errors are thrown.
     static func openDisplays(_ setup: OutputSetup, first: DisplaySelection, report: DisplayReport) throws -> OpenedPlayer {
         let request = setup.request, log = setup.log
         guard setup.moreOutputs.count == setup.more.count else {
             throw PlayerError("--screen: \(setup.more.count) screens after the first but \(setup.moreOutputs.count) connectors for them")
         }
-        var firstOptions = request.drm
-        firstOptions.connectorName = first.connector.name
-        let requests = [OutputRequest(kind: .drm, drm: firstOptions, rotation: request.rotation)] + setup.moreOutputs
+        var firstRequest = request
+        firstRequest.drm.connectorName = first.connector.name
+        let requests = [firstRequest] + setup.moreOutputs
         let clock = PresentationClock()
         let outputs = try DRMDisplayOutput.open(
-            screens: requests.map { DRMScreenRequest(options: $0.drm, rotation: $0.rotation) }, report: report,
+            screens: requests.map { DRMScreenRequest(options: $0.drm, rotation: $0.rotation, connectors: $0.connectors, shape: $0.shape) },
+            report: report,
             opener: setup.access.display, clocks: [clock], log: log)
         let closeAll = { for output in outputs.reversed() { output.close() } }
         var screens = setup.screens
@@ -177,7 +179,9 @@ enum OutputRegistry {
     /// The offscreen canvas at the configured size, paced at 60 frames per second on the monotonic clock; input
     /// only from named devices. `fallbackReason` (why `auto` did not take the display) goes in its log line.
     static func openHeadless(_ setup: OutputSetup, _ fallbackReason: String) throws -> Result<OpenedPlayer, PlayerError> {
-        let screens = setup.screens
+        var screens = setup.screens
+        let requests = [setup.request] + setup.moreOutputs  // a span composes across its panels here too
+        for i in screens.indices where i < requests.count { screens[i].config.size = requests[i].canvas(forDisplay: screens[i].config.size) }
         let player = Player(screens: screens, clock: MonotonicClock(), log: setup.log, waitForDecodes: false)
         var shared: GLContext?  // one context for every screen, each with its own framebuffer
         for (i, screen) in screens.enumerated() {

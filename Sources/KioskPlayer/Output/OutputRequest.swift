@@ -21,6 +21,10 @@ public struct OutputRequest: Sendable, Equatable {
     public var drm: DRMOutputOptions
     /// The final pass's rotation on a display.
     public var rotation: Rotation
+    /// Every connector of a span or mirror, left to right (empty: `drm`'s connector alone).
+    public var connectors: [String] = []
+    /// One connector, a span or a mirror.
+    public var shape: DRMScreenShape = .single
 
     /// Creates a request.
     public init(kind: Kind = .auto, drm: DRMOutputOptions = DRMOutputOptions(), rotation: Rotation = .none) {
@@ -52,6 +56,23 @@ public struct OutputRequest: Sendable, Equatable {
         } ?? Rotation.none
         self.init(kind: kind, drm: DRMOutputOptions(devicePath: device, connectorName: connector, mode: request),
                   rotation: rotation)
+    }
+
+    /// Shows on `placement`'s connectors (`--screen NAME:CONNECTORS:SOURCE`): one, a span or a mirror.
+    public mutating func place(_ placement: ScreenConnectors) {
+        drm.connectorName = placement.names.first
+        switch placement {
+        case .single: (connectors, shape) = ([], .single)
+        case .span(let names, let bezel): (connectors, shape) = (names, .span(bezel: bezel))
+        case .mirror(let names): (connectors, shape) = (names, .mirror)
+        }
+    }
+
+    /// The canvas a screen of `size` per display composes on here: a span's panels side by side with the bezel
+    /// between two; one display's and a mirror's `size`.
+    public func canvas(forDisplay size: PixelSize) -> PixelSize {
+        guard case .span(let bezel) = shape, connectors.count > 1 else { return size }
+        return PixelSize(width: connectors.count * size.width + (connectors.count - 1) * bezel, height: size.height)
     }
 
     /// The display to use, from `report`: the selection, or why there is none (one line). `drm` makes the
