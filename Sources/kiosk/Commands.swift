@@ -13,6 +13,8 @@ struct Commands {
     var origins: [String?] = []
     /// The config files' `[screen NAME]` sections (play, record, snapshot).
     var sections: [ScreenSection] = []
+    /// `record` writes these parts of its canvas instead of `--output` (a span's panels, from `ScreenJobs`).
+    var recordCuts: [RecordingCut] = []
 
     /// Parses `args` against the command's table; `--help` prints its help (the manual page's same text) instead.
     private func parse(_ args: [String], _ help: CommandHelp) throws -> ParsedOptions? {
@@ -216,7 +218,7 @@ struct Commands {
         let clock = try? ScheduleSetup.wallClock(o, realClock: false)
         let fps = o.integer("fps") ?? 30
         let report = try watchdog.guarding { try PlayJob.record(items: items, layout: layout, config: config, output: out, fps: fps,
-                                                                length: o.number("length"), realTime: realTime, log: log,
+                                                                length: o.number("length"), realTime: realTime, cuts: recordCuts, log: log,
                                         shouldStop: { stop.requested }, onStart: { player in
                                             if let clock { player.wallClock = clock }
                                             PlayLogChoice.attach(playLog, to: player, reports: links.reports)  // before the remotes read it
@@ -227,7 +229,8 @@ struct Commands {
                                             let inbox = player.inbox
                                             stop.onStop { inbox.send(.quit) }
                                         }) }
-        log.info("recorded \(report.framesPresented) frames (\(String(format: "%.3f", Double(report.framesPresented) / Double(fps))) s) to \(out)")
+        log.info("recorded \(report.framesPresented) frames (\(String(format: "%.3f", Double(report.framesPresented) / Double(fps))) s) to "
+                 + (recordCuts.isEmpty ? out : recordCuts.map(\.path).joined(separator: ", ")))
         return 0
     }
 

@@ -60,17 +60,14 @@ struct ScreenJobs {
     }
 
     /// `kiosk record --screen …`: each screen recorded by `record` itself, one after the other, on its own virtual
-    /// clock (a recording is exact whatever else runs); a mirror's file is copied for each of its outputs. A span
-    /// is one line: its parts would need an encoder each (not built yet).
+    /// clock (a recording is exact whatever else runs); a mirror's file is copied for each of its outputs; a span is
+    /// recorded once on its whole canvas and each panel's part written to its own file (the bezel left out).
     func record(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { return try commands.record(args.filter { $0 != "--screen" }) }
         let plans = try ScreenPlans.resolve(arguments: args, origins: commands.origins, sections: commands.sections,
                                             specs: CommandSpecs.record, command: "record")
         guard let out = plans.first?.options.string("output") else { throw UsageError("record: --output OUT.mp4|OUT.y4m is required") }
         for plan in plans {
-            if case .span = plan.connectors {
-                throw UsageError("\(plan.label): recording a span (A+B) is not built yet (issue 40); snapshot cuts its parts")
-            }
             if plan.options.string("input-ipc-server") != nil || plan.options.string("mqtt") != nil {
                 throw UsageError("\(plan.label): a recording of several screens takes no remote (each screen is recorded in turn)")
             }
@@ -81,6 +78,13 @@ struct ScreenJobs {
             let names = plan.connectors.names
             let isSingle: Bool = if case .single = plan.connectors { true } else { false }
             let first = Self.path(out, screen: plan.name, connector: isSingle ? nil : names[0])
+            if case .span = plan.connectors {
+                let canvas = plan.connectors.canvas(outputSize: plan.config.size)
+                var panels = single
+                panels.recordCuts = canvas.parts.map { RecordingCut(path: Self.path(out, screen: plan.name, connector: $0.connector), rect: $0.rect) }
+                _ = try panels.record(Self.replacing(Self.replacingOutput(plan.arguments, with: first), "--size", with: "\(canvas.size)"))
+                continue
+            }
             _ = try single.record(Self.replacingOutput(plan.arguments, with: first))
             for connector in names.dropFirst() {
                 let copy = Self.path(out, screen: plan.name, connector: connector)
@@ -92,9 +96,12 @@ struct ScreenJobs {
     }
 
     /// `args` with the value of `--output` replaced by `path`.
-    static func replacingOutput(_ args: [String], with path: String) -> [String] {
+    static func replacingOutput(_ args: [String], with path: String) -> [String] { replacing(args, "--output", with: path) }
+
+    /// `args` with the last value of `flag` replaced by `value` (added when `flag` is not there).
+    static func replacing(_ args: [String], _ flag: String, with value: String) -> [String] {
         var out = args
-        if let i = out.firstIndex(of: "--output"), i + 1 < out.count { out[i + 1] = path }
+        if let i = out.lastIndex(of: flag), i + 1 < out.count { out[i + 1] = value } else { out += [flag, value] }
         return out
     }
 }

@@ -6,7 +6,7 @@ import XCTest
 /// ffmpeg composes: one file per screen at its own size; a span's parts are its picture scaled across the whole
 /// canvas (the bezel between them hidden) and cut, as ffmpeg's `scale,crop` cuts them; `--side-by-side` is the
 /// per-screen pictures as ffmpeg's `pad,hstack` lays them; a recording per screen (a mirror's per output) with
-/// ffprobe's frame count and size; what is not built is one line.
+/// ffprobe's frame count and size, and a span's recording cut into its panels as ffmpeg cuts its canvas.
 final class ScreenJobsTests: XCTestCase {
     private func photo(_ dir: TempDir, _ name: String, _ source: String) throws -> String {
         let path = dir.file(name)
@@ -75,9 +75,29 @@ final class ScreenJobsTests: XCTestCase {
         XCTAssertGreaterThan(RenderTestSupport.psnr(try XCTUnwrap(door.last), try FFmpegCLI.referenceRGBA(a, size: size)), 25)
         XCTAssertLessThan(RenderTestSupport.psnr(try XCTUnwrap(menu.last), try XCTUnwrap(door.last)), 20, "each screen its own")
 
-        let span = try CLITests.run(["record", "--screen", "w:DP-1+DP-2:\(a)", "--length", "1", "--output", dir.file("span.mp4")],
-                                    timeout: 30)
-        XCTAssertEqual(span.status, 2, span.stderr)
-        XCTAssertEqual(span.stderr, "kiosk: --screen w: recording a span (A+B) is not built yet (issue 40); snapshot cuts its parts\n")
+    }
+
+    func testRecordOfASpanWritesEachPanelItsPartOfTheCanvas() throws {
+        let dir = try TempDir()
+        let w = try photo(dir, "w.png", "gradients=size=400x100:seed=3,format=rgb24")
+        let out = dir.file("rec.mp4")
+        let r = try CLITests.run(["record", "--screen", "wall:DP-1+DP-2:\(w)", "--bezel", "8", "--size", "64x36", "--fit", "fill",
+                                  "--fps", "10", "--length", "1", "--output", out], timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out), "one file per panel, none at OUT itself")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("rec-wall.mp4")), "no file of the whole canvas")
+        let part = PixelSize(width: 64, height: 36)
+        // the canvas is two 64 px panels and the 8 px bezel, 136x36, the picture filling it, as ffmpeg scales and cuts it
+        let cuts = ["DP-1": "crop=64:36:0:0", "DP-2": "crop=64:36:72:0"]
+        for (connector, crop) in cuts {
+            let file = dir.file("rec-wall-\(connector).mp4")
+            XCTAssertEqual(try FFmpegCLI.probe(file, "stream=nb_read_frames", countFrames: true), "10", file)
+            XCTAssertEqual(try FFmpegCLI.probe(file, "stream=width"), "64", file)
+            let last = try XCTUnwrap(try FFmpegCLI.referenceFrames(file, size: part).last)
+            let own = try FFmpegCLI.referenceRGBA(w, size: part, filter: "scale=136:36:flags=bicubic," + crop)
+            XCTAssertGreaterThan(RenderTestSupport.psnr(last, own), 25, "\(connector) shows its part of the canvas")
+            let other = try FFmpegCLI.referenceRGBA(w, size: part, filter: "scale=136:36:flags=bicubic," + (cuts.first { $0.key != connector }?.value ?? ""))
+            XCTAssertLessThan(RenderTestSupport.psnr(last, other), RenderTestSupport.psnr(last, own) - 3, "\(connector) is not the other panel's part")
+        }
     }
 }

@@ -47,9 +47,11 @@ public enum PlayJob {
     /// of the playlist (or until the end with `--no-loop`). `shouldStop` ends it early (a signal); the file is
     /// then finalised with what was recorded, and so it is when an error stops it after frames were written.
     /// A recording with no frame leaves no file. With `layout` it records that SMIL layout instead of `items`
-    /// (one pass of its body without `length`; a body that never ends or lasts 0 s needs `length`).
+    /// (one pass of its body without `length`; a body that never ends or lasts 0 s needs `length`). With `cuts`
+    /// the canvas is written into those files instead, each its part (a span's panels), each with its own encoder.
     public static func record(items: [PlaylistItem], layout: SMILFile? = nil, config: PlayerConfig, output path: String, fps: Int,
-                              length: Double?, realTime: Bool = false, log: Log, shouldStop: @escaping () -> Bool = { false },
+                              length: Double?, realTime: Bool = false, cuts: [RecordingCut] = [], log: Log,
+                              shouldStop: @escaping () -> Bool = { false },
                               onStart: ((Player) -> Void)? = nil) throws -> PlayReport {
         var config = config
         if length == nil { config.slideshow.loop = false }
@@ -62,11 +64,23 @@ public enum PlayJob {
             if SMILFile.isSMIL(item.path) { return !((try? SMILFile.load(item.path))?.sounding.isEmpty ?? true) }
             return !Player.isPictureName(item.path) && ((try? MediaFile.probe(item.path))?.streams.contains { $0.type == "audio" } ?? false)
         } || !(layout?.sounding.isEmpty ?? true)
-        let encoder = try VideoEncoder(path: path, size: config.size, fps: fps, withSound: withSound)
-        return try RecordingFinisher(encoder: encoder, path: path, fps: fps, log: log).run {
-            let output = try VirtualTimeOutput(size: config.size, fps: Double(fps), clock: clock, realTime: realTime,
-                                               sink: { try encoder.append($0) })
-            log.info("recording \(config.size) at \(fps) fps with \(encoder.codecName)\(encoder.hasSound ? " and AAC sound" : "") to \(path)")
+        let whole = PixelRect(x: 0, y: 0, width: config.size.width, height: config.size.height)
+        let files = cuts.isEmpty ? [RecordingCut(path: path, rect: whole)] : cuts
+        let encoders = try files.map {
+            try VideoEncoder(path: $0.path, size: PixelSize(width: $0.rect.width, height: $0.rect.height), fps: fps, withSound: withSound)
+        }
+        // each file finished (or removed) whatever ends the run, the first file's finisher outermost
+        func finishing(_ i: Int, _ body: () throws -> PlayReport) throws -> PlayReport {
+            guard i < encoders.count else { return try body() }
+            return try RecordingFinisher(encoder: encoders[i], path: files[i].path, fps: fps, log: log).run { try finishing(i + 1, body) }
+        }
+        return try finishing(0) {
+            let output = try VirtualTimeOutput(size: config.size, fps: Double(fps), clock: clock, realTime: realTime, sink: { frame in
+                for (encoder, file) in zip(encoders, files) { try encoder.append(cuts.isEmpty ? frame : frame.cropped(to: file.rect)) }
+            })
+            let codec = (encoders.first?.codecName ?? "") + (encoders.first?.hasSound ?? false ? " and AAC sound" : "")
+            log.info("recording \(config.size) at \(fps) fps with \(codec) to "
+                     + (cuts.isEmpty ? path : cuts.map { "\($0.path) (\($0.rect.width)x\($0.rect.height) from x \($0.rect.x))" }.joined(separator: ", ")))
             let player = try Player(items: items, config: config, output: output, clock: clock, log: log, waitForDecodes: true)
             player.playsSound = false
             if let layout { try player.play(layout: layout) }
@@ -223,3 +237,17 @@ final class ErrorBox: @unchecked Sendable {
     func get() -> Error? { lock.lock(); defer { lock.unlock() }; return error }
 }
 
+
+/// One file of a recording cut from its canvas: a span's panel (`kiosk record --screen NAME:A+B:SOURCE`).
+public struct RecordingCut: Sendable, Equatable {
+    /// The file written.
+    public var path: String
+    /// Its part of the canvas.
+    public var rect: PixelRect
+
+    /// The part `rect` of the canvas, written to `path`.
+    public init(path: String, rect: PixelRect) {
+        self.path = path
+        self.rect = rect
+    }
+}
