@@ -15,9 +15,9 @@ final class OpenFailures {
 /// libinput over the udev seat (`--seat seat0`, hotplug included) or over explicit device nodes
 /// (`--input-device /dev/input/eventN`), polled without blocking once per frame. Devices are opened by a
 /// `DeviceOpener` in libinput's open callback: logind's TakeDevice, or open(2), which needs the `input` group.
-/// The only place libinput and libudev are imported.
+/// With `InputDeviceProbe.swift`, the only place libinput and libudev are imported.
 public final class LibinputSource {
-    private let li: OpaquePointer
+    let li: OpaquePointer
     private let udev: OpaquePointer?
     private let interface: UnsafeMutablePointer<libinput_interface>
     private let failures: Unmanaged<OpenFailures>
@@ -26,6 +26,8 @@ public final class LibinputSource {
 
     /// What the source reads: `seat NAME` or the device paths.
     public let name: String
+    /// Device nodes whose events are dropped: a seat's devices that belong to another screen (`InputRouting`).
+    public var ignoredDevices: Set<String> = []
 
     /// The udev seat backend: every input device of `seat`, with hotplug.
     public convenience init(seat: String, opener: DeviceOpener = DirectOpener(group: "input")) throws {
@@ -138,6 +140,11 @@ public final class LibinputSource {
         var out: [DeviceEvent] = []
         _ = libinput_dispatch(li)
         while let e = libinput_get_event(li) {
+            if !ignoredDevices.isEmpty, let dev = libinput_event_get_device(e), let sysname = libinput_device_get_sysname(dev),
+               ignoredDevices.contains("/dev/input/" + String(cString: sysname)) {
+                libinput_event_destroy(e)
+                continue
+            }
             if let d = convert(e) { out.append(d) }
             libinput_event_destroy(e)
         }

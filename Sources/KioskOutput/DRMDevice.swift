@@ -155,7 +155,9 @@ extension ConnectorReport {
         default: status = .unknown
         }
         self.init(id: c.pointee.connector_id, name: "\(typeName)-\(c.pointee.connector_type_id)", status: status,
-                  modes: buffer(c.pointee.modes, c.pointee.count_modes).map(DisplayMode.init(info:)))
+                  modes: buffer(c.pointee.modes, c.pointee.count_modes).map(DisplayMode.init(info:)),
+                  millimetres: c.pointee.mmWidth > 0 && c.pointee.mmHeight > 0
+                      ? PhysicalSize(width: Double(c.pointee.mmWidth), height: Double(c.pointee.mmHeight)) : nil)
     }
 }
 

@@ -68,6 +68,8 @@ public final class DRMDisplayOutput: Output {
 
     /// The card, connector and mode in use.
     public var selection: DisplaySelection { drm.selection }
+    /// Every connector it shows on (a span's or mirror's all), the lead's first.
+    public var parts: [DisplaySelection] { drm.partSelections }
 
     /// `drm /dev/dri/card0 Virtual-1 640x480@60 atomic`, with the rotation when there is one; a span's or
     /// mirror's connectors joined (`Virtual-1+Virtual-2 640x480@60 atomic span 1280x480`, `DP-1,DP-2 … mirror`).

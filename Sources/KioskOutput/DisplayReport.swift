@@ -1,3 +1,4 @@
+import KioskCore
 /// What `kiosk outputs` prints: the DRM cards, their connectors and modes. Plain values, no C.
 
 /// One display mode a connector offers.
@@ -50,13 +51,17 @@ public struct ConnectorReport: Sendable, Equatable, CustomStringConvertible {
     public let status: ConnectorStatus
     /// The modes offered, in the driver's order.
     public let modes: [DisplayMode]
+    /// The display's picture size in millimetres from its EDID (nil when it gives none): a touchscreen of the same
+    /// size belongs to it.
+    public let millimetres: PhysicalSize?
 
     /// Creates a connector report.
-    public init(id: UInt32, name: String, status: ConnectorStatus, modes: [DisplayMode]) {
+    public init(id: UInt32, name: String, status: ConnectorStatus, modes: [DisplayMode], millimetres: PhysicalSize? = nil) {
         self.id = id
         self.name = name
         self.status = status
         self.modes = modes
+        self.millimetres = millimetres
     }
 
     /// The preferred mode, else the first.

@@ -6,28 +6,42 @@ public struct InputOptions: Sendable {
     public var seat = "seat0"
     /// Explicit device nodes (the path backend); empty: the seat.
     public var devices: [String] = []
+    /// Device nodes of the seat whose events this screen drops: they belong to another screen (`InputRouting`).
+    public var ignoredDevices: [String] = []
     /// Key map, idle return and gesture settings.
     public var interaction = InteractionSettings()
 
     /// Defaults: the seat `seat0`, the default key map, no quit, no VT switch.
     public init() {}
 
-    /// The options for screen `name` of a player of several (`--screen`): the devices named `PATH@NAME` (without
-    /// the suffix), and, for the `first` screen, the devices that name no screen; the seat only when no device is
-    /// named at all (and only for the first screen). Nil: the screen reads no input.
-    public func forScreen(_ name: String, first: Bool) -> InputOptions? {
-        guard enabled else { return nil }
-        if devices.isEmpty { return first ? self : nil }
-        var mine: [String] = []
+    /// Every screen's options when `routed` gives some devices their screen (device node → screen name; see
+    /// `InputRouting`), in `names`' order: a device named `PATH@NAME` goes where it says; a routed one to its
+    /// screen; the rest to the first screen. Without named devices the first screen reads the seat, less the
+    /// routed devices, and each other screen its routed devices. Nil: the screen reads no input.
+    public func forScreens(_ names: [String], routed: [String: String]) -> [InputOptions?] {
+        guard enabled else { return names.map { _ in nil } }
+        var own: [String: [String]] = [:]
         for d in devices {
             let (path, screen) = Self.split(d)
-            if screen == name || (screen == nil && first) { mine.append(path) }
+            own[screen ?? routed[path] ?? names.first ?? "", default: []].append(path)
         }
-        guard !mine.isEmpty else { return nil }
-        var o = self
-        o.devices = mine
-        return o
+        if devices.isEmpty {
+            for (path, screen) in routed.sorted(by: { $0.key < $1.key }) where screen != names.first { own[screen, default: []].append(path) }
+        }
+        return names.enumerated().map { i, name in
+            var o = self
+            if devices.isEmpty, i == 0 {
+                o.ignoredDevices = routed.filter { $0.value != name }.keys.sorted()
+                return o
+            }
+            guard let mine = own[name], !mine.isEmpty else { return nil }
+            o.devices = mine
+            return o
+        }
     }
+
+    /// The devices named without `@NAME`: `InputRouting` may give them a screen.
+    public var unnamedDevices: [String] { devices.filter { Self.split($0).screen == nil } }
 
     /// Checks that each `PATH@NAME` names one of `screens`: one line naming the device and the screens there are.
     public func checkScreens(_ screens: [String]) throws(UsageError) {

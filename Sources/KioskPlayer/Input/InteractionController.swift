@@ -40,7 +40,8 @@ public final class InteractionController {
         guard options.enabled else { return nil }
         let source = options.devices.isEmpty ? try LibinputSource(seat: options.seat, opener: opener)
             : try LibinputSource(devices: options.devices, opener: opener)
-        log.info("input: \(source.name)")
+        source.ignoredDevices = Set(options.ignoredDevices)
+        log.info("input: \(source.name)" + (options.ignoredDevices.isEmpty ? "" : " but \(options.ignoredDevices.joined(separator: ", ")) (another screen's)"))
         return InteractionController(source: source, settings: options.interaction, canvas: canvas, rotation: rotation, log: log)
     }
 

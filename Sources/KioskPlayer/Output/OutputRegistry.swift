@@ -157,10 +157,15 @@ enum OutputRegistry {
                 try output.context.makeCurrentIfNeeded()
                 try player.attach(output, toScreen: i)
             }
-            // each screen its own devices (`--input-device PATH@NAME`; the others and the seat the first screen's),
-            // on its own canvas and rotation
+            // each screen its own devices (`--input-device PATH@NAME`, udev's WL_OUTPUT, a touchscreen's size; the
+            // others and the seat the first screen's), on its own canvas and rotation
+            let facts = zip(screens, outputs).map { screen, output in
+                InputRouting.ScreenFacts(name: screen.name, connectors: output.parts.map(\.connector.name),
+                                         sizes: output.parts.compactMap(\.connector.millimetres))
+            }
+            let inputs = ScreenInputs.plan(setup.input, screens: facts, opener: setup.access.input, log: log)
             for (i, screen) in screens.enumerated() {
-                guard let own = setup.input?.forScreen(screen.name, first: i == 0) else { continue }
+                guard let own = inputs[i] else { continue }
                 player.screens[i].interaction = try openInput(own, canvas: outputs[i].size, rotation: requests[i].rotation,
                                                               opener: setup.access.input, log: log.prefixed("screen \(screen.name): "))
             }
@@ -193,8 +198,12 @@ enum OutputRegistry {
         }
         if let input = setup.input, !input.devices.isEmpty {
             // each screen its own devices (`--input-device PATH@NAME`; the others the first screen's)
+            let facts = zip(screens, requests).map { screen, request in
+                InputRouting.ScreenFacts(name: screen.name, connectors: request.connectors.isEmpty ? [request.drm.connectorName].compactMap { $0 } : request.connectors)
+            }
+            let inputs = ScreenInputs.plan(input, screens: facts, opener: setup.access.input, log: setup.log)
             for (i, screen) in screens.enumerated() {
-                guard let own = screens.count > 1 ? input.forScreen(screen.name, first: i == 0) : input else { continue }
+                guard let own = inputs[i] else { continue }
                 player.screens[i].interaction = try openInput(own, canvas: screen.config.size, rotation: .none,
                                                               opener: setup.access.input, log: screens.count > 1 ? setup.log.prefixed("screen \(screen.name): ") : setup.log)
             }
