@@ -50,3 +50,18 @@ extension DeviceEventSource {
     /// None: the loop reads it once a frame.
     public var fileDescriptor: Int32? { nil }
 }
+
+extension DeviceEvent {
+    /// The event of a device that covers only `panel` of the screen (one panel of a span): its touch and absolute
+    /// pointer positions moved from the device's whole area into that part; other events as they are.
+    public func placed(in panel: UnitRect) -> DeviceEvent {
+        func place(_ p: UnitPoint) -> UnitPoint {
+            UnitPoint(x: panel.x + p.x * panel.width, y: panel.y + p.y * panel.height)
+        }
+        switch self {
+        case .touch(let phase, let slot, let p, let time): return .touch(phase, slot: slot, at: place(p), time: time)
+        case .pointerAbsolute(let p, let time): return .pointerAbsolute(at: place(p), time: time)
+        default: return self
+        }
+    }
+}

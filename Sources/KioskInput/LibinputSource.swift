@@ -28,6 +28,8 @@ public final class LibinputSource {
     public let name: String
     /// Device nodes whose events are dropped: a seat's devices that belong to another screen (`InputRouting`).
     public var ignoredDevices: Set<String> = []
+    /// Devices on one panel of a span: their touches and absolute pointer land in that part of the screen.
+    public var panels: [String: UnitRect] = [:]
 
     /// The udev seat backend: every input device of `seat`, with hotplug.
     public convenience init(seat: String, opener: DeviceOpener = DirectOpener(group: "input")) throws {
@@ -140,12 +142,17 @@ public final class LibinputSource {
         var out: [DeviceEvent] = []
         _ = libinput_dispatch(li)
         while let e = libinput_get_event(li) {
-            if !ignoredDevices.isEmpty, let dev = libinput_event_get_device(e), let sysname = libinput_device_get_sysname(dev),
-               ignoredDevices.contains("/dev/input/" + String(cString: sysname)) {
-                libinput_event_destroy(e)
-                continue
+            var panel: UnitRect?
+            if !ignoredDevices.isEmpty || !panels.isEmpty, let dev = libinput_event_get_device(e),
+               let sysname = libinput_device_get_sysname(dev) {
+                let node = "/dev/input/" + String(cString: sysname)
+                if ignoredDevices.contains(node) {
+                    libinput_event_destroy(e)
+                    continue
+                }
+                panel = panels[node]
             }
-            if let d = convert(e) { out.append(d) }
+            if let d = convert(e) { out.append(panel.map { d.placed(in: $0) } ?? d) }
             libinput_event_destroy(e)
         }
         return out

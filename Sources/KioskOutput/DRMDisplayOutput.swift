@@ -71,6 +71,19 @@ public final class DRMDisplayOutput: Output {
     /// Every connector it shows on (a span's or mirror's all), the lead's first.
     public var parts: [DisplaySelection] { drm.partSelections }
 
+    /// A span's panels: each connector's part of the canvas, in fractions of it (empty for one display or a mirror).
+    public var panels: [String: UnitRect] {
+        let canvas = drm.scanoutSize
+        guard drm.partSelections.count > 1, canvas.width > drm.mode.width, canvas.width > 0, canvas.height > 0 else { return [:] }
+        var out: [String: UnitRect] = [:]
+        for (part, x) in zip(drm.partSelections, drm.columns) {
+            out[part.connector.name] = UnitRect(x: Double(x) / Double(canvas.width), y: 0,
+                                                width: Double(part.mode.width) / Double(canvas.width),
+                                                height: Double(part.mode.height) / Double(canvas.height))
+        }
+        return out
+    }
+
     /// `drm /dev/dri/card0 Virtual-1 640x480@60 atomic`, with the rotation when there is one; a span's or
     /// mirror's connectors joined (`Virtual-1+Virtual-2 640x480@60 atomic span 1280x480`, `DP-1,DP-2 … mirror`).
     public var name: String {

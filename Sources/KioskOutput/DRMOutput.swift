@@ -18,6 +18,8 @@ public final class DRMOutput {
     let card: DRMCard
     /// Every CRTC it drives and its column; the first is the lead's.
     private(set) var heads: [DRMHead]
+    /// Each head's first column in the framebuffer, in `partSelections`' order.
+    var columns: [Int] { heads.map { Int($0.x) } }
     /// The lead connector's pipe (polled for hotplug).
     var pipe: DRMPipe { heads[0].pipe }
     /// The GBM surface's size: the canvas every head scans out from.

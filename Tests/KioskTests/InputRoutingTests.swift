@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskInput
 import XCTest
 
 /// Input devices go to screens (issue 40): `--input-device PATH@NAME` gives a device to screen NAME; a device that
@@ -41,8 +42,10 @@ final class InputRoutingTests: XCTestCase {
 
     func testUdevsOutputThenATouchscreensSizeGiveADeviceItsScreen() {
         let screens = [
-            InputRouting.ScreenFacts(name: "door", connectors: ["HDMI-A-1"], sizes: [PhysicalSize(width: 521, height: 293)]),
-            InputRouting.ScreenFacts(name: "wall", connectors: ["DP-1", "DP-2"], sizes: [PhysicalSize(width: 698, height: 393)]),
+            InputRouting.ScreenFacts(name: "door", connectors: ["HDMI-A-1"], sizes: ["HDMI-A-1": PhysicalSize(width: 521, height: 293)]),
+            InputRouting.ScreenFacts(name: "wall", connectors: ["DP-1", "DP-2"],
+                                     sizes: ["DP-1": PhysicalSize(width: 698, height: 393), "DP-2": PhysicalSize(width: 698, height: 393)],
+                                     panels: ["DP-1": UnitRect(x: 0, y: 0, width: 0.5, height: 1), "DP-2": UnitRect(x: 0.5, y: 0, width: 0.5, height: 1)]),
         ]
         let devices = [
             InputDeviceFacts(path: "/dev/input/event2", name: "Keyboard"),
@@ -54,14 +57,26 @@ final class InputRoutingTests: XCTestCase {
         let choices = InputRouting.route(devices, screens: screens)
         XCTAssertEqual(choices.map(\.screen), [nil, "wall", "door", nil, nil])
         XCTAssertEqual(choices[1].reason, "udev WL_OUTPUT=DP-2", "a span's second panel is the span's")
-        XCTAssertEqual(choices[2].reason, "its 518x290 mm is the size of screen door's display")
+        XCTAssertEqual(choices[2].reason, "its 518x290 mm is the size of screen door's display (HDMI-A-1)")
         XCTAssertEqual(choices[3].reason, "no WL_OUTPUT and no display of its size")
         XCTAssertEqual(choices[4].reason, "udev WL_OUTPUT=HDMI-A-9 is no screen's connector", "udev's word wins over the size")
         // two displays of one size: the size says nothing, and the line says how to choose
-        let twins = [screens[0], InputRouting.ScreenFacts(name: "lobby", connectors: ["HDMI-A-2"], sizes: [PhysicalSize(width: 521, height: 293)])]
+        let twins = [screens[0], InputRouting.ScreenFacts(name: "lobby", connectors: ["HDMI-A-2"], sizes: ["HDMI-A-2": PhysicalSize(width: 521, height: 293)])]
         let twin = InputRouting.route([devices[2]], screens: twins)[0]
         XCTAssertNil(twin.screen)
-        XCTAssertEqual(twin.reason, "its 518x290 mm fits door and lobby: give --input-device PATH@NAME")
+        XCTAssertEqual(twin.reason, "its 518x290 mm fits HDMI-A-1 and HDMI-A-2: give --input-device PATH@NAME")
+        // the touchscreen on the span's right panel touches the right half of the span's canvas; the others all of theirs
+        let panels = InputRouting.panels(choices, screens: screens)
+        XCTAssertEqual(panels, ["/dev/input/event3": UnitRect(x: 0.5, y: 0, width: 0.5, height: 1)])
+    }
+
+    func testATouchOnASpansRightPanelLandsInTheRightHalfOfTheCanvas() {
+        let right = UnitRect(x: 0.5, y: 0, width: 0.5, height: 1)
+        XCTAssertEqual(DeviceEvent.touch(.down, slot: 0, at: UnitPoint(x: 0.5, y: 0.25), time: 1).placed(in: right),
+                       .touch(.down, slot: 0, at: UnitPoint(x: 0.75, y: 0.25), time: 1))
+        XCTAssertEqual(DeviceEvent.pointerAbsolute(at: UnitPoint(x: 0, y: 1), time: 2).placed(in: right),
+                       .pointerAbsolute(at: UnitPoint(x: 0.5, y: 1), time: 2))
+        XCTAssertEqual(DeviceEvent.key(code: 57, pressed: true, time: 3).placed(in: right), .key(code: 57, pressed: true, time: 3))
     }
 
     func testTheBinaryRoutesAndRefusesInOneLine() throws {

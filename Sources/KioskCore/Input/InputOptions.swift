@@ -8,6 +8,8 @@ public struct InputOptions: Sendable {
     public var devices: [String] = []
     /// Device nodes of the seat whose events this screen drops: they belong to another screen (`InputRouting`).
     public var ignoredDevices: [String] = []
+    /// Devices on one panel of a span: where on the canvas their touches land (device node → part of the canvas).
+    public var panels: [String: UnitRect] = [:]
     /// Key map, idle return and gesture settings.
     public var interaction = InteractionSettings()
 

@@ -49,20 +49,24 @@ public struct InputDeviceFacts: Sendable, Equatable {
 /// the screen showing on the connector udev names for it (`WL_OUTPUT`), else, for a touchscreen, the one screen
 /// whose display is its size; anything else stays with the first screen (keyboards, remotes). Pure.
 public enum InputRouting {
-    /// One screen as the routing sees it: its name, its connectors and their displays' sizes.
+    /// One screen as the routing sees it: its name, its connectors, their displays' sizes and, for a span, each
+    /// panel's part of the canvas.
     public struct ScreenFacts: Sendable, Equatable {
         /// The screen's name.
         public var name: String
         /// Its connectors (one, or a span's or mirror's).
         public var connectors: [String]
-        /// Its displays' sizes, where their EDIDs give them.
-        public var sizes: [PhysicalSize]
+        /// Its displays' sizes by connector, where their EDIDs give them.
+        public var sizes: [String: PhysicalSize]
+        /// A span's panels: each connector's part of the canvas (empty for one display or a mirror).
+        public var panels: [String: UnitRect]
 
-        /// A screen named `name` on `connectors` whose displays measure `sizes`.
-        public init(name: String, connectors: [String], sizes: [PhysicalSize] = []) {
+        /// A screen named `name` on `connectors` whose displays measure `sizes`, a span's panels at `panels`.
+        public init(name: String, connectors: [String], sizes: [String: PhysicalSize] = [:], panels: [String: UnitRect] = [:]) {
             self.name = name
             self.connectors = connectors
             self.sizes = sizes
+            self.panels = panels
         }
     }
 
@@ -72,8 +76,18 @@ public enum InputRouting {
         public var device: InputDeviceFacts
         /// The screen it goes to (nil: the first screen, as without a rule).
         public var screen: String?
-        /// Why, for the log: `udev WL_OUTPUT=HDMI-A-2`, `its 521x293 mm is HDMI-A-2's`.
+        /// The connector whose display it is on (nil: not known).
+        public var connector: String?
+        /// Why, for the log: `udev WL_OUTPUT=HDMI-A-2`, `its 521x293 mm is the size of screen door's display (HDMI-A-1)`.
         public var reason: String
+
+        /// `device` goes to `screen` (nil: the first), on `connector`'s display, for `reason`.
+        public init(device: InputDeviceFacts, screen: String?, connector: String? = nil, reason: String) {
+            self.device = device
+            self.screen = screen
+            self.connector = connector
+            self.reason = reason
+        }
     }
 
     /// Each device's screen, in the devices' order.
@@ -81,21 +95,36 @@ public enum InputRouting {
         devices.map { device in
             if let output = device.output {
                 if let screen = screens.first(where: { $0.connectors.contains(output) }) {
-                    return Choice(device: device, screen: screen.name, reason: "udev WL_OUTPUT=\(output)")
+                    return Choice(device: device, screen: screen.name, connector: output, reason: "udev WL_OUTPUT=\(output)")
                 }
                 return Choice(device: device, screen: nil, reason: "udev WL_OUTPUT=\(output) is no screen's connector")
             }
             if device.isTouchscreen, let size = device.size {
-                let fits = screens.filter { $0.sizes.contains { $0.matches(size) } }
-                if fits.count == 1, let screen = fits.first {
-                    return Choice(device: device, screen: screen.name, reason: "its \(size) is the size of screen \(screen.name)'s display")
+                let fits = screens.flatMap { screen in
+                    screen.connectors.filter { screen.sizes[$0]?.matches(size) ?? false }.map { (screen: screen.name, connector: $0) }
+                }
+                if fits.count == 1, let fit = fits.first {
+                    return Choice(device: device, screen: fit.screen, connector: fit.connector,
+                                  reason: "its \(size) is the size of screen \(fit.screen)'s display (\(fit.connector))")
                 }
                 if fits.count > 1 {
                     return Choice(device: device, screen: nil,
-                                  reason: "its \(size) fits \(fits.map(\.name).joined(separator: " and ")): give --input-device PATH@NAME")
+                                  reason: "its \(size) fits \(fits.map(\.connector).joined(separator: " and ")): give --input-device PATH@NAME")
                 }
             }
             return Choice(device: device, screen: nil, reason: "no WL_OUTPUT and no display of its size")
         }
+    }
+
+    /// Where each routed device's touches land on its screen's canvas: a device on one panel of a span covers that
+    /// panel's part (device node → part); devices on one display or a mirror cover the whole canvas (left out).
+    public static func panels(_ choices: [Choice], screens: [ScreenFacts]) -> [String: UnitRect] {
+        var out: [String: UnitRect] = [:]
+        for choice in choices {
+            guard let name = choice.screen, let connector = choice.connector,
+                  let rect = screens.first(where: { $0.name == name })?.panels[connector] else { continue }
+            out[choice.device.path] = rect
+        }
+        return out
     }
 }

@@ -15,7 +15,8 @@ enum ScreenInputs {
         let candidates = input.devices.isEmpty ? LibinputSource.seatDevices(input.seat) : input.unnamedDevices
         let facts = candidates.compactMap { LibinputSource.facts(of: $0, opener: opener) }
         var routed: [String: String] = [:]
-        for choice in InputRouting.route(facts, screens: screens) {
+        let choices = InputRouting.route(facts, screens: screens)
+        for choice in choices {
             let device = "\(choice.device.name) (\(choice.device.path))"
             if let screen = choice.screen {
                 routed[choice.device.path] = screen
@@ -24,6 +25,11 @@ enum ScreenInputs {
                 log.info("input: touchscreen \(device) stays with screen \(first): \(choice.reason)")
             }
         }
-        return input.forScreens(screens.map(\.name), routed: routed)
+        let panels = InputRouting.panels(choices, screens: screens)
+        return input.forScreens(screens.map(\.name), routed: routed).map { options in
+            guard var options else { return nil }
+            options.panels = panels.filter { options.devices.contains($0.key) }  // a span's panel: its part of the canvas
+            return options
+        }
     }
 }

@@ -161,7 +161,9 @@ enum OutputRegistry {
             // others and the seat the first screen's), on its own canvas and rotation
             let facts = zip(screens, outputs).map { screen, output in
                 InputRouting.ScreenFacts(name: screen.name, connectors: output.parts.map(\.connector.name),
-                                         sizes: output.parts.compactMap(\.connector.millimetres))
+                                         sizes: Dictionary(output.parts.compactMap { p in p.connector.millimetres.map { (p.connector.name, $0) } },
+                                                           uniquingKeysWith: { a, _ in a }),
+                                         panels: output.panels)
             }
             let inputs = ScreenInputs.plan(setup.input, screens: facts, opener: setup.access.input, log: log)
             for (i, screen) in screens.enumerated() {
