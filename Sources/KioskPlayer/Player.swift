@@ -41,12 +41,15 @@ public struct ScreenSetup {
     public var items: [PlaylistItem]
     /// Its play options.
     public var config: PlayerConfig
+    /// The SMIL layout it plays instead of `items` from the start (a URL's index from the content cache), if any.
+    public var layout: SMILFile?
 
-    /// Screen `name` playing `items` with `config`.
-    public init(name: String, items: [PlaylistItem], config: PlayerConfig) {
+    /// Screen `name` playing `items` with `config`, or `layout` instead when one is given.
+    public init(name: String, items: [PlaylistItem], config: PlayerConfig, layout: SMILFile? = nil) {
         self.name = name
         self.items = items
         self.config = config
+        self.layout = layout
     }
 }
 
@@ -54,7 +57,7 @@ public struct ScreenSetup {
 /// producer), let the mode that owns each screen take its turn (the slideshow or a layout, idle, the grid, the
 /// screen off, an alert: `Modes/`), hand the frame it gives to the screen's `FramePresenter` (drawn only when it
 /// changed), and rest as the modes said. A screen holds what is its own (`Screen.swift`); what every screen shares
-/// is the `PlayerServices` (the log, the sound, the inbox, the content intake, the producers). Observers hear what
+/// is the `PlayerServices` (the log, the sound, the inbox, the layouts read off the loop, the producers). Observers hear what
 /// happened.
 public final class Player {
     /// The displays and what each shows (`Screen.swift`), in the order given; the first is the one commands go to
@@ -185,10 +188,13 @@ public final class Player {
 extension Player {
     /// Where every command comes in; send from any thread.
     public var inbox: CommandInbox { services.inbox }
-    /// Content from the fetcher waiting for the end of the item on screen (`kiosk play URL`).
-    public var pendingContent: PendingContent { services.intake.pendingContent }
-    /// The content fetcher's status and commands for the remotes.
-    public var contentControl: ContentControl { services.intake.contentControl }
+    /// Content from the first screen's fetcher waiting for the end of the item on screen (`kiosk play URL`).
+    public var pendingContent: PendingContent { screen.fetched.pending }
+    /// The first screen's content fetcher's status and commands for the remotes.
+    public var contentControl: ContentControl { screen.fetched.control }
+    /// What screen `name`'s content fetcher leaves with it (its swap waiting, its status and commands); nil: no
+    /// such screen.
+    public func fetchedContent(forScreen name: String) -> FetchedContent? { screens.first { $0.name == name }?.fetched }
     /// Where long clips were left.
     public var resume: ResumeBook { services.resume }
     /// Whether clips come as planes (the shader converts) or RGBA (swscale on the decode thread).
@@ -277,4 +283,10 @@ extension Player {
     /// player's output (attached first), its stills lasting `--duration`. Its warnings and unplayable media
     /// are said once each.
     public func play(layout file: SMILFile) throws { try screen.play(layout: file) }
+
+    /// Plays the layout `file` on screen `name` instead of its playlist, as `play(layout:)` does on the first.
+    public func play(layout file: SMILFile, onScreen name: String) throws {
+        guard let screen = screens.first(where: { $0.name == name }) else { throw PlayerError("the player has no screen \(name)") }
+        try screen.play(layout: file)
+    }
 }

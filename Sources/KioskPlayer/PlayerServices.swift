@@ -3,7 +3,7 @@ import KioskCore
 
 /// What every screen of a player shares, once, beside the screens: the log, the first screen's sound (the audio
 /// device every screen without one of its own shares), the command inbox, the
-/// content intake, the producers and the wall clock, and the run's own settings. A `Screen` holds it and reads
+/// layouts read off the loop, the producers and the wall clock, and the run's own settings. A `Screen` holds it and reads
 /// what it uses; nothing here knows of a screen.
 final class PlayerServices {
     /// Where lines go.
@@ -16,7 +16,7 @@ final class PlayerServices {
     let videoFrames: VideoFrameChoice
     /// Where every command comes in; send from any thread.
     let inbox = CommandInbox()
-    /// Content that comes in from outside the playlist: layouts read off the loop, the fetcher's swaps.
+    /// Layouts read off the loop, and the playlist's layout items read ahead (a fetcher's swaps are each screen's).
     let intake = ContentIntake()
     /// Asked once a turn for commands, and for when they next need a turn (schedules, the play log).
     var producers: [LoopProducer] = []
@@ -70,16 +70,13 @@ struct RunLimits {
     var end: Double?
 }
 
-/// Content that comes in besides the playlist's own items: SMIL files a remote asked to load, read off the frame
-/// loop; the fetcher's new content waiting for the end of the item on screen, and its status and commands; the
-/// playlist's layout items, read ahead on the decode threads. Each part is thread-safe.
+/// Content that comes in besides the playlist's own items, shared by the screens (each read is kept by its file's
+/// path): SMIL files a remote asked to load, read off the frame loop; the playlist's layout items, read ahead on the
+/// decode threads. What a content fetcher brings is each screen's own (`Screen.fetched`, `FetchedContent`). Each
+/// part is thread-safe.
 final class ContentIntake {
     /// SMIL files a remote asked to load, read off the frame loop (`LayoutLoads`).
     let layoutLoads = LayoutLoads()
-    /// Content from the fetcher waiting for the end of the item on screen (`kiosk play URL`; `ContentSwap.swift`).
-    let pendingContent = PendingContent()
-    /// The content fetcher's status and commands for the remotes (`ContentControl.swift`).
-    let contentControl = ContentControl()
     /// The playlist's layout items, read ahead on the decode threads (`LayoutItemReads`).
     let layoutItems = LayoutItemReads()
 }

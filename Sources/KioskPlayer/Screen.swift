@@ -28,6 +28,9 @@ final class Screen {
     let hearsSound: Bool
     /// Who hears its events, and the board remote-control servers read its status from.
     let events = PlayerEvents()
+    /// What its content fetcher leaves with it: the new content waiting for the end of the item on screen, and
+    /// the fetcher's status and commands for its remotes.
+    let fetched = FetchedContent()
     /// Draws, presents and counts its frames, once an output is attached.
     var presenter: FramePresenter?
     /// Its clock.

@@ -91,11 +91,14 @@ struct Commands {
         defer { state?.finish() }  // the last save, after the run
         config.restored = state?.restored
         let playLog = try PlayLogChoice.open(o, stateFolder: .some(state?.store.directory), log: log)
-        let content = try ContentLink.open(o, stateFolder: state?.store.directory
-                                               ?? StateDirectory.standard(environment: ProcessInfo.processInfo.environment,
-                                                                          canWrite: { FileManager.default.isWritableFile(atPath: $0) }),
-                                           limits: config.limits, log: log)
-        defer { content?.stop() }
+        // each screen's content link: its URL fetched into its own cache folder, or waiting for a remote's load URL
+        let contents = try ContentLinks.open(o, first: screens.firstName, plans: screens.more,
+                                             stateFolder: state?.store.directory
+                                                 ?? StateDirectory.standard(environment: ProcessInfo.processInfo.environment,
+                                                                            canWrite: { FileManager.default.isWritableFile(atPath: $0) }),
+                                             limits: config.limits, log: log)
+        defer { contents.stop() }
+        let content = contents.link(forScreen: screens.firstName)  // the first screen's: the reports back go with it
         if let content, let folder = state?.store.directory ?? o.string("content-cache") {
             content.reportBack(playLog: playLog?.0.path, folder: StateDirectory.joined(folder, "reports"))
         }
@@ -135,12 +138,15 @@ struct Commands {
         let more = try screens.more.map { plan in
             var screenConfig = plan.config
             screenConfig.restored = state?.restored.flatMap { around in around.screens?[plan.name].map { $0.restoring(within: around) } }
-            var screenItems = plan.sources.isEmpty ? [] : try playlist(plan.sources, allowEmpty: plan.options.string("schedule") != nil)
+            // a URL: the last good index in the screen's own cache, else nothing until its first check brings it
+            let fetched = contents.startingContent(forScreen: plan.name)
+            var screenItems = plan.sources.isEmpty || plan.sources.contains(where: ContentMap.isRemote) ? fetched?.items ?? []
+                : try playlist(plan.sources, allowEmpty: plan.options.string("schedule") != nil)
             if let driver = try ScheduleSetup.driver(plan.options, fallback: screenItems, realClock: true, log: log.prefixed("screen \(plan.name): ")) {
                 screenItems = driver.startingItems(at: 0)
                 screenSchedules.append((plan.name, driver))
             }
-            return ScreenSetup(name: plan.name, items: screenItems, config: screenConfig)
+            return ScreenSetup(name: plan.name, items: fetched?.layout == nil ? screenItems : [], config: screenConfig, layout: fetched?.layout)
         }
         let report = try watchdog.guarding { try PlayJob.play(items: items, layout: layout, config: config,
                                       firstScreen: screens.firstName, screens: more, screenOutputs: screens.moreOutputs,
@@ -176,8 +182,8 @@ struct Commands {
                                           stall?.attach(to: player)
                                           if !folders.isEmpty { player.keepsRunningWhenEmpty = true; folders.start(sending: player.inbox) }
                                           scheduledFolders?.start(sending: player.inbox)
-                                          if fetching { player.keepsRunningWhenEmpty = true }
-                                          content?.start(player)
+                                          if contents.fetches { player.keepsRunningWhenEmpty = true }
+                                          contents.start(player)
                                           let inbox = player.inbox
                                           reload.attach(inbox)
                                           stop.onStop { service.stopping(); inbox.send(.quit) }

@@ -49,7 +49,7 @@ final class ConfigReload: @unchecked Sendable {
                     throw ConfigFile.locate(e, args: expanded.args, origins: expanded.origins)
                 }
                 let count = try send(o, config, to: nil, inbox: inbox, schedules: true)
-                log.info("SIGHUP: reloaded: \(count) item\(count == 1 ? "" : "s")\(schedule == nil ? "" : " and the schedule")")
+                log.info("SIGHUP: reloaded: \(Self.items(count))\(schedule == nil ? "" : " and the schedule")")
                 return
             }
             // several screens (issue 40): each its own source and section, the schedule the first screen's; every
@@ -64,7 +64,7 @@ final class ConfigReload: @unchecked Sendable {
             }
             for (i, plan) in plans.enumerated() {
                 let count = try send(plan.options, plan.config, to: plan.name, inbox: inbox, schedules: i == 0)
-                log.info("SIGHUP: reloaded screen \(plan.name): \(count) item\(count == 1 ? "" : "s")")
+                log.info("SIGHUP: reloaded screen \(plan.name): \(Self.items(count))")
             }
         } catch let e as UsageError {
             log.warn("SIGHUP: not reloaded: \(e.message); playing on")
@@ -74,10 +74,14 @@ final class ConfigReload: @unchecked Sendable {
     }
 
     /// Sends screen `screen` (nil: the first) the playlist and the slideshow's settings `o` and `config` say (the
-    /// schedule's reload instead of the playlist when `schedules` and one runs); the playlist's item count.
-    private func send(_ o: ParsedOptions, _ config: PlayerConfig, to screen: String?, inbox: CommandInbox, schedules: Bool) throws -> Int {
-        let items = PlaylistLoader(log: log).load(o.positional)
-        if schedules, let schedule, let file = o.string("schedule") {
+    /// schedule's reload instead of the playlist when `schedules` and one runs); the playlist's item count, nil for
+    /// a URL (its content link goes on fetching it, and what it fetched plays on).
+    private func send(_ o: ParsedOptions, _ config: PlayerConfig, to screen: String?, inbox: CommandInbox, schedules: Bool) throws -> Int? {
+        let remote = o.positional.contains(where: ContentMap.isRemote)
+        let items = remote ? [] : PlaylistLoader(log: log).load(o.positional)
+        if remote {
+            // nothing to load: the screen's content link keeps its URL
+        } else if schedules, let schedule, let file = o.string("schedule") {
             schedule.reload(try ScheduleSetup.read(file), fallback: items, paths: o.positional)
         } else {
             inbox.send(.load(items, .reload), toScreen: screen)
@@ -87,6 +91,11 @@ final class ConfigReload: @unchecked Sendable {
         inbox.send(.loop(config.slideshow.loop), toScreen: screen)
         inbox.send(.shuffle(config.slideshow.shuffle), toScreen: screen)
         inbox.send(.effect(config.effect), toScreen: screen)
-        return items.count
+        return remote ? nil : items.count
+    }
+
+    /// `3 items`, or what a URL's screen plays (nil).
+    private static func items(_ count: Int?) -> String {
+        count.map { "\($0) item\($0 == 1 ? "" : "s")" } ?? "its URL's content plays on (the settings reloaded)"
     }
 }

@@ -15,11 +15,17 @@ import KioskTrust
 /// wait for the next check; a remote's `load URL` switches to another index URL, whose content swaps in as any new
 /// index does. `kiosk play FILES` has a link too whenever a cache folder can be named (`--content-cache`, else the
 /// state folder's `content/`): it waits, with no thread and no cache folder made, until a remote's `load URL`.
+/// Each screen of several has a link of its own, on its own folder, thread and remotes (`ContentLinks`, issue 40).
 final class ContentLink: @unchecked Sendable {
     /// The URL given on the command line; nil: the link waits for a remote's `load URL`.
     let startURL: String?
+    /// The screen it serves: where its swaps go, and whose remotes it answers.
+    let screen: String
     /// What a cache is opened with: its folder and budget, the transfers' settings and the content key.
-    private let folder: String
+    let folder: String
+    /// Whether the folders above `folder` are made when missing (a further screen's `screens/NAME` below the global
+    /// folder), or must be there (a folder the operator named).
+    private var makesParents = false
     let budget: Int64?
     private let settings: FetchSettings
     let key: MinisignPublicKey?
@@ -51,53 +57,39 @@ final class ContentLink: @unchecked Sendable {
     /// The shortest and longest waits after a failed check with nothing to play.
     static let backoff = (first: 2.0, most: 120.0)
 
-    /// The link `o` asks for: one that fetches when the one path given is an http or https URL; one that waits for a
-    /// remote's `load URL` when the paths are local and a cache folder can be named; nil when none can.
-    static func open(_ o: ParsedOptions, stateFolder: String?, limits: DecodeLimits, log: Log) throws -> ContentLink? {
-        var url: String?
-        if let remote = o.positional.first(where: ContentMap.isRemote) {
-            guard o.positional.count == 1 else {
-                throw UsageError("play: '\(remote)' is a URL: give it alone (kiosk plays one index from a server at a time)")
-            }
-            guard let absolute = ContentMap.absolute(remote, base: remote) else {
-                throw UsageError("play: '\(remote)' is not an http or https URL kiosk can fetch")
-            }
-            url = absolute
-        }
-        guard let folder = o.string("content-cache") ?? stateFolder.map({ StateDirectory.joined($0, "content") }) else {
-            guard url == nil else { throw UsageError("play: no folder for the content cache (give --content-cache DIR, or a --state-dir)") }
+    /// The link `o` asks for, for screen `screen` (`label` starts its usage errors: `play`, `--screen NAME`), its
+    /// cache in `folder`: one that fetches when the one path given is an http or https URL; one that waits for a
+    /// remote's `load URL` when the paths are local and a folder is named; nil when none is. Signed bundles
+    /// (`--content-bundle`) come to it when `takesBundles` (the first screen's).
+    static func open(_ o: ParsedOptions, folder: String?, screen: String, label: String, takesBundles: Bool, makesParents: Bool = false,
+                     limits: DecodeLimits, log: Log) throws -> ContentLink? {
+        let url = try startURL(o.positional, label: label)
+        guard let folder else {
+            guard url == nil else { throw UsageError("\(label): no folder for the content cache (give --content-cache DIR, or a --state-dir)") }
             return nil  // a remote's load URL is refused with one line
         }
-        var settings = FetchSettings()
-        if let ca = o.string("content-ca") {
-            guard FileManager.default.isReadableFile(atPath: ca) else { throw UsageError("--content-ca: cannot read '\(ca)'") }
-            settings.caFile = ca
-        }
-        settings.maxBytesPerSecond = o.number("content-rate").map { Int64(Int(saturating: $0 * 1000)) }
-        let key: MinisignPublicKey?
-        do {
-            key = try o.string("content-key").map { file throws(TrustError) in try MinisignPublicKey(file: file) }
-        } catch {
-            throw UsageError("--content-key: \(error.description)")
-        }
-        let link = ContentLink(url: url, folder: folder, budget: o.integer("content-cache-mb").map { Int64($0) << 20 },
+        let (settings, key) = try fetchOptions(o)
+        let link = ContentLink(url: url, folder: folder, screen: screen, budget: o.integer("content-cache-mb").map { Int64($0) << 20 },
                                settings: settings, key: key, period: o.number("content-refresh") ?? 60,
                                mediaPeriod: o.number("content-media-refresh") ?? 600, limits: limits, log: log)
-        if url != nil || o.string("content-bundle") != nil {
+        link.makesParents = makesParents
+        let bundle = takesBundles ? o.string("content-bundle") : nil
+        if url != nil || bundle != nil {
             do throws(CacheError) { link.sync = try link.openSync() } catch { throw UsageError("--content-cache: \(error.description)") }
         }
-        if let spec = o.string("content-bundle") {
+        if let spec = bundle {
             guard let key else { throw UsageError("--content-bundle needs --content-key (a bundle is taken only when signed)") }
             link.bundles = try ContentBundles(spec: spec, key: key, log: log) { [weak link] in link?.wake() }
         }
         return link
     }
 
-    private init(url: String?, folder: String, budget: Int64?, settings: FetchSettings, key: MinisignPublicKey?, period: Double,
-                 mediaPeriod: Double, limits: DecodeLimits, log: Log) {
+    private init(url: String?, folder: String, screen: String, budget: Int64?, settings: FetchSettings, key: MinisignPublicKey?,
+                 period: Double, mediaPeriod: Double, limits: DecodeLimits, log: Log) {
         startURL = url
         wanted = url
         self.folder = folder
+        self.screen = screen
         self.budget = budget
         self.settings = settings
         self.key = key
@@ -107,8 +99,9 @@ final class ContentLink: @unchecked Sendable {
         self.log = log
     }
 
-    /// The cache in the link's folder and a sync over it.
+    /// The cache in the link's folder and a sync over it (the folders above it made first when `makesParents`).
     private func openSync() throws(CacheError) -> ContentSync {
+        if makesParents { try Self.makeParents(of: folder) }
         let cache = try ContentCache(directory: folder, budgetBytes: budget)
         if let problem = cache.loadProblem { log.warn("content: \(problem)") }
         return ContentSync(cache: cache, settings: settings, key: key)
@@ -132,13 +125,14 @@ final class ContentLink: @unchecked Sendable {
         return content
     }
 
-    /// Answers `player`'s remotes from now on (its `ContentControl`: the status, "check now", `load URL`), and
-    /// starts checking on a thread of its own when there is a URL, handing `player` each new index
-    /// (`pendingContent`, or at once through its inbox when nothing of this URL plays yet).
+    /// Answers the remotes of `player`'s screen `screen` from now on (its `ContentControl`: the status, "check now",
+    /// `load URL`), and starts checking on a thread of its own when there is a URL, handing that screen each new
+    /// index (its `FetchedContent.pending`, or at once through the inbox when nothing of this URL plays yet).
     func start(_ player: Player) {
-        let control = player.contentControl
+        guard let fetched = player.fetchedContent(forScreen: screen) else { return }
+        let control = fetched.control
         cond.lock()
-        self.player = (player.pendingContent, player.inbox, control)
+        self.player = (fetched.pending, player.inbox, control)
         cond.unlock()
         control.connect(ContentControl.Handlers(checkNow: { [self] in reports?.sendNow(); return checkNow() },
                                                 switchTo: { [self] in switchTo(url: $0) },
@@ -390,7 +384,7 @@ final class ContentLink: @unchecked Sendable {
         if had == nil || atOnce {
             log.info(had == nil ? "content: \(url) fetched; playing it" : "content: \(url) changed; swapped in at once, as the index asks")
             _ = player.pending.take()
-            player.inbox.send(.load(swap.items, .replace))
+            player.inbox.send(.load(swap.items, .replace), toScreen: screen)
         } else {
             log.info("content: \(url) changed; the new content plays from the end of the item on screen")
             player.pending.set(swap)

@@ -3,9 +3,9 @@ import KioskPlayer
 
 /// `kiosk play --screen NAME:CONNECTORS:SOURCE` (issue 40): the screens are resolved (a bad spec or section is one
 /// line, exit 2). The first screen plays as `--drm-connector CONNECTOR` with its source and its options would, and
-/// the remotes, the state and the content fetcher are its; each further screen plays beside it in the same loop,
-/// with its own source and options, on headless canvases or on its own connectors of the same card: one, a span
-/// (one canvas across them) or a mirror (several cards are not built yet, and say so).
+/// the remotes and the state are its; each further screen plays beside it in the same loop, with its own source
+/// (a URL too: its own content link, `ContentLinks`) and options, on headless canvases or on its own connectors of
+/// the same card: one, a span (one canvas across them) or a mirror (several cards are not built yet, and say so).
 enum ScreenChoice {
 
     /// What `kiosk play` runs: the first screen's arguments, its name, and the screens after it.
@@ -38,9 +38,6 @@ enum ScreenChoice {
             }
         }
         for plan in plans.dropFirst() {
-            if plan.sources.contains(where: ContentMap.isRemote) {
-                throw UsageError("\(plan.label): a URL plays on the first screen only, for now (issue 40); give this screen files")
-            }
             if plan.sources.isEmpty, plan.options.string("schedule") == nil {
                 throw UsageError("\(plan.label): nothing to play: give it a SOURCE, path = lines or a schedule")
             }

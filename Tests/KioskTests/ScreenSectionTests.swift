@@ -130,7 +130,7 @@ final class ScreenSectionTests: XCTestCase {
         for name in ScreenOptions.perScreen { XCTAssertTrue(play.contains(name), "'\(name)' is not an option of kiosk play") }
         XCTAssertEqual(Set(ScreenOptions.perScreen).count, ScreenOptions.perScreen.count, "each name once")
         for processOnly in ["output", "drm-device", "drm-connector", "screen", "decode-timeout", "max-pixels", "media-root",
-                            "input-ipc-server", "mqtt", "http", "state-dir", "play-log", "seat", "video-convert", "content-cache"] {
+                            "input-ipc-server", "mqtt", "http", "state-dir", "play-log", "seat", "video-convert", "content-bundle"] {
             XCTAssertFalse(ScreenOptions.isPerScreen(processOnly), processOnly)
         }
     }

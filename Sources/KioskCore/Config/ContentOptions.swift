@@ -3,7 +3,8 @@ extension CommandSpecs {
     /// media are cached, how they are fetched, and the key a signed index must verify with.
     public static let content: [OptionSpec] = [
         OptionSpec("content-cache", .text, metavar: "DIR",
-                   "keep the fetched index and media in DIR (default: content/ in the state folder)"),
+                   "keep the fetched index and media in DIR (default: content/ in the state folder); with --screen, the "
+                   + "first screen's, each further screen's in DIR/screens/NAME unless its section names one"),
         OptionSpec("content-ca", .text, metavar: "FILE", "trust the CA certificates in FILE (PEM) instead of the system's"),
         OptionSpec("content-rate", .number(1...10_000_000), metavar: "KBPS", "at most this many kilobytes per second per transfer"),
         OptionSpec("content-cache-mb", .integer(1...16_777_216), metavar: "N",

@@ -17,10 +17,11 @@ extension CommandSpecs {
 public enum ScreenOptions {
     /// The options a `[screen NAME]` section may give, so that one screen differs from the global lines and the
     /// command line: what plays when, how the picture sits on the screen, the slideshow, the view, the text on
-    /// screen, the sound and the wall clock it follows. Every other option of `kiosk play` (`CommandSpecs.play`)
-    /// applies to the whole player: the output and card, decoding and limits, the remotes (IPC, MQTT, web, CEC),
-    /// input, the state, the play log, folder watching, the content fetcher. `path = …` lines are the screen's
-    /// content, not an option. `ScreenOptionTests` checks that each name is one of `kiosk play`'s options.
+    /// screen, the sound and the wall clock it follows, and how its content fetcher fetches (its cache folder,
+    /// budget, periods, CA, rate and key). Every other option of `kiosk play` (`CommandSpecs.play`) applies to the
+    /// whole player: the output and card, decoding and limits, the remotes (IPC, MQTT, web, CEC), input, the
+    /// state, the play log, folder watching, signed bundles. `path = …` lines are the screen's content, not an
+    /// option. `ScreenOptionTests` checks that each name is one of `kiosk play`'s options.
     public static let perScreen: [String] = [
         "schedule",
         "rotate", "drm-mode", "size", "bezel",
@@ -32,6 +33,7 @@ public enum ScreenOptions {
         "overscan", "font", "text-box",
         "audio-device", "mute", "volume",
         "sync-epoch", "sync-audio", "wall", "viewport",
+        "content-cache", "content-cache-mb", "content-refresh", "content-media-refresh", "content-ca", "content-rate", "content-key",
     ]
 
     /// `perScreen` as a set, for look-ups.

@@ -41,7 +41,7 @@ extension Screen {
         s.tvPower = tvPower
         s.playStats = services.playStats
         s.alert = alertMode?.alert
-        s.content = services.intake.contentControl.status  // the fetcher's, left on its thread (it wakes the loop when it changes)
+        s.content = fetched.control.status  // this screen's fetcher's, left on its thread (it wakes the loop when it changes)
         s.screenView = grid.isOpen ? .grid : .slideshow
         s.gridFilter = grid.filter
         s.gridFocus = grid.focusedPath

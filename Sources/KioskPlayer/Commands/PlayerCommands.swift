@@ -39,8 +39,8 @@ extension Player {
             }
             return
         }
-        if screen === self.screen, case .load(let items, let mode) = envelope.command, mode == .replace || mode == .reload {
-            services.intake.contentControl.noteReplacingLoad(items)  // local media from a remote: the fetcher stops
+        if case .load(let items, let mode) = envelope.command, mode == .replace || mode == .reload {
+            screen.fetched.control.noteReplacingLoad(items)  // local media from a remote: that screen's fetcher stops
         }
         if screen.readsLayoutFirst(envelope.command, reply: envelope.reply, screen: envelope.screen) { return }  // read off the loop
         let reply = screen.execute(envelope.command, at: t)
@@ -59,7 +59,7 @@ extension Player {
 
 extension Screen {
     /// Runs one command now, by the part `command.route` names (the one switch that gives every command its
-    /// owner): the screen's own parts, or the player's (`quit`; the content fetcher's commands).
+    /// owner): the screen's own parts (its content fetcher's commands too), or the player's (`quit`).
     func execute(_ command: PlayerCommand, at t: Double) -> CommandReply {
         switch command.route {
         case .playlist(let command):
@@ -92,9 +92,9 @@ extension Screen {
         case .display(let request):
             return displayCommand(request)
         case .content(.check):
-            return services.intake.contentControl.check(log: log)
+            return fetched.control.check(log: log)
         case .content(.load(let url)):
-            return services.intake.contentControl.load(url, log: log)
+            return fetched.control.load(url, log: log)
         case .quit:
             services.run.quitRequested = true
             return .done()

@@ -64,7 +64,7 @@ extension Screen {
     /// (`LayoutHandover`) when `byRegion` says so: each of its regions keeps its item to that item's end. True when
     /// it swapped: the turn then rests, and the next one plays the new content.
     func swapsContent(at t: Double, byRegion: Bool = false) -> Bool {
-        guard let swap = services.intake.pendingContent.take() else { return false }
+        guard let swap = fetched.pending.take() else { return false }
         if let layout = swap.layout, let path = swap.items.first?.path {
             services.intake.layoutLoads.put(path, .ready(layout))
         }

@@ -12,7 +12,8 @@ public enum PlayJob {
     /// display, then headless, and logs one line saying which output and why. `onStart` gets the player (its inbox and board)
     /// once it is built (a signal handler sends `quit` there, which ends the frame loop's wait at once). With
     /// `layout` the player plays that SMIL layout instead of `items`. `screens`: more screens after the first
-    /// (`--screen`; the first is `items` and `config`, named `firstScreen`), each with its own output;
+    /// (`--screen`; the first is `items` and `config`, named `firstScreen`), each with its own output (and its own
+    /// layout, when its setup has one);
     /// `screenOutputs`: where each of them shows on a display (its connector, mode and rotation).
     public static func play(items: [PlaylistItem], layout: SMILFile? = nil, config: PlayerConfig,
                             firstScreen: String = "main", screens more: [ScreenSetup] = [],
@@ -36,6 +37,7 @@ public enum PlayJob {
                 defer { opened.close() }
                 opened.player.onFirstFrame = onFirstFrame
                 if let layout { try opened.player.play(layout: layout) }
+                for screen in more { if let layout = screen.layout { try opened.player.play(layout: layout, onScreen: screen.name) } }
                 onStart?(opened.player)
                 return try opened.player.run(length: length, shouldStop: shouldStop)
             }

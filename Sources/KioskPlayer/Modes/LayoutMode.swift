@@ -192,7 +192,7 @@ final class LayoutMode: PlayerMode {
         self.start = start
         let local = t - start
         screen.placeWallclocks(start: wallStart, zone: wall.zone, at: local)  // repeats listed further ahead
-        if p.services.intake.pendingContent.isWaiting, handover == nil, endsSlot == nil, p.services.intake.pendingContent.waitsWithLayout {
+        if p.fetched.pending.isWaiting, handover == nil, endsSlot == nil, p.fetched.pending.waitsWithLayout {
             noteShowings(screen.clocks.byRegion(at: local))  // what each region holds from now is in the play log
             if p.swapsContent(at: t, byRegion: true) {
                 return .rest(.none)  // a new layout, taken region by region at each one's item end (`LayoutHandover`)
@@ -200,7 +200,7 @@ final class LayoutMode: PlayerMode {
         }
         let hidden = handOver(at: t, local: local)
         let shown = screen.clocks.byRegion(at: local).filter { !hidden.contains($0.key) }  // once a turn, for both
-        if handover == nil, let first = screen.file.document.regions.first?.name, let was = showings[first], p.services.intake.pendingContent.isWaiting,
+        if handover == nil, let first = screen.file.document.regions.first?.name, let was = showings[first], p.fetched.pending.isWaiting,
            shown[first].map({ ($0.media.index, $0.activation) }) ?? (-1, -1) != (was.media, was.activation),
            p.swapsContent(at: t) {
             return .rest(.none)  // a new playlist, at the end of the first region's item
