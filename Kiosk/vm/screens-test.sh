@@ -5,9 +5,16 @@
 # so the modes are pinned: --drm-mode 640x480, and 800x600 for screen b by its [screen b] section. One `kiosk play
 # --screen a:Virtual-1:a.png --screen b:Virtual-2:c.png` drives both heads from one loop; each head's screendump is
 # compared with `kiosk snapshot` of its own picture and of the other's, at its mode's size. Then head 2 is forced
-# off (kiosk says so in one line and plays on on head 1) and on again (kiosk sets its mode again). screens-check.py
-# judges the results. About a minute of guest time.
-# Usage: Kiosk/vm/screens-test.sh   [RES=640x480] [SCRATCH=.build]
+# off (kiosk says so in one line and plays on on head 1) and on again (kiosk sets its mode again).
+# Then, in the same VM, a span: `kiosk play --screen w:Virtual-1+Virtual-2:span.mp4`, one 1280x480 canvas across
+# both heads at 640x480 each (whatever RES). span.mp4 (screens-check.py --make-span-clip: testsrc2, 5 fps, 8 s)
+# carries its frame number as a binary code in each half; the job takes SPAN_PAIRS screendump pairs (vm.py's
+# `screendump-pair`: both heads while the VM stands still), and the check reads the code of each head (the same
+# frame on both: frame lock; at least 3 frames: it plays) and compares head 0 | head 1 with ffmpeg's own decode
+# of that frame (seamless).
+# screens-check.py judges the results. About two minutes of guest time.
+# Usage: Kiosk/vm/screens-test.sh   [RES=640x480] [SCRATCH=.build] [KIOSK_BIN=path/to/kiosk: no build, use it]
+#        [SKIP_BUILD=1: no build, use $SCRATCH/debug/kiosk]
 # Output: out/vm/screens.log (the VM run), out/vm/screens/ (serial.log, screendumps, results/, checks.txt),
 # out/vm/screens-fixtures/. Ends with `N passed, M failed`.
 set -euo pipefail
@@ -19,13 +26,18 @@ OUT=${OUT:-$ROOT/out/vm}/screens
 PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg"
 . "$HERE/need-tools.sh"
 . "$ROOT/Kiosk/results.sh"
-SCREENS_CHECKS=10
+SCREENS_CHECKS=16  # 10 of the two screens, 6 of the span
+SPAN_PAIRS=6
 need_tools screens-test "$PACKAGES" qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio ffmpeg:ffmpeg
 "$HERE/prepare-kernel.sh"
 "$HERE/build-initramfs.sh"
-(cd "$ROOT" && swift build --scratch-path "$SCRATCH" 2>&1 | tail -1)
-KIOSK=$(cd "$SCRATCH/debug" && pwd)/kiosk
-[ -x "$KIOSK" ] || { echo "screens-test: no kiosk in $SCRATCH/debug" >&2; exit 1; }
+if [ -n "${KIOSK_BIN:-}" ]; then
+  KIOSK=$(cd "$(dirname "$KIOSK_BIN")" && pwd)/$(basename "$KIOSK_BIN")
+else
+  [ "${SKIP_BUILD:-0}" = 1 ] || (cd "$ROOT" && swift build --scratch-path "$SCRATCH" 2>&1 | tail -1)
+  KIOSK=$(cd "$SCRATCH/debug" && pwd)/kiosk
+fi
+[ -x "$KIOSK" ] || { echo "screens-test: no kiosk at $KIOSK" >&2; exit 1; }
 
 FIX=$OUT-fixtures  # beside OUT: vm.py empties OUT when the VM starts
 rm -rf "$FIX"; mkdir -p "$FIX"
@@ -41,6 +53,8 @@ for i in a c; do
 done
 # screen b's own mode: its section's drm-mode over the command line's
 printf '[screen b]\ndrm-mode = 800x600\n' > "$FIX/screens.conf"
+# the span's clip: 1280x480, its frame number coded in each half (screens-check.py decodes it again to judge)
+python3 "$HERE/screens-check.py" --make-span-clip "$FIX/span.mp4"
 
 IO=$HERE/.cache/io
 JOB=$(mktemp)
@@ -70,14 +84,30 @@ echo on > \$S
 waitlog \$R/play.log "display on Virtual-2 is back" 20 && sleep 4 && shot back-head1 1 && shot back-head0 0
 kill -0 \$pid 2>/dev/null && alive=1 || alive=0
 kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/play.exit
+
+# The span: one canvas across both heads (head 2 on again, whatever the step above left)
+# pair NAME: both heads at one instant of guest time (vm.py stops the VM for the two dumps)
+pair() { echo "KIOSK-VM screendump-pair \$1"; n=0; while [ ! -e "\$KIOSK_VM_IO/ack-\$1" ] && [ \$n -lt 1200 ]; do sleep 0.05; n=\$((n+1)); done; }
+echo on > \$S; cat \$S > \$R/span-status 2>&1
+"$KIOSK" play --no-state --output drm --drm-mode 640x480 --transition none --log-level info --loop \
+  --screen w:Virtual-1+Virtual-2:\$F/span.mp4 > \$R/span.log 2>&1 &
+pid=\$!
+# "showing" comes when the item starts, seconds before its first frame (shader compiles under TCG): wait for both
+if waitlog \$R/span.log "showing" 90 && waitlog \$R/span.log "first frame presented" 90; then
+  sleep 3
+  k=1; while [ \$k -le $SPAN_PAIRS ]; do pair span-\$k; sleep 0.4; k=\$((k+1)); done
+fi
+kill -0 \$pid 2>/dev/null && alive=1 || alive=0
+kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/span.exit
+grep span \$R/span.log > \$R/span-lines.txt
 JOB
 
 mkdir -p "$OUT"
 rm -rf "$IO/results"
-python3 "$HERE/vm.py" --gpu virtio2 --res "$RES" --job "$JOB" --out "$OUT" --timeout 300 > "$OUT.log" 2>&1 || true
+python3 "$HERE/vm.py" --gpu virtio2 --res "$RES" --job "$JOB" --out "$OUT" --timeout 420 > "$OUT.log" 2>&1 || true
 rm -rf "$OUT/results"; cp -r "$IO/results" "$OUT/results" 2>/dev/null || mkdir -p "$OUT/results"
 rc=0
-python3 "$HERE/screens-check.py" --shots "$OUT" --results "$OUT/results" --fixtures "$FIX" | tee "$OUT/checks.txt" || rc=$?
+python3 "$HERE/screens-check.py" --shots "$OUT" --results "$OUT/results" --fixtures "$FIX" --span-pairs "$SPAN_PAIRS" | tee "$OUT/checks.txt" || rc=$?
 # screens-check.py runs SCREENS_CHECKS checks: fewer means a step stopped checking.
 read -r passed failed < <(judge_checks "$OUT/checks.txt" "$rc" "$SCREENS_CHECKS" screens-test)
 echo "$passed passed, $failed failed"

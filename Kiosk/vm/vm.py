@@ -11,6 +11,12 @@ driver takes the screendump through QEMU's HMP monitor, saves DIR/NAME.png (and 
 line: `WIDTH HEIGHT R G B FRACTION`, the centre pixel and the fraction of pixels equal to it.
 `KIOSK-VM screendump NAME HEAD` takes head HEAD (0, 1) of the GPU instead: `virtio2` is a virtio-gpu with two
 heads (outputs Virtual-1 and Virtual-2; the second reads as disconnected until the guest forces it on).
+`KIOSK-VM screendump-pair NAME` (virtio2) takes both heads at the same instant of guest time: the driver stops the
+VM (HMP `stop`: the vCPUs and the guest's clocks halt), dumps head 0 and head 1, and lets it go on (`cont`), so
+the two pictures show what both heads scanned out at one moment (a span's two halves, judged for frame lock).
+It saves DIR/NAME-head0.png and DIR/NAME-head1.png (and .ppm; summary.json lists both under screendumps, heads 0
+and 1, with the pair's NAME and the milliseconds the VM stood still) and writes into ack-NAME two lines, head 0's
+and head 1's `WIDTH HEIGHT R G B FRACTION`, or one line `error TEXT` when a dump failed (the VM goes on).
 To have the screen watched it prints `KIOSK-VM watch NAME` ... `KIOSK-VM unwatch NAME`: meanwhile the driver takes a
 screendump every 0.2 s into DIR/NAME.watch.jsonl with the host-side time of each (screen_timeline.py), and
 `KIOSK-VM mark NAME NOTE` records the host's time of a moment there (a fault the job just caused).
@@ -84,6 +90,24 @@ class Monitor:
     def command(self, line, wait_hangup=False):
         with self.serial:
             return self._command(line, wait_hangup)
+
+    def commands(self, lines):
+        """Sends `lines` in order on one connection, no other command in between (a screen watch waits);
+        returns each one's output. `stop` ... `cont` this way keeps the VM stopped no longer than the commands
+        take."""
+        with self.serial:
+            s = socket.socket(socket.AF_UNIX)
+            s.settimeout(30)
+            s.connect(self.path)
+            try:
+                self._until_prompt(s)
+                outs = []
+                for line in lines:
+                    s.sendall(line.encode() + b'\n')
+                    outs.append(self._until_prompt(s))
+                return outs
+            finally:
+                s.close()
 
     def _command(self, line, wait_hangup):
         s = socket.socket(socket.AF_UNIX)
@@ -195,6 +219,47 @@ def main():
         monitor.command(f'screendump {ppm}')
         return read_ppm(ppm)
 
+    def ack(name, text):
+        with open(os.path.join(io, f'ack-{name}.tmp'), 'w') as f:
+            f.write(text)
+        os.rename(os.path.join(io, f'ack-{name}.tmp'), os.path.join(io, f'ack-{name}'))
+
+    def dump_pair(name):
+        """`screendump-pair NAME`: both heads of gpu0 while the VM stands still; acks each head's stats."""
+        if not name.replace('-', '').replace('_', '').isalnum():
+            print(f'vm.py: refusing screendump-pair name {name!r}', flush=True)
+            return
+        if a.gpu != 'virtio2':
+            ack(name, f'error screendump-pair needs --gpu virtio2, not {a.gpu}\n')
+            return
+        ppms = [os.path.join(io, f'{name}-head{h}.ppm') for h in (0, 1)]
+        for p in ppms:
+            if os.path.exists(p):
+                os.unlink(p)
+        begun = time.monotonic()
+        try:
+            monitor.commands(['stop'] + [f'screendump {p} gpu0 {h}' for h, p in enumerate(ppms)] + ['cont'])
+        except OSError as e:
+            try:  # never leave the guest stopped
+                monitor.command('cont')
+            except OSError:
+                pass
+            print(f'vm.py: screendump-pair {name}: {e}', flush=True)
+        held_ms = round((time.monotonic() - begun) * 1000)
+        lines = []
+        try:
+            for h, p in enumerate(ppms):
+                stats = centre_stats(*png_from_ppm(p, os.path.join(out, f'{name}-head{h}.png')))
+                shutil.move(p, os.path.join(out, f'{name}-head{h}.ppm'))
+                shots.append({'name': f'{name}-head{h}', 'head': h, 'pair': name, 'held_ms': held_ms,
+                              't': round(begun - t0, 2), 'size': f'{stats[0]}x{stats[1]}',
+                              'centre': list(stats[2:5]), 'uniform': round(stats[5], 4)})
+                lines.append('%d %d %d %d %d %.4f\n' % stats)
+        except (OSError, ValueError) as e:
+            lines = [f'error head {len(lines)}: {e}\n']
+        print(f'vm.py: screendump-pair {name}: VM held {held_ms} ms; {" | ".join(l.strip() for l in lines)}', flush=True)
+        ack(name, ''.join(lines))
+
     def watch_command(verb, words):
         """`watch NAME`, `unwatch NAME`, `mark NAME NOTE` from the guest (screen_timeline.py)."""
         name = words[0] if words else ''
@@ -226,6 +291,10 @@ def main():
                 with lock:
                     requests.append(line.split('KIOSK-VM screendump ', 1)[1].strip())
                     lock.notify()
+            if 'KIOSK-VM screendump-pair ' in line:
+                with lock:
+                    requests.append(('pair', line.split('KIOSK-VM screendump-pair ', 1)[1].strip()))
+                    lock.notify()
             for verb in ('watch', 'unwatch', 'mark'):
                 if f'KIOSK-VM {verb} ' in line:
                     watch_command(verb, line.split(f'KIOSK-VM {verb} ', 1)[1].split())
@@ -249,6 +318,9 @@ def main():
                 break
             timed_out = True
             break
+        if isinstance(name, tuple):  # ('pair', NAME)
+            dump_pair(name[1])
+            continue
         name, _, head = name.partition(' ')  # `NAME HEAD`: a head of the two-headed GPU (device gpu0)
         if not name.replace('-', '').replace('_', '').isalnum() or head not in ('', '0', '1'):
             print(f'vm.py: refusing screendump name {name!r} head {head!r}', flush=True)
