@@ -97,8 +97,41 @@ def main():
     c.check('play-exit', exit_line[:2] == ['0', '1'],
             f'exit {exit_line or "missing"} (status, alive at the end); {tail}')
     span_checks(c, a.shots, a.results, os.path.join(a.fixtures, 'span.mp4'), a.span_pairs)
+    mirror_checks(c, shot, refs['a'], read(os.path.join(a.results, 'mirror.log')), read(os.path.join(a.results, 'mirror.exit')))
+    touch_checks(c, read(os.path.join(a.results, 'touch.log')), read(os.path.join(a.results, 'touch.exit')))
     print(f'{c.passed} passed, {c.failed} failed')
     return 0 if c.failed == 0 else 1
+
+
+def mirror_checks(c, shot, ref, log, exit_text):
+    """The mirror: one output line naming both connectors as a mirror, and both heads of the pair `mirror` showing
+    a's snapshot (PSNR above 30 dB each) and each other (above 40 dB: one buffer scanned out twice)."""
+    lines = [l for l in log.splitlines() if 'output: drm' in l]
+    c.check('mirror-output-line', len(lines) == 1 and 'Virtual-1,Virtual-2' in lines[0] and ' mirror' in lines[0]
+            and exit_text.split()[:2] == ['0', '1'], f'{lines or log[-300:]!r}; exit {exit_text.split() or "missing"}')
+    h0, h1 = shot('mirror-head0'), shot('mirror-head1')
+    if h0 is None or h1 is None:
+        c.check('mirror-both-heads', False, f'missing dumps (head0 {h0 is not None}, head1 {h1 is not None})')
+        return
+    p0, p1, same = psnr(h0, ref), psnr(h1, ref), psnr(h0, h1)
+    c.check('mirror-both-heads', p0 > 30 and p1 > 30 and same > 40,
+            f'PSNR against a: head 0 {p0:.1f} dB, head 1 {p1:.1f} dB; head 0 against head 1 {same:.1f} dB')
+
+
+def touch_checks(c, log, exit_text):
+    """Touch by udev's WL_OUTPUT: the touchscreen routed to screen b by its WL_OUTPUT line; its swipe stepped b to
+    2-a.png while a showed a.png once; the keyboard's space paused a, not b; kiosk ran to the TERM."""
+    tail = log[-300:].replace('\n', ' | ')
+    routed = [l for l in log.splitlines() if 'is screen b\'s: udev WL_OUTPUT=Virtual-2' in l]
+    c.check('touch-routed-by-wl-output', len(routed) == 1, f'{routed or tail}')
+    a_shows = [l for l in log.splitlines() if 'screen a: showing' in l]
+    b_steps = [l for l in log.splitlines() if re.search(r'screen b: showing .*2-a\.png', l)]
+    c.check('touch-swipe-steps-its-screen', len(b_steps) >= 1 and len(a_shows) == 1,
+            f'screen b stepped to 2-a.png: {len(b_steps)} line(s); screen a showed {len(a_shows)} time(s) (1 wanted); {tail}')
+    paused = [l for l in log.splitlines() if 'paused (user)' in l]
+    c.check('keys-stay-with-the-first-screen', bool(paused) and all('screen a:' in l for l in paused),
+            f'{paused or tail}')
+    c.check('touch-exit', exit_text.split()[:2] == ['0', '1'], f'exit {exit_text.split() or "missing"}; {tail}')
 
 
 def span_checks(c, shots, results, clip, count):

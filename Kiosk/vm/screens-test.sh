@@ -11,7 +11,9 @@
 # carries its frame number as a binary code in each half; the job takes SPAN_PAIRS screendump pairs (vm.py's
 # `screendump-pair`: both heads while the VM stands still), and the check reads the code of each head (the same
 # frame on both: frame lock; at least 3 frames: it plays) and compares head 0 | head 1 with ffmpeg's own decode
-# of that frame (seamless).
+# of that frame (seamless). A mirror (`--screen m:Virtual-1,Virtual-2:a.png`): both heads, dumped at one instant,
+# show a's snapshot. Touch by udev: a uinput touchscreen whose udev entry has WL_OUTPUT=Virtual-2 goes to screen b
+# (its swipe steps b's folder, a stays), the keyboard to screen a (a space pauses a, not b).
 # screens-check.py judges the results. About two minutes of guest time.
 # Usage: Kiosk/vm/screens-test.sh   [RES=640x480] [SCRATCH=.build] [KIOSK_BIN=path/to/kiosk: no build, use it]
 #        [SKIP_BUILD=1: no build, use $SCRATCH/debug/kiosk]
@@ -26,7 +28,7 @@ OUT=${OUT:-$ROOT/out/vm}/screens
 PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg"
 . "$HERE/need-tools.sh"
 . "$ROOT/Kiosk/results.sh"
-SCREENS_CHECKS=16  # 10 of the two screens, 6 of the span
+SCREENS_CHECKS=22  # 10 of the two screens, 6 of the span, 2 of the mirror, 4 of touch by WL_OUTPUT
 SPAN_PAIRS=6
 need_tools screens-test "$PACKAGES" qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio ffmpeg:ffmpeg
 "$HERE/prepare-kernel.sh"
@@ -55,6 +57,8 @@ done
 printf '[screen b]\ndrm-mode = 800x600\n' > "$FIX/screens.conf"
 # the span's clip: 1280x480, its frame number coded in each half (screens-check.py decodes it again to judge)
 python3 "$HERE/screens-check.py" --make-span-clip "$FIX/span.mp4"
+# screen b's folder for the touch step: c.png, then a copy of a.png
+mkdir -p "$FIX/bdir"; cp "$FIX/c.png" "$FIX/bdir/1-c.png"; cp "$FIX/a.png" "$FIX/bdir/2-a.png"
 
 IO=$HERE/.cache/io
 JOB=$(mktemp)
@@ -100,6 +104,35 @@ fi
 kill -0 \$pid 2>/dev/null && alive=1 || alive=0
 kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/span.exit
 grep span \$R/span.log > \$R/span-lines.txt
+
+# A mirror: one picture on both heads, both dumped at one instant
+"$KIOSK" play --no-state --output drm --drm-mode $RES --transition none --log-level info \
+  --screen m:Virtual-1,Virtual-2:\$F/a.png > \$R/mirror.log 2>&1 &
+pid=\$!
+if waitlog \$R/mirror.log "first frame presented" 90; then sleep 2; pair mirror; fi
+kill -0 \$pid 2>/dev/null && alive=1 || alive=0
+kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/mirror.exit
+
+# Touch by udev's WL_OUTPUT: a uinput touchscreen whose udev entry says Virtual-2 is screen b's, so its swipe steps
+# screen b (c.png, then a copy of a.png) and not a; the keyboard, naming no output, stays with screen a (a space
+# pauses a)
+N=\$R/input.nodes; FIFO=/run/tmp/uinput.fifo; mkdir -p /run/tmp
+UINPUT_TOUCH_OUTPUT=Virtual-2 python3 "$HERE/uinput.py" ${RES%x*} ${RES#*x} \$N \$FIFO > \$R/uinput.log 2>&1 &
+n=0; while [ ! -e \$N ] && [ \$n -lt 200 ]; do sleep 0.05; n=\$((n+1)); done
+read TOUCH KEYS < \$N
+sent=0
+send() { echo "\$1" > \$FIFO; sent=\$((sent+1)); waitlog \$N.done "done \$sent " 20; }
+"$KIOSK" play --no-state --output drm --drm-mode $RES --transition none --duration 600 --osd-level 0 --log-level info \
+  --input-device \$TOUCH --input-device \$KEYS --screen a:Virtual-1:\$F/a.png --screen b:Virtual-2:\$F/bdir > \$R/touch.log 2>&1 &
+pid=\$!
+if waitlog \$R/touch.log "screen b: showing" 90 && waitlog \$R/touch.log "first frame presented" 90; then
+  sleep 2
+  send "drag 560 240 80 240 0.15 0"; waitlog \$R/touch.log "screen b: showing .*2-a.png" 20
+  send "key 57"; waitlog \$R/touch.log "paused (user)" 10; sleep 1
+fi
+kill -0 \$pid 2>/dev/null && alive=1 || alive=0
+kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/touch.exit
+echo quit > \$FIFO
 JOB
 
 mkdir -p "$OUT"

@@ -84,12 +84,14 @@ class Device:
             raise SystemExit(f'uinput.py: no event node for {name} under {sysdir}')
         self.devnum = open(f'{sysdir}/{self.event}/dev').read().strip()
 
-    def udev_entry(self, kind_lines):
-        """The udev database entry libinput reads (what udevd's input_id builtin would have written)."""
+    def udev_entry(self, kind_lines, properties=None):
+        """The udev database entry libinput reads (what udevd's input_id builtin would have written), with more
+        `properties` (a rule's, e.g. WL_OUTPUT)."""
         os.makedirs('/run/udev/data', exist_ok=True)
         usec = int(time.monotonic() * 1e6)
+        extra = ''.join(f'E:{k}={v}\n' for k, v in (properties or {}).items())
         with open(f'/run/udev/data/c{self.devnum}', 'w') as f:
-            f.write(f'I:{usec}\nE:ID_INPUT=1\n' + ''.join(f'E:{k}=1\n' for k in kind_lines) + 'G:seat\nQ:seat\nV:1\n')
+            f.write(f'I:{usec}\nE:ID_INPUT=1\n' + ''.join(f'E:{k}=1\n' for k in kind_lines) + extra + 'G:seat\nQ:seat\nV:1\n')
 
     def emit(self, *events):
         data = b''.join(struct.pack('llHHi', 0, 0, t, c, v) for t, c, v in events)
@@ -119,7 +121,9 @@ def main():
     width, height, nodes_file, fifo = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
     touch = Device('kiosk-vm touchscreen', 1, True, width, height)
     keys = Device('kiosk-vm keyboard', 2, False, width, height)
-    touch.udev_entry(['ID_INPUT_TOUCHSCREEN'])
+    # UINPUT_TOUCH_OUTPUT=CONNECTOR: the touchscreen's WL_OUTPUT, as a udev rule would set it for a panel's touch
+    output = os.environ.get('UINPUT_TOUCH_OUTPUT')
+    touch.udev_entry(['ID_INPUT_TOUCHSCREEN'], {'WL_OUTPUT': output} if output else None)
     keys.udev_entry(['ID_INPUT_KEY', 'ID_INPUT_KEYBOARD'])
     if not os.path.exists(fifo):
         os.mkfifo(fifo)
