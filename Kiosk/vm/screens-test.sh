@@ -11,7 +11,8 @@
 # carries its frame number as a binary code in each half; the job takes SPAN_PAIRS screendump pairs (vm.py's
 # `screendump-pair`: both heads while the VM stands still), and the check reads the code of each head (the same
 # frame on both: frame lock; at least 3 frames: it plays) and compares head 0 | head 1 with ffmpeg's own decode
-# of that frame (seamless). A mirror (`--screen m:Virtual-1,Virtual-2:a.png`): both heads, dumped at one instant,
+# of that frame (seamless); then the same span with `--drm-commit legacy` (one line says its CRTCs flip each on
+# its own; each head still its half of the frame it shows). A mirror (`--screen m:Virtual-1,Virtual-2:a.png`): both heads, dumped at one instant,
 # show a's snapshot. Touch by udev: a uinput touchscreen whose udev entry has WL_OUTPUT=Virtual-2 goes to screen b
 # (its swipe steps b's folder, a stays), the keyboard to screen a (a space pauses a, not b).
 # screens-check.py judges the results. About two minutes of guest time.
@@ -28,7 +29,7 @@ OUT=${OUT:-$ROOT/out/vm}/screens
 PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg"
 . "$HERE/need-tools.sh"
 . "$ROOT/Kiosk/results.sh"
-SCREENS_CHECKS=22  # 10 of the two screens, 6 of the span, 2 of the mirror, 4 of touch by WL_OUTPUT
+SCREENS_CHECKS=24  # 10 of the two screens, 6 of the span, 2 of its legacy commits, 2 of the mirror, 4 of touch by WL_OUTPUT
 SPAN_PAIRS=6
 need_tools screens-test "$PACKAGES" qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio ffmpeg:ffmpeg
 "$HERE/prepare-kernel.sh"
@@ -104,6 +105,14 @@ fi
 kill -0 \$pid 2>/dev/null && alive=1 || alive=0
 kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/span.exit
 grep span \$R/span.log > \$R/span-lines.txt
+
+# The same span with legacy commits (--drm-commit legacy): one CRTC flipped after the other, said in one line
+"$KIOSK" play --no-state --output drm --drm-mode 640x480 --drm-commit legacy --transition none --log-level info --loop \
+  --screen w:Virtual-1+Virtual-2:\$F/span.mp4 > \$R/legacy.log 2>&1 &
+pid=\$!
+if waitlog \$R/legacy.log "first frame presented" 90; then sleep 2; pair legacy-1; sleep 0.4; pair legacy-2; fi
+kill -0 \$pid 2>/dev/null && alive=1 || alive=0
+kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/legacy.exit
 
 # A mirror: one picture on both heads, both dumped at one instant
 "$KIOSK" play --no-state --output drm --drm-mode $RES --transition none --log-level info \

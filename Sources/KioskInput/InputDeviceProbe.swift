@@ -9,6 +9,7 @@ extension LibinputSource {
     /// The facts of the device at `path`, read by opening it alone through libinput's path backend (`opener` opens
     /// it); nil when it cannot be opened or is no input device libinput takes.
     public static func facts(of path: String, opener: DeviceOpener = DirectOpener(group: "input")) -> InputDeviceFacts? {
+        guard isInitialized(path) else { return nil }  // libinput would print its own error line for it
         guard let source = try? LibinputSource(devices: [path], opener: opener) else { return nil }
         _ = libinput_dispatch(source.li)
         var facts: InputDeviceFacts?
@@ -27,6 +28,17 @@ extension LibinputSource {
             facts = found
         }
         return facts
+    }
+
+    /// Whether udev has a database entry for the device node at `path` (udevd, or whoever writes /run/udev/data,
+    /// has seen it): libinput takes no device without one.
+    static func isInitialized(_ path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0, let udev = udev_new() else { return false }
+        defer { udev_unref(udev) }
+        guard let dev = udev_device_new_from_devnum(udev, Int8(UInt8(ascii: "c")), st.st_rdev) else { return false }
+        defer { udev_device_unref(dev) }
+        return udev_device_get_is_initialized(dev) != 0
     }
 
     /// The event nodes of udev seat `seat` (`ID_SEAT`, `seat0` when unset), in udev's order; empty without udev.

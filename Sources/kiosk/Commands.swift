@@ -60,6 +60,7 @@ struct Commands {
                                         connector: o.string("drm-connector"), mode: o.string("drm-mode"),
                                         rotate: o.string("rotate"))
         if let placement = screens.firstPlacement { request.place(placement) }
+        request.commit(o.string("drm-commit"))
         if config.untimed && request.kind != .headless {
             throw UsageError("--untimed needs --output headless")
         }

@@ -102,6 +102,8 @@ public enum CommandSpecs {
         OptionSpec("drm-connector", .text, metavar: "NAME",
                    "connector, e.g. HDMI-A-1 (default: the first connected; 'kiosk outputs' lists them)"),
         OptionSpec("drm-mode", .text, metavar: "WxH[@Hz]", "display mode (default: the display's preferred mode)"),
+        OptionSpec("drm-commit", .choice(["auto", "atomic", "legacy"]),
+                   "how frames reach the display: atomic KMS where the driver has it (auto, the default), atomic only, or legacy (every screen's)"),
         OptionSpec("rotate", .choice(["0", "90", "180", "270"]), "turn the picture clockwise on the display (default 0)"),
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),

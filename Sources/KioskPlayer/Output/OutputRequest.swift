@@ -58,6 +58,11 @@ public struct OutputRequest: Sendable, Equatable {
                   rotation: rotation)
     }
 
+    /// Commits frames as `name` says (`--drm-commit auto|atomic|legacy`; nil or another word: auto).
+    public mutating func commit(_ name: String?) {
+        drm.commit = name.flatMap(CommitMode.init(rawValue:)) ?? .auto
+    }
+
     /// Shows on `placement`'s connectors (`--screen NAME:CONNECTORS:SOURCE`): one, a span or a mirror.
     public mutating func place(_ placement: ScreenConnectors) {
         drm.connectorName = placement.names.first
