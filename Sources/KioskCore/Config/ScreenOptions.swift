@@ -17,9 +17,10 @@ extension CommandSpecs {
 public enum ScreenOptions {
     /// The options a `[screen NAME]` section may give, so that one screen differs from the global lines and the
     /// command line: what plays when, how the picture sits on the screen, the slideshow, the view, the text on
-    /// screen, the sound and the wall clock it follows. Every other option of `kiosk play` (`CommandSpecs.play`)
-    /// applies to the whole player: the output and card, decoding and limits, the remotes (IPC, MQTT, web, CEC),
-    /// input, the state, the play log, folder watching, the content fetcher. `path = …` lines are the screen's
+    /// screen, the sound, the wall clock it follows and its TV's HDMI-CEC (its adapter, the name its TV shows, what
+    /// screen off sends and whether the TV's standby pauses it). Every other option of `kiosk play`
+    /// (`CommandSpecs.play`) applies to the whole player: the output and card, decoding and limits, the remotes (IPC,
+    /// MQTT, web), input, the state, the play log, folder watching, the content fetcher. `path = …` lines are the screen's
     /// content, not an option. `ScreenOptionTests` checks that each name is one of `kiosk play`'s options.
     public static let perScreen: [String] = [
         "schedule",
@@ -32,6 +33,7 @@ public enum ScreenOptions {
         "overscan", "font", "text-box",
         "audio-device", "mute", "volume",
         "sync-epoch", "sync-audio", "wall", "viewport",
+        "cec", "cec-name", "cec-standby", "cec-follow-standby",
     ]
 
     /// `perScreen` as a set, for look-ups.
