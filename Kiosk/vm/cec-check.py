@@ -48,6 +48,79 @@ def first(messages, src, dst, opcode):
     return next((i for i, m in enumerate(messages) if m[1:4] == (src, dst, opcode)), None)
 
 
+def screens(a, c):
+    """Several screens (issue 40): a headless kiosk of screens a (cec1, TV A on cec0), b (its section's cec4, TV B on
+    cec3, on the second vivid's bus) and c (cec1 too: refused). Four checks."""
+    log = read(os.path.join(a.results, 'screens.log'))
+
+    def res(name):
+        return read(os.path.join(a.results, name))
+
+    steps = {}
+    for line in res('screens.steps').splitlines():
+        f = line.split()
+        if len(f) == 5:
+            steps[f[1]] = (int(f[2]), int(f[3]), int(f[4]))
+    bus_a, bus_b = bus_messages(res('screens-monitor-a.log')), bus_messages(res('screens-monitor-b.log'))
+
+    def between(start, end):
+        """Bus A's and bus B's messages and kiosk's log from step `start`'s mark to step `end`'s."""
+        a0, b0, l0 = steps.get(start, (0, 0, 0))
+        a1, b1, l1 = steps.get(end, (None, None, None))
+        return ([m for m in bus_a if m[0] > a0 and (a1 is None or m[0] <= a1)],
+                [m for m in bus_b if m[0] > b0 and (b1 is None or m[0] <= b1)],
+                '\n'.join(log.splitlines()[l0:l1]))
+
+    def probed(name):
+        s = re.search(r'pwr-state: ([\w-]+)', res(name))
+        return s.group(1) if s else None
+
+    # (s1) each screen its own adapter on its own bus, c refused in one line, and One Touch Play on each bus
+    adapters = res('screens-adapters.txt')
+    buses = re.findall(r'Adapter Name\s*: (vivid-\d+)', adapters)
+    claim_a = re.search(r'screen a: cec: /dev/cec1 \(vivid\): playback device at logical address (\d+), physical 1\.0\.0\.0', log)
+    claim_b = re.search(r'screen b: cec: /dev/cec4 \(vivid\): playback device at logical address (\d+), physical 1\.0\.0\.0', log)
+    la_a, la_b = (int(m.group(1)) if m else 4 for m in (claim_a, claim_b))
+    refused = [ln for ln in log.splitlines() if 'screen c: cec:' in ln]
+    otp = [first(bus, la, 0, 'IMAGE_VIEW_ON') is not None and first(bus, la, 15, 'ACTIVE_SOURCE') is not None
+           for bus, la in ((bus_a, la_a), (bus_b, la_b))]
+    c.check('cec-screens-adapters', bool(claim_a) and bool(claim_b) and len(refused) == 1
+            and refused[0].endswith("screen c: cec: /dev/cec1 is screen a's already: the screen's power is DPMS alone")
+            and otp == [True, True] and len(set(buses)) == 2,
+            f'a on cec1 at {la_a}: {bool(claim_a)}, b on cec4 at {la_b}: {bool(claim_b)}; c: {refused}; '
+            f'One Touch Play on bus A, B: {otp}; '
+            f'vivid instances: {sorted(set(buses))}')
+    # (s2) TV B's right key moves b (a.png to b.png) and nothing else
+    _, _, said = between('keys', 'b-off')
+    shown = re.findall(r'screen (\w+): showing (\S+)', said)
+    keys = re.findall(r'screen (\w+): cec: key (\w[\w-]*) from 0', said)
+    c.check('cec-screens-remote', keys == [('b', 'right')] and shown == [('b', f'{a.fixtures}/b.png')],
+            f'keys heard after the mark: {keys}; shown: {shown}')
+    # (s3) b's screen off (its socket): <Standby> to TV B, TV B reports standby and says so when probed; TV A hears
+    # no <Standby> and says it is on; each screen's cec-power is its own TV's
+    off_a, off_b, said = between('b-off', 'b-on')
+    sent = first(off_b, la_b, 0, 'STANDBY')
+    replies = tv_states(off_b[sent + 1:]) if sent is not None else []
+    standby_a = first(off_a, la_a, 0, 'STANDBY')
+    probe_a, probe_b = probed('screens-probe-a-off.txt'), probed('screens-probe-b-off.txt')
+    power_a, power_b = res('screens-power-a-off.txt').strip(), res('screens-power-b-off.txt').strip()
+    c.check('cec-screens-off', sent is not None and bool(replies) and set(replies) <= {'to-standby', 'standby'}
+            and standby_a is None and probe_a == 'on' and probe_b in ('standby', 'to-standby')
+            and power_a == 'on' and power_b in ('standby', 'to-standby') and 'screen a: cec: screen off' not in said,
+            f'<Standby> on bus B: {sent is not None}, TV B then {replies or "nothing"}; on bus A: {standby_a is not None}; '
+            f'probed: TV A {probe_a}, TV B {probe_b}; cec-power: a {power_a!r}, b {power_b!r}')
+    # (s4) b's screen on: <Image View On> to TV B, which ends on; kiosk exits 0 on SIGTERM
+    _, on_b, _ = between('b-on', 'end')
+    sent = first(on_b, la_b, 0, 'IMAGE_VIEW_ON')
+    replies = tv_states(on_b[sent + 1:]) if sent is not None else []
+    power_b, probe_b = res('screens-power-b-on.txt').strip(), probed('screens-probe-b-on.txt')
+    exit_status = res('screens.exit').strip()
+    c.check('cec-screens-on', sent is not None and bool(replies) and replies[-1] == 'on' and power_b == 'on'
+            and probe_b == 'on' and exit_status == '0',
+            f'<Image View On> on bus B: {sent is not None}, TV B then {replies or "nothing"}; b\'s cec-power {power_b!r}, '
+            f'probed {probe_b}; exit {exit_status!r}')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--shots', required=True)
@@ -92,10 +165,12 @@ def main():
         mean = sum(px) / max(1, len(px))
         return mean < 8, f'{name}: mean level {mean:.1f} (< 8: dark)'
 
-    # (a) --cec auto took the output's adapter (cec1, 1.0.0.0), not the TV's own (cec0, 0.0.0.0), as a playback device
+    screens(a, c)
+    # (a) --cec auto took the output's adapter (cec1, 1.0.0.0), not the TV's own (cec0, 0.0.0.0), as a playback device:
+    # the first of the four outputs' (cec1, cec2, and cec4, cec5 on the second vivid's bus)
     claimed = re.search(r'cec: /dev/cec1 \(vivid\): playback device at logical address 4, physical 1\.0\.0\.0', log)
-    c.check('cec-auto', bool(claimed) and 'cec: 2 adapters and none tied' in log,
-            (claimed.group(0) if claimed else 'no claim line for /dev/cec1 at 4, 1.0.0.0') + '; of cec1 and cec2, the first')
+    c.check('cec-auto', bool(claimed) and 'cec: 4 adapters and none tied' in log,
+            (claimed.group(0) if claimed else 'no claim line for /dev/cec1 at 4, 1.0.0.0') + '; of cec1, cec2, cec4 and cec5, the first')
     # (b) One Touch Play at start: <Image View On> to the TV, then <Active Source> 1.0.0.0 to all, as the TV saw them
     ivo = [m.start() for m in re.finditer(r'\(4 to 0\): IMAGE_VIEW_ON', bus)]
     src = [m.start() for m in re.finditer(r'\(4 to 15\): ACTIVE_SOURCE \(0x82\):\s*phys-addr: 1\.0\.0\.0', bus)]

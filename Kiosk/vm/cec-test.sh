@@ -1,8 +1,13 @@
 #!/bin/bash
-# kiosk's HDMI-CEC on a real kernel: Debian's kernel under QEMU (bochs-drm) with the vivid module, whose HDMI input
-# (/dev/cec0, physical address 0.0.0.0) and two HDMI outputs (/dev/cec1 1.0.0.0, /dev/cec2 2.0.0.0) carry CEC
-# adapters on one bus. cec-follower (v4l-utils) plays the TV on cec0, `cec-ctl --monitor` records the bus there,
-# and kiosk plays on the DRM display with `--cec auto` (it picks cec1: cec0 is a display's own address). The job
+# kiosk's HDMI-CEC on a real kernel: Debian's kernel under QEMU (bochs-drm) with the vivid module, two instances of
+# it, each its own CEC bus: an HDMI input (the TV's adapter, physical address 0.0.0.0) and two HDMI outputs (1.0.0.0
+# and 2.0.0.0): /dev/cec0, cec1, cec2 on the first bus, /dev/cec3, cec4, cec5 on the second. First several screens
+# (issue 40): one headless `kiosk play` of screens a, b and c, a's adapter cec1 (TV A on cec0), b's cec4 (its
+# section's; TV B on cec3), c's cec1 too (refused in one line: a's already). b's `screen off` over its own socket
+# (PATH.b) sends TV B to standby and not TV A (each asked by a probe on its bus: cec2, cec5), b's `screen on` wakes
+# TV B, a key from TV B's remote moves b alone, and each screen's cec-power is its own TV's. Then one screen, as
+# before: cec-follower (v4l-utils) plays the TV on cec0, `cec-ctl --monitor` records the bus there, and kiosk
+# plays on the DRM display with `--cec auto` (it picks cec1: cec0 is a display's own address). The job
 # checks One Touch Play at start, the TV's remote (cec-ctl --user-control-pressed) moving the slideshow (screendumps
 # against `kiosk snapshot`), the TV's own standby pausing it and its return resuming it, a schedule's off window
 # sending Standby on the simulated clock (--start-time) and the next window waking the TV, cec-compliance against
@@ -19,7 +24,7 @@ OUT=${OUT:-$ROOT/out/vm}/cec
 PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg v4l-utils"
 . "$HERE/need-tools.sh"
 . "$ROOT/Kiosk/results.sh"
-CEC_CHECKS=12
+CEC_CHECKS=16
 need_tools cec-test "$PACKAGES" qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio \
   ffmpeg:ffmpeg cec-follower:v4l-utils
 "$HERE/prepare-kernel.sh"
@@ -39,6 +44,24 @@ for i in a b; do
   "$KIOSK" snapshot "$FIX/$i.png" --size "$RES" --output "$FIX/ref-$i.png"
   ff -i "$FIX/ref-$i.png" -f image2 -vcodec ppm "$FIX/$i.ppm"
 done
+# several screens, headless (CEC needs no display when the adapter is named): a and c take cec1 (c after a: refused),
+# b its section's cec4; b plays two pictures and shows the first for 600 s unless a key moves it
+cat > "$FIX/screens.conf" <<CONF
+cec = /dev/cec1
+cec-name = kiosk-a
+size = 320x240
+duration = 600
+transition = none
+osd-level = 0
+screen = a:HDMI-A-1:$FIX/a.png
+screen = b:HDMI-A-2:
+screen = c:HDMI-A-3:$FIX/a.png
+[screen b]
+cec = /dev/cec4
+cec-name = kiosk-b
+path = $FIX/a.png
+path = $FIX/b.png
+CONF
 # the player's wall clock starts at 21:54:30; the screen is off 22:00-22:01 (330 s and 390 s after the start:
 # after cec-compliance, which takes about 210 s: some of its checks wait 60 s for what must not happen)
 printf '*  22:00-22:01  off\n' > "$FIX/night.schedule"
@@ -58,11 +81,66 @@ waitcount() { end=\$((\$(date +%s) + \$4)); while [ "\$(grep -c "\$2" "\$1" 2>/d
   gone && return 1; [ \$(date +%s) -ge \$end ] && return 1; sleep 0.2; done; return 0; }
 # mark STEP: the uptime, the step, and how many lines the bus log and kiosk's log held then (the checks judge each
 # step by what came after its mark, not by a line anywhere in the log)
-lines() { grep -c '' "\$1" 2>/dev/null || echo 0; }
+lines() { n=\$(grep -c '' "\$1" 2>/dev/null); echo \${n:-0}; }  # (grep -c says 0 and fails on an empty file)
 mark() { echo "\$(cut -d' ' -f1 /proc/uptime) \$* \$(lines \$R/cec-monitor.log) \$(lines \$R/cec.log)" >> \$R/cec.steps; }
 # after STEP PATTERN SECONDS: until kiosk's log has PATTERN after STEP's mark
 after() { from=\$(grep " \$1 " \$R/cec.steps | tail -n 1 | cut -d' ' -f4); end=\$((\$(date +%s) + \$3))
   while ! tail -n +\$((from + 1)) \$R/cec.log | grep -q "\$2"; do gone && return 1; [ \$(date +%s) -ge \$end ] && return 1; sleep 0.2; done; }
+# --- several screens (issue 40), each its own TV on its own bus: TV A on cec0, TV B on cec3
+for d in 0 1 2 3 4 5; do echo "== /dev/cec\$d" >> \$R/screens-adapters.txt; cec-ctl -d\$d >> \$R/screens-adapters.txt 2>&1; done
+cec-ctl -d0 --tv --osd-name TV-A > \$R/screens-tv.log 2>&1
+cec-ctl -d3 --tv --osd-name TV-B >> \$R/screens-tv.log 2>&1
+cec-follower -d0 -s > \$R/screens-follower-a.log 2>&1 &
+fa=\$!
+cec-follower -d3 -s > \$R/screens-follower-b.log 2>&1 &
+fb=\$!
+stdbuf -oL cec-ctl -d0 --monitor-all > \$R/screens-monitor-a.log 2>&1 &
+ma=\$!
+stdbuf -oL cec-ctl -d3 --monitor-all > \$R/screens-monitor-b.log 2>&1 &
+mb=\$!
+# smark STEP: as mark, for this run: the uptime, the step, the lines of bus A's and bus B's logs and kiosk's
+smark() { echo "\$(cut -d' ' -f1 /proc/uptime) \$* \$(lines \$R/screens-monitor-a.log) \$(lines \$R/screens-monitor-b.log) \$(lines \$R/screens.log)" >> \$R/screens.steps; }
+# safter STEP PATTERN SECONDS: until kiosk's log has PATTERN after STEP's mark
+safter() { from=\$(grep " \$1 " \$R/screens.steps | tail -n 1 | cut -d' ' -f5); end=\$((\$(date +%s) + \$3))
+  while ! tail -n +\$((from + 1)) \$R/screens.log | grep -q "\$2"; do gone && return 1; [ \$(date +%s) -ge \$end ] && return 1; sleep 0.2; done; }
+sctl() { "$KIOSK" ctl --socket /run/tmp/screens.sock "\$@"; }
+# probe N FILE: the TV on the bus of /dev/cecN (cec2: TV A's bus, cec5: TV B's), asked for its power, into FILE
+probe() { cec-ctl -s -d\$1 --to 0 --give-device-power-status > \$2 2>&1; }
+smark start
+"$KIOSK" play --config \$F/screens.conf --no-state --output headless --log-level debug \
+  --input-ipc-server /run/tmp/screens.sock > \$R/screens.log 2>&1 &
+pid=\$!
+waitlog \$R/screens.log "screen b: cec: the TV is on" 120 && waitlog \$R/screens.log "screen a: cec: the TV is on" 30
+# the probes claim their addresses after kiosk claimed its own (4, the first playback device's, as below)
+cec-ctl -s -d2 --playback --osd-name probe-a > \$R/screens-probe.log 2>&1
+cec-ctl -s -d5 --playback --osd-name probe-b >> \$R/screens-probe.log 2>&1
+LB=\$(grep -o "screen b: cec: /dev/cec4 (vivid): playback device at logical address [0-9]*" \$R/screens.log | head -1 | grep -o "[0-9]*\$"); LB=\${LB:-4}
+# TV B's remote: right, to kiosk-b: b shows b.png; a and c show what they showed
+smark keys
+cec-ctl -s -d3 --to \$LB --user-control-pressed ui-cmd=right >> \$R/screens-keys.log 2>&1
+cec-ctl -s -d3 --to \$LB --user-control-released >> \$R/screens-keys.log 2>&1
+safter keys "screen b: showing \$F/b.png" 20; sleep 2
+# b's screen off over b's own socket: TV B goes to standby, TV A stays on
+smark b-off
+sctl --screen b set kiosk-screen false > \$R/screens-ctl.log 2>&1
+safter b-off "screen b: cec: screen off" 20 && safter b-off "screen b: cec: the TV is \\(standby\\|to-standby\\)" 30
+sleep 1
+probe 2 \$R/screens-probe-a-off.txt; probe 5 \$R/screens-probe-b-off.txt
+sctl get cec-power > \$R/screens-power-a-off.txt 2>&1; sctl --screen b get cec-power > \$R/screens-power-b-off.txt 2>&1
+# and on again: TV B wakes
+smark b-on
+sctl --screen b set kiosk-screen true >> \$R/screens-ctl.log 2>&1
+safter b-on "screen b: cec: the TV is on" 30
+i=0; while [ \$i -lt 25 ]; do sctl --screen b get cec-power > \$R/screens-power-b-on.txt 2>&1
+  grep -qx on \$R/screens-power-b-on.txt && break; sleep 0.2; i=\$((i + 1)); done
+probe 5 \$R/screens-probe-b-on.txt
+smark end
+kill -TERM \$pid; wait \$pid; echo "\$?" > \$R/screens.exit
+pid=
+kill \$fa \$fb \$ma \$mb; wait \$fa \$fb \$ma \$mb 2>/dev/null
+# the adapters as they were before: nothing claimed on the outputs (the run below claims cec1 afresh)
+for d in 1 2 4 5; do cec-ctl -d\$d --clear >> \$R/screens-probe.log 2>&1; done
+# --- one screen, --cec auto on the DRM display
 cec-ctl -d0 > \$R/cec-adapters.txt 2>&1; cec-ctl -d1 >> \$R/cec-adapters.txt 2>&1
 # the TV: cec0 claims logical address 0; cec-follower answers as a TV does (power status, standby, wake-up)
 cec-ctl -d0 --tv --osd-name TV > \$R/cec-tv.log 2>&1
@@ -143,8 +221,9 @@ JOB
 
 mkdir -p "$OUT"
 rm -rf "$IO/results"
-python3 "$HERE/vm.py" --gpu bochs --res "$RES" --job "$JOB" --out "$OUT" --timeout 600 \
-  --initrd "$HERE/.cache/initramfs-cec.cpio" --append "kiosk.modules=vivid vivid.num_outputs=2 vivid.output_types=3" \
+python3 "$HERE/vm.py" --gpu bochs --res "$RES" --job "$JOB" --out "$OUT" --timeout 780 \
+  --initrd "$HERE/.cache/initramfs-cec.cpio" \
+  --append "kiosk.modules=vivid vivid.n_devs=2 vivid.num_outputs=2,2 vivid.output_types=3,3" \
   > "$OUT/vm.log" 2>&1 || true
 rm -rf "$OUT/results"; cp -r "$IO/results" "$OUT/results" 2>/dev/null || mkdir -p "$OUT/results"
 rc=0

@@ -249,6 +249,24 @@ extension Player {
         for s in screens { s.events.observe(observer) }
     }
 
+    /// Adds an observer of screen `name`'s events alone (its screen power, for its TV's HDMI-CEC), called on the
+    /// player's thread, in order; false when the player has no such screen. It must not hold the player.
+    @discardableResult
+    public func observe(screen name: String, _ observer: @escaping (PlayerEvent) -> Void) -> Bool {
+        guard let screen = screens.first(where: { $0.name == name }) else { return false }
+        screen.events.observe(observer)
+        return true
+    }
+
+    /// Whether screen `name`'s display is on (nil: no such screen).
+    public func isScreenOn(screen name: String) -> Bool? { screens.first { $0.name == name }.map { !$0.screenOff } }
+
+    /// The DRM card number and connector id of screen `name`'s display (a span's or mirror's first connector; nil:
+    /// no such screen, or no DRM display): the HDMI-CEC adapter tied to it is the one its `cec auto` takes.
+    public func drmConnector(screen name: String) -> (card: UInt32, connector: UInt32)? {
+        screens.first { $0.name == name }?.drmConnector
+    }
+
     /// Called once, right after the first frame has been presented.
     public var onFirstFrame: (() -> Void)? {
         get { screen.onFirstFrame }

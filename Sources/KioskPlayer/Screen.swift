@@ -166,9 +166,12 @@ final class Screen {
     /// The emergency alert on screen, if one is (it takes the screen from every other mode).
     var alertMode: AlertMode? { modes.cover(.alert) as? AlertMode }
 
-    /// The DRM card number and connector id of its display (nil: no DRM display).
+    /// The DRM card number and connector id of its display (a span's or mirror's first connector; nil: no DRM
+    /// display). The card number is the device's (`/dev/dri/card1`: 1), as the kernel's CEC connector info gives it.
     var drmConnector: (card: UInt32, connector: UInt32)? {
-        guard let drm = presenter?.output as? DRMOutput, let card = UInt32(drm.selection.path.drop { !$0.isNumber }) else { return nil }
+        guard let drm = presenter?.output as? DRMDisplayOutput,
+              let name = drm.selection.path.split(separator: "/").last, name.hasPrefix("card"),
+              let card = UInt32(name.dropFirst(4)) else { return nil }
         return (card, drm.selection.connector.id)
     }
 

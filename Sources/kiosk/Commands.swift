@@ -86,7 +86,7 @@ struct Commands {
                                        firstScreen: screens.more.isEmpty ? nil : screens.firstName, screens: screenBoards, log: log)
         defer { web?.stop() }
         let fleet = links.fleet
-        let cec = try CECLink(o, headless: request.kind == .headless, log: log)
+        let cec = try CECLink(o, firstName: screens.firstName, more: screens.more, headless: request.kind == .headless, log: log)
         defer { cec?.stop() }
         let state = try StateChoice.keeper(o, untimed: config.untimed, log: log)
         defer { state?.finish() }  // the last save, after the run

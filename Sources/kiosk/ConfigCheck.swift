@@ -65,6 +65,7 @@ struct ConfigCheck {
         do {
             let config = try CommandSpecs.config(from: o)
             try RenderChoices.validate(config)
+            try CommandSpecs.checkCEC(o)
         } catch let e as UsageError {
             found.append(ConfigFile.locate(e, args: args, origins: origins).message)
         } catch {

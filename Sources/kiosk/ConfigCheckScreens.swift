@@ -22,6 +22,13 @@ extension ConfigCheck {
             } catch {
                 found.append(ConfigFile.locate(error, args: plan.arguments, origins: plan.origins).message)
             }
+            do throws(UsageError) {
+                try CommandSpecs.checkCEC(plan.options)
+            } catch {
+                // a global line's bad value is every screen's: said once, at its line
+                let line = ConfigFile.locate(error, args: plan.arguments, origins: plan.origins).message
+                if !found.contains(line) { found.append(line) }
+            }
             let sourceOrigins = plan.origins.suffix(plan.sources.count)
             for (source, origin) in zip(plan.sources, sourceOrigins) where !ContentMap.isRemote(source) {
                 checkTarget(source, at: origin ?? plan.label)

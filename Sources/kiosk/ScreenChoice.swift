@@ -33,6 +33,7 @@ enum ScreenChoice {
         for plan in plans {
             do throws(UsageError) {
                 try RenderChoices.validate(plan.config)  // here, where a section's line can still be named
+                try CommandSpecs.checkCEC(plan.options)  // each screen's own adapter and name (its TV's)
             } catch {
                 throw ConfigFile.locate(error, args: plan.arguments, origins: plan.origins)
             }

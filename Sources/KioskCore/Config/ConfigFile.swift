@@ -9,6 +9,10 @@ public enum ConfigFile {
     /// half-converted line end), which no option value means.
     static let blank = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\r"))
 
+    /// Options whose own values include a word that otherwise turns a flag on or off: `cec = off` is `--cec off`
+    /// (no CEC), not `--cec` left out (which is `auto`).
+    static let wordValued: Set<String> = ["cec"]
+
     /// The lines of a config text, empty ones kept (their numbers are the file's). "\r\n" is one Character in
     /// Swift, so a file saved with CRLF line ends (a Windows editor) is split there too.
     public static func lines(of text: String) -> [Substring] {
@@ -60,6 +64,7 @@ public enum ConfigFile {
         guard !name.isEmpty, !name.hasPrefix("-") else { throw UsageError("\(at): bad option name '\(ErrorQuote.cut(name))'") }
         switch (name, value.lowercased()) {
         case ("path", _): return .path(value)
+        case (_, _) where wordValued.contains(name): return .option(name: name, value: value)
         case (_, "true"), (_, "yes"), (_, "on"): return .flag(name: name, on: true)
         case (_, "false"), (_, "no"), (_, "off"): return .flag(name: name, on: false)
         default: return .option(name: name, value: value)

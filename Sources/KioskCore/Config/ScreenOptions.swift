@@ -17,11 +17,12 @@ extension CommandSpecs {
 public enum ScreenOptions {
     /// The options a `[screen NAME]` section may give, so that one screen differs from the global lines and the
     /// command line: what plays when, how the picture sits on the screen, the slideshow, the view, the text on
-    /// screen, the sound and the wall clock it follows, and how its content fetcher fetches (its cache folder,
-    /// budget, periods, CA, rate and key). Every other option of `kiosk play` (`CommandSpecs.play`) applies to the
-    /// whole player: the output and card, decoding and limits, the remotes (IPC, MQTT, web, CEC), input, the
-    /// state, the play log, folder watching, signed bundles. `path = …` lines are the screen's content, not an
-    /// option. `ScreenOptionTests` checks that each name is one of `kiosk play`'s options.
+    /// screen, the sound and the wall clock it follows, how its content fetcher fetches (its cache folder, budget,
+    /// periods, CA, rate and key) and its TV's HDMI-CEC (its adapter, the name its TV shows, what screen off sends and
+    /// whether the TV's standby pauses it). Every other option of `kiosk play` (`CommandSpecs.play`) applies to the
+    /// whole player: the output and card, decoding and limits, the remotes (IPC, MQTT, web), input, the state, the
+    /// play log, folder watching, signed bundles. `path = …` lines are the screen's content, not an option.
+    /// `ScreenOptionTests` checks that each name is one of `kiosk play`'s options.
     public static let perScreen: [String] = [
         "schedule",
         "rotate", "drm-mode", "size", "bezel",
@@ -34,6 +35,7 @@ public enum ScreenOptions {
         "audio-device", "mute", "volume",
         "sync-epoch", "sync-audio", "wall", "viewport",
         "content-cache", "content-cache-mb", "content-refresh", "content-media-refresh", "content-ca", "content-rate", "content-key",
+        "cec", "cec-name", "cec-standby", "cec-follow-standby",
     ]
 
     /// `perScreen` as a set, for look-ups.
