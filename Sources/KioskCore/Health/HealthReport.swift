@@ -38,7 +38,9 @@ public struct HealthReading: Sendable, Equatable {
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("name", .string(name))]
         if let subject { members.append(("subject", .string(subject))) }
-        members.append(("value", value.map { .double($0) } ?? text.map { .string($0) } ?? .null))
+        // whole numbers as JSON integers (bytes, counts), others as doubles
+        let number: JSONValue? = value.map { v in v == v.rounded() && abs(v) < 9e15 ? .int(Int64(Int(saturating: v, rounding: .towardZero))) : .double(v) }
+        members.append(("value", number ?? text.map { .string($0) } ?? .null))
         members += [("unit", .string(unit)), ("time", .string(PlayReportQuery.text(time.date)))]
         return .object(members)
     }

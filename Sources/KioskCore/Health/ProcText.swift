@@ -33,7 +33,7 @@ public enum ProcText {
     /// A `/proc/meminfo` or `/proc/self/status` entry in bytes (`MemAvailable:  123 kB`, `VmRSS:  456 kB`).
     public static func kilobytes(_ key: String, in text: String) -> Double? {
         for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
-            let parts = line.dropFirst(key.count + 1).split(separator: " ")
+            let parts = line.dropFirst(key.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let n = parts.first.flatMap({ Double($0) }) else { return nil }
             return parts.count > 1 && parts[1] == "kB" ? n * 1024 : n
         }

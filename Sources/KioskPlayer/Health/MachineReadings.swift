@@ -53,6 +53,9 @@ public final class MachineReadings {
         let zones = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { $0.hasPrefix("thermal_zone") }
             .sorted { (Int($0.dropFirst(12)) ?? 0) < (Int($1.dropFirst(12)) ?? 0) }
+        guard !zones.isEmpty else {
+            return [HealthReading("temperature", text: "not reported: no thermal zones in /sys/class/thermal", time: time)]
+        }
         return zones.compactMap { zone in
             guard let text = file("sys/class/thermal/\(zone)/temp"),
                   let milli = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
@@ -67,10 +70,23 @@ public final class MachineReadings {
         guard let system = file("proc/stat").flatMap(ProcText.systemCPU),
               let process = file("proc/self/stat").flatMap(ProcText.processCPU) else { return [] }
         defer { lastCPU = (system, process) }
-        guard let last = lastCPU, system.total > last.system.total else { return [] }
+        let cpus = Double(max(1, cpuCount()))
+        guard let last = lastCPU else {
+            // the first round: the system's since boot, the process's since it started
+            guard system.total > 0 else { return [] }
+            var out = [HealthReading("cpu-system", value: ((1 - Double(system.idle) / Double(system.total)) * 1000).rounded() / 10,
+                                     unit: "%", time: time)]
+            let hz = Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
+            if let up = file("proc/uptime").flatMap(ProcText.uptime),
+               let start = file("proc/self/stat").flatMap(ProcText.processStartTicks), up - start / hz > 0 {
+                out.insert(HealthReading("cpu-process", value: (Double(process) / hz / (up - start / hz) * 1000).rounded() / 10,
+                                         unit: "%", time: time), at: 0)
+            }
+            return out
+        }
+        guard system.total > last.system.total else { return [] }
         let total = Double(system.total - last.system.total)
         let idle = Double(system.idle &- last.system.idle)
-        let cpus = Double(max(1, cpuCount()))
         let own = Double(process &- last.process)
         return [HealthReading("cpu-process", value: (own / total * cpus * 100 * 10).rounded() / 10, unit: "%", time: time),
                 HealthReading("cpu-system", value: ((1 - idle / total) * 100 * 10).rounded() / 10, unit: "%", time: time)]
@@ -92,7 +108,12 @@ public final class MachineReadings {
         folders.flatMap { folder -> [HealthReading] in
             let subject = "\(folder.name) \(folder.path)"
             var s = statvfs()
-            guard statvfs(folder.path, &s) == 0 else {
+            // a folder not made yet (a cache before its first fetch) lives on its nearest existing parent's file system
+            var path = folder.path
+            while statvfs(path, &s) != 0, errno == ENOENT, path != "/", !path.isEmpty {
+                path = (path as NSString).deletingLastPathComponent
+            }
+            guard statvfs(path, &s) == 0 else {
                 return [HealthReading("free-space", subject: subject, text: "unreadable: \(String(cString: strerror(errno)))", time: time)]
             }
             let unit = Double(s.f_frsize)
