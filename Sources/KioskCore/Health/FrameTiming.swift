@@ -26,7 +26,7 @@ public final class FrameTiming: @unchecked Sendable {
         guard interval > 0, shown.isFinite, committed.isFinite else { return }
         lock.lock()
         flips += 1
-        if shown - committed > interval * 1.5 { add(to: &late, at: shown) }
+        if shown - committed > interval * 1.5 { add(late: true, at: shown) }
         lock.unlock()
     }
 
@@ -34,7 +34,7 @@ public final class FrameTiming: @unchecked Sendable {
     public func droppedFrame(at time: Double) {
         guard time.isFinite else { return }
         lock.lock()
-        add(to: &dropped, at: time)
+        add(late: false, at: time)
         lock.unlock()
     }
 
@@ -51,7 +51,8 @@ public final class FrameTiming: @unchecked Sendable {
         return (l, d, flips)
     }
 
-    private func add(to counts: inout [Int], at time: Double) {
+    /// Counts a late frame (`late`) or a dropped one at `time`, in its minute's bucket.
+    private func add(late isLate: Bool, at time: Double) {
         let m = Self.minute(time)
         let i = ((m % Self.bucketCount) + Self.bucketCount) % Self.bucketCount
         if minutes[i] != m {  // the bucket last counted an hour or more ago: start it again
@@ -59,7 +60,7 @@ public final class FrameTiming: @unchecked Sendable {
             late[i] = 0
             dropped[i] = 0
         }
-        counts[i] += 1
+        if isLate { late[i] += 1 } else { dropped[i] += 1 }
     }
 
     private static func minute(_ time: Double) -> Int { Int(saturating: (time / bucketSeconds).rounded(.down), rounding: .towardZero) }
