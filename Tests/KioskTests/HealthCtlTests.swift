@@ -67,6 +67,39 @@ final class HealthCtlTests: XCTestCase {
         XCTAssertTrue(json.stdout.hasPrefix(#"{"data":{"time":""#), json.stdout)
     }
 
+    func testTheContentSourcesLastGoodCheckAndItsAge() throws {
+        let dir = try TempDir()
+        let nginx = try NginxServer(dir)
+        defer { nginx.stop() }
+        try ContentRemoteFixtures.serve(nginx)
+        let url = nginx.url("index.smil"), sock = dir.file("ipc.sock")
+        let p = try LiveProcess(["play", url, "--output", "headless", "--size", "64x36", "--content-cache", dir.file("cache"),
+                                 "--no-state", "--no-play-log", "--input-ipc-server", sock, "--log-level", "info",
+                                 "--length", "90", "--transition", "none", "--duration", "2"])
+        defer {
+            p.send(SIGTERM)
+            XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
+        }
+        XCTAssertTrue(p.waitFor("content: \(url) fetched; playing it", timeout: 30), p.stderr)
+        let c = try IPCConnection(path: sock)
+        var checked: String?
+        XCTAssertTrue(try eventually(15, every: 0.1) {
+            checked = try c.get("kiosk-content")?["last-check"]?.string
+            return checked != nil
+        })
+        // the fetch may end after the first round: the next (every 10 s) sees it
+        var table = ""
+        XCTAssertTrue(try eventually(25, every: 0.25) {
+            table = try CLITests.run(["ctl", "--socket", sock, "health"], timeout: 30).stdout
+            return table.contains("content-last-good")
+        }, table)
+        XCTAssertNotNil(table.range(of: #"\ncontent-result +main +changed +\d{4}-"#, options: .regularExpression), table)
+        XCTAssertNotNil(table.range(of: #"\ncontent-last-good +main +"# + (checked ?? "?") + " ", options: .regularExpression), table)
+        let age = try XCTUnwrap(table.split(separator: "\n").first { $0.hasPrefix("content-age") }, table)
+        let seconds = try XCTUnwrap(age.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first.flatMap { Int($0) }, String(age))
+        XCTAssertTrue((0...40).contains(seconds), "the check was seconds ago: \(age)")
+    }
+
     func testCtlHealthTakesNoArguments() throws {
         let r = try CLITests.run(["ctl", "--socket", "/nonexistent/sock", "health", "now"], timeout: 30)
         XCTAssertEqual(r.status, 2, r.stderr)
