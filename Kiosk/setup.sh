@@ -41,6 +41,9 @@ packages=(
   # content from a server: libcurl fetches it, libsodium checks minisign signatures and SHA-256 sums; nginx serves
   # the content in the tests (its ETag and Last-Modified are the reference) and minisign signs the test bundles
   libcurl4-openssl-dev libsodium-dev nginx-light minisign
+  # screen health: edid-decode is the reference the EDID parser's identity (manufacturer, product, serial, name) is
+  # checked against (EDIDTests)
+  edid-decode
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -80,6 +80,51 @@ def read(path, default=''):
     return open(path).read() if os.path.exists(path) else default
 
 
+def edid_decode_identity(path):
+    """Manufacturer, model, serial number (0 when edid-decode prints none) and monitor name as edid-decode reads the
+    EDID at `path`; None without an EDID or without edid-decode."""
+    if not os.path.exists(path) or os.path.getsize(path) < 128:
+        return None
+    try:
+        out = subprocess.run(['edid-decode', path], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    ident = {'manufacturer': None, 'product': None, 'serial': 0, 'name': None}
+    for line in out.splitlines():
+        line = line.strip()
+        if line.startswith('Manufacturer: '):
+            ident['manufacturer'] = line.split(': ', 1)[1]
+        elif line.startswith('Model: '):
+            ident['product'] = int(re.match(r'\d+', line.split(': ', 1)[1]).group())
+        elif line.startswith('Serial Number: '):
+            ident['serial'] = int(re.match(r'\d+', line.split(': ', 1)[1]).group())
+        elif line.startswith('Display Product Name: '):
+            ident['name'] = line.split(': ', 1)[1].strip("'")
+    return ident
+
+
+def check_health(c, g, a):
+    """kiosk ctl health on the DRM output: Virtual-1 connected, its monitor's identity as edid-decode reads the kernel's
+    EDID of the connector, and frames late counted from the flips (a number per hour, not 'not counted')."""
+    err = read(os.path.join(a.results, 'health.err')).strip()
+    try:
+        data = json.loads(read(os.path.join(a.results, 'health.json')).splitlines()[0])['data']
+    except (IndexError, KeyError, ValueError) as e:
+        c.check(f'{g} health-edid', False, f'no kiosk-health reply ({e}); kiosk ctl: {err[-300:]!r}')
+        return
+    ref = edid_decode_identity(os.path.join(a.results, 'edid.bin'))
+    displays = data.get('displays') or [{}]
+    d = displays[0]
+    m = d.get('monitor') or {}
+    ours = {k: m.get(k) for k in ('manufacturer', 'product', 'serial', 'name')}
+    late = next((r for r in data.get('readings', []) if r.get('name') == 'frames-late'), {})
+    ok = (ref is not None and ref['manufacturer'] is not None and ours == ref and d.get('connector') == 'Virtual-1'
+          and d.get('state') == 'connected' and isinstance(late.get('value'), int) and late.get('unit') == 'per hour')
+    c.check(f'{g} health-edid', ok,
+            f'kiosk: {d.get("connector")} {d.get("state")} {ours}; edid-decode: {ref}; frames-late: {late.get("value")!r} '
+            f'{late.get("unit")!r}')
+
+
 def check_input(c, g, a, shot, ref):
     """A key pauses, a swipe shows the next item, a double tap zooms, a drag turns a 360 view."""
     log = read(os.path.join(a.results, 'input.log'))
@@ -314,6 +359,7 @@ def main():
         p = psnr(s, read_ppm(ppm)) if os.path.exists(ppm) else -1.0
         c.check(f'{g} ipc-screenshot', p >= 40,
                 f'PSNR {p:.1f} dB screenshot-to-file vs the screendump of the rotated screen (>= 40); kiosk ctl: {ipc_log}')
+    check_health(c, g, a)
     rot = read(os.path.join(a.results, 'rot.log'))
     c.check(f'{g} auto-picks-drm', '(auto: a connected display)' in rot and 'rotate 90' in rot,
             next((line for line in rot.splitlines() if 'output:' in line), 'no output line'))

@@ -16,7 +16,7 @@ SCRATCH=${SCRATCH:-$ROOT/.build}
 OUT=${OUT:-$ROOT/out/vm}
 DURATION=3
 # How many checks check.py runs for each GPU: fewer means a step stopped checking (judge_checks fails the run).
-declare -A CHECKS=([bochs]=29 [virtio]=30)
+declare -A CHECKS=([bochs]=30 [virtio]=31)
 PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg"
 T0=$(date +%s.%N)
 elapsed() { python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f} s')" "$T0"; }
@@ -119,6 +119,11 @@ pid=\$!
 waitlog \$R/rot.log "first frame presented" 90 && sleep 0.5 && shot rot90
 # The remote's screenshot is the frame as presented: the same pixels as the screendump, rotation included.
 "$KIOSK" ctl --socket /run/tmp/ipc.sock --timeout 30 screenshot \$R/rot90-ipc.png > \$R/rot-ipc.log 2>&1; echo "rc \$?" >> \$R/rot-ipc.log
+# The health readings on a real display (issue 41): the connector and the monitor's EDID identity as kiosk reads
+# them, and the kernel's EDID of the same connector, which check.py gives to edid-decode on the host.
+"$KIOSK" ctl --socket /run/tmp/ipc.sock --timeout 30 --json health > \$R/health.json 2> \$R/health.err; echo "rc \$?" >> \$R/health.err
+"$KIOSK" ctl --socket /run/tmp/ipc.sock --timeout 30 health > \$R/health.txt 2>&1
+cat /sys/class/drm/card0-Virtual-1/edid > \$R/edid.bin 2>> \$R/health.err
 kill -TERM \$pid; wait \$pid; echo \$? > \$R/rot.exit
 cd "$ROOT"
 # Each XCTest run names one test and is judged by XCTest's counts too (1 executed, 0 skipped, 0 failures).

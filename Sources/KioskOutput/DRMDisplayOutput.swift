@@ -66,6 +66,11 @@ public final class DRMDisplayOutput: Output {
 
     deinit { drm.close() }
 
+    /// Its connectors' state and EDID, for the health monitor.
+    public var displayProbe: DRMDisplayProbe? { drm.displayProbe }
+    /// Its flips' late and dropped frames over the last hour.
+    public var frameTiming: FrameTiming? { drm.frameTiming }
+
     /// The card, connector and mode in use.
     public var selection: DisplaySelection { drm.selection }
     /// Every connector it shows on (a span's or mirror's all), the lead's first.

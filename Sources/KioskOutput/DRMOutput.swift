@@ -18,6 +18,10 @@ public final class DRMOutput {
     let card: DRMCard
     /// Every CRTC it drives and its column; the first is the lead's.
     private(set) var heads: [DRMHead]
+    /// The displays' state and EDID, for the health monitor's thread.
+    public let displayProbe: DRMDisplayProbe
+    /// Frames shown late and dropped over the last hour, counted at each flip.
+    public let frameTiming = FrameTiming()
     /// Each head's first column in the framebuffer, in `partSelections`' order.
     var columns: [Int] { heads.map { Int($0.x) } }
     /// The lead connector's pipe (polled for hotplug).
@@ -25,7 +29,9 @@ public final class DRMOutput {
     /// The GBM surface's size: the canvas every head scans out from.
     public private(set) var scanoutSize: PixelSize
     /// Every part's card, connector and mode, the lead's first.
-    public private(set) var partSelections: [DisplaySelection]
+    public private(set) var partSelections: [DisplaySelection] {
+        didSet { displayProbe.drive(partSelections.map { ($0.connector.id, $0.connector.name) }) }
+    }
     private var committer: DRMCommitter
     private let scanout: GBMScanout
     private let commitMode: CommitMode
@@ -76,6 +82,8 @@ public final class DRMOutput {
             card.leave()
             throw error
         }
+        displayProbe = DRMDisplayProbe(device: device)
+        displayProbe.drive(parts.map { ($0.selection.connector.id, $0.selection.connector.name) })
         self.heads = heads
         scanoutSize = canvas ?? PixelSize(width: lead.selection.mode.width, height: lead.selection.mode.height)
         self.committer = committer
@@ -209,7 +217,10 @@ public final class DRMOutput {
             throw DRMError(call: "presentFrame", path: device.path, reason: "no renderer attached")
         }
         if pending != nil {
-            guard try finishPendingFlip() != nil else { return nil }   // still pending: drop this frame
+            guard try finishPendingFlip() != nil else {   // still pending: drop this frame
+                frameTiming.droppedFrame(at: MonotonicClock.seconds())
+                return nil
+            }
         }
         try swapBuffers()
         let bo = try scanout.lockFront()
@@ -245,6 +256,7 @@ public final class DRMOutput {
             return nil
         }
         pending = nil
+        frameTiming.flipped(committed: since, shown: shown, interval: refreshInterval)
         show(bo)
         return shown
     }

@@ -40,6 +40,10 @@ public protocol Output: AnyObject {
     func displayChanged()
     /// Powers the display down or up (DPMS); outputs without a display do nothing.
     func setScreenPower(on: Bool) throws
+    /// Its displays' state and EDID, read from the health monitor's thread; nil for an output without displays.
+    var displayProbe: DRMDisplayProbe? { get }
+    /// Frames it showed late or dropped over the last hour; nil where it does not count them (no page flips).
+    var frameTiming: FrameTiming? { get }
 }
 
 /// What became of a presented frame.
@@ -68,4 +72,8 @@ extension Output {
     public func displayChanged() {}
     /// No display to power.
     public func setScreenPower(on: Bool) throws {}
+    /// No displays.
+    public var displayProbe: DRMDisplayProbe? { nil }
+    /// No page flips counted.
+    public var frameTiming: FrameTiming? { nil }
 }

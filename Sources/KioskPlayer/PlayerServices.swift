@@ -36,6 +36,8 @@ final class PlayerServices {
     var run = RunLimits()
     /// Today's figures from the play log (nil: none is kept).
     var playStats: PlayStats?
+    /// The health monitor, when one runs: each status carries its latest report.
+    var health: HealthMonitor?
 
     /// Services with `log`, `sound` and the decode settings; the rest starts empty.
     init(log: Log, sound: ItemSound, resume: ResumeBook, videoFrames: VideoFrameChoice, waitForDecodes: Bool) {

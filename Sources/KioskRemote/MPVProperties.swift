@@ -265,6 +265,9 @@ enum MPVPropertyTable {
         // The content fetcher (`kiosk play URL`; unavailable without one): url, signed, last-check, result, problem,
         // fetched, cache-bytes, cache-budget, media.
         MPVProperty("kiosk-content", .list, get: { s in s.content.map { .object($0.members(keys: .hyphens)) } }),
+        // The health readings (unavailable before the monitor's first round): {"time", "readings": [{"name",
+        // "subject"?, "value", "unit", "time"}], "displays": [{"screen", "connector", "state", "monitor"?, "note"?, "time"}]}.
+        MPVProperty("kiosk-health", .list, get: { s in s.health.map(\.json) }),
         // A SMIL layout playing (`kiosk play FILE.smil`): its file, and each region with what it shows.
         MPVProperty("kiosk-layout", .text, get: { s in s.layout.map { .string($0) } }),
         MPVProperty("kiosk-regions", .list, get: { s in

@@ -104,6 +104,8 @@ struct Commands {
             content.reportBack(playLog: playLog?.0.path, folder: StateDirectory.joined(folder, "reports"))
         }
         let fetching = content?.startURL != nil  // else the link waits for a remote's load URL
+        let health = HealthMonitor(settings: HealthFolders.settings(o, stateFolder: state?.store.directory, playLog: playLog?.0.path), log: log)
+        defer { health.stop() }
         let stop = StopSignal.install(log: log)
         let watchdog = StopWatchdog(log: log, beforeExit: { state?.finish(timeout: 0.3); return "state as last saved" })
         stop.guardStops(with: watchdog)  // a stuck frame loop still stops within StopWatchdog.grace
@@ -173,6 +175,7 @@ struct Commands {
                                           }
                                           web?.serve(player)
                                           cec?.start(player)
+                                          health.start(player)  // its own thread; each status carries its report
                                           if let schedule { player.keepsRunningWhenEmpty = true; player.producers.append(schedule) }
                                           for (name, driver) in screenSchedules {
                                               player.keepsRunningWhenEmpty = true

@@ -67,6 +67,15 @@ struct ControlCommand {
             }
             try check(reply, command, json: json)
             if !json { Self.write(ControlContent.lines(reply.data)) }
+        case .health:
+            let command: [Any] = ["get_property", ControlHealth.property]
+            let reply = try client.request(command)
+            if !reply.succeeded, !json, reply.error == "property unavailable" {
+                throw IPCClientError.failed(request: IPCClient.name(command),
+                                            error: reply.error + " (no health round has ended yet: try again in a second)")
+            }
+            try check(reply, command, json: json)
+            if !json { Self.write(ControlHealth.table(reply.data)) }
         case .get(let property):
             let command: [Any] = ["get_property", property]
             let reply = try client.request(command)

@@ -17,6 +17,8 @@ enum ControlRequest {
     case answer([Any])
     /// Print the content fetcher's status (`kiosk-content`) as a few lines.
     case content
+    /// Print the health readings (`kiosk-health`) as a table.
+    case health
 
     /// What `report` asks for beyond its word: `--by`, `--format`, `--since`, `--until`.
     struct ReportOptions {
@@ -48,6 +50,10 @@ enum ControlRequest {
       status                     one line: playing|paused N/COUNT PATH TIME/DURATION s, or idle
       content                    the content fetcher: its URL, the last check and its result, when what plays
                                  was fetched, the cache's use (kiosk-content)
+      health                     the health readings, each with its unit and the time it was read: temperature,
+                                 throttling, CPU, memory, free space, uptime, version, frames late or dropped in
+                                 the last hour, decode failures, the content's last good check, and each display's
+                                 connector state and monitor (EDID) (kiosk-health; docs/health.md)
       check-content              check the content's URL now, not at the end of its period (check-content)
       report [--by item|hour|day|region] [--format table|csv|json|xibo] [--since T] [--until T]
                                  the play log's report, as 'kiosk report' writes it (T: YYYY-MM-DD[THH:MM[:SS]], local)
@@ -55,7 +61,7 @@ enum ControlRequest {
 
     /// The names of the subcommands.
     static let names = ["next", "prev", "pause", "resume", "toggle", "goto", "load", "remove", "get", "set",
-                        "observe", "screenshot", "notify", "alert", "status", "content", "check-content", "report"]
+                        "observe", "screenshot", "notify", "alert", "status", "content", "health", "check-content", "report"]
 
     /// Parses `words` (the subcommand and its arguments). Relative file names are made absolute against
     /// `directory`, since the server's working folder is not ours.
@@ -102,6 +108,7 @@ enum ControlRequest {
             self = .command(["screenshot-to-file", Self.absolute(args[0], in: directory, urls: false)])
         case "status": try arity(0...0, "status"); self = .status
         case "content": try arity(0...0, "content"); self = .content
+        case "health": try arity(0...0, "health"); self = .health
         case "check-content": try arity(0...0, "check-content"); self = .answer(["check-content"])
         case "report":
             try arity(0...0, "report [--by G] [--format F] [--since T] [--until T]")

@@ -99,6 +99,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var alert: EmergencyAlert?
     /// The content fetcher (`kiosk play URL`, or one waiting for a remote's `load URL`); nil without one.
     public var content: ContentStatus?
+    /// The health monitor's latest report (the machine's readings and this player's displays); nil without one.
+    public var health: HealthReport?
     /// The SMIL layout playing instead of the playlist, if one is, and what each of its regions shows.
     public var layout: String?
     public var regions: [RegionStatus] = []

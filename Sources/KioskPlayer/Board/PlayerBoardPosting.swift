@@ -42,6 +42,7 @@ extension Screen {
         s.playStats = services.playStats
         s.alert = alertMode?.alert
         s.content = fetched.control.status  // this screen's fetcher's, left on its thread (it wakes the loop when it changes)
+        s.health = services.health?.report  // left by the monitor's thread (it wakes the loop when it reads)
         s.screenView = grid.isOpen ? .grid : .slideshow
         s.gridFilter = grid.filter
         s.gridFocus = grid.focusedPath

@@ -23,6 +23,7 @@ public final class DecodeCache: @unchecked Sendable {
 
     private let lock = NSCondition()
     private var entries: [ItemID: Entry] = [:]
+    private var failures = 0
     private var paths: [ItemID: String] = [:]
     private var nextToken = 0
     /// The playlist ids refer to (read on the caller's thread only, when a decode starts).
@@ -88,10 +89,18 @@ public final class DecodeCache: @unchecked Sendable {
         case .failure(let error):
             let line = Self.describe(error, path: path)
             entries[index] = .failed(stamp: stamp, reason: line)
+            failures += 1
             log.warn("\(line); skipped")
         }
         lock.broadcast()
         lock.unlock()
+    }
+
+    /// Decodes that failed since the start (a file retried after it changed counts again): the health readings'.
+    public var failureCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return failures
     }
 
     /// One line naming the file and the reason.
