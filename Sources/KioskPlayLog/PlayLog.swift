@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskTrust
 
 /// What a showing is of: the item, where it showed, and the file as it was then.
 public struct ShowingItem: Sendable, Equatable {
@@ -49,7 +50,7 @@ public struct ShowingItem: Sendable, Equatable {
 /// here, so a lock held by another process or a full disk never holds up a frame.
 public final class PlayLog {
     /// The schema this build writes (`PRAGMA user_version`).
-    public static let schemaVersion: Int64 = 3
+    public static let schemaVersion: Int64 = 4
     public let path: String
     private var db: SQLiteDatabase?
     private let log: Log
@@ -61,16 +62,32 @@ public final class PlayLog {
     private let busy: Double
     /// The file opened (device and inode): another one at `path`, or none, means it was deleted or replaced.
     private var opened: (dev: UInt64, ino: UInt64)?
+    /// The screen's key that signs the chain's head (`PlayLogKey`); nil when it cannot be read or made.
+    private let key: Ed25519SigningKey?
+    /// The local day (`yyyy-MM-dd`) of the last signature: the first write of another day signs the head.
+    private var signedDay: String?
+    /// The time a signature or a mark is made at (the wall clock; a test's own).
+    var now: () -> Date = Date.init
 
     /// Opens or creates the log at `path`, migrating an older schema and closing what a crash left open; a write
     /// waits up to `busy` seconds for another process's lock. A folder that cannot be written (read-only, full) or
     /// a lock held past `busy` is said by the first write that fails (one line, by whoever writes: `PlayLogWriter`
     /// or `begin`), not here as well: the log is opened again at that write, until it can be. Other failures (a
-    /// schema newer than this kiosk's) throw.
-    public init(path: String, log: Log, busy: Double = 2) throws(SQLiteError) {
+    /// schema newer than this kiosk's) throw. With `signing`, the head of the log's chain is signed by the key
+    /// beside it (`PlayLogKey`, made now when there is none) each day and when `signHead` asks.
+    public init(path: String, log: Log, busy: Double = 2, signing: Bool = true) throws(SQLiteError) {
         self.path = path
         self.log = log
         self.busy = busy
+        var key: Ed25519SigningKey?
+        if signing {
+            do {
+                key = try PlayLogKey.loadOrCreate(at: PlayLogKey.path(forLog: path))
+            } catch {
+                log.warn("play log: \(error.description); showings are chained but not signed")
+            }
+        }
+        self.key = key
         do {
             try openOrSetAside()
         } catch let e where e.isTransient {
@@ -110,18 +127,31 @@ public final class PlayLog {
         if version > Self.schemaVersion {
             throw SQLiteError(description: "\(path): schema version \(version) is newer than this kiosk's \(Self.schemaVersion)", code: 1)
         }
+        let found = version
         while version < Self.schemaVersion {
             try db.execute("BEGIN; \(Self.migrations[Int(version)]) PRAGMA user_version = \(version + 1); COMMIT;")
             version += 1
         }
-        let open = try db.query("SELECT count(*) FROM showings WHERE end_utc IS NULL").first?.first?.int ?? 0
+        let open = try Self.transaction(db) { () throws(SQLiteError) -> Int64 in
+            let open = try db.query("SELECT count(*), min(id) FROM showings WHERE end_utc IS NULL").first ?? []
+            let count = open.first?.int ?? 0
+            if count > 0, let first = open.last?.int {
+                try db.execute("""
+                    UPDATE showings SET end_utc = COALESCE(heartbeat_utc, start_utc), reason = 'crash',
+                      duration = round(max(0, (julianday(COALESCE(heartbeat_utc, start_utc)) - julianday(start_utc)) * 86400.0
+                                              - screen_off_ms / 1000.0), 3)
+                    WHERE end_utc IS NULL;
+                    """)
+                try PlayLogMarks.add(db, row: first, kind: .crash, at: now(), previous: nil,
+                                     note: "\(count) showing\(count == 1 ? "" : "s") left open by a crash or a power cut, closed at the next start at their last heartbeat")
+            }
+            let note = found > 0 && found < 4 ? "chained at the migration from schema version \(found)" : "a new log"
+            try PlayLogChain.extend(db, now: now(), note: note)
+            if let key { signedDay = try PlayLogSignatures.lastTime(db).map(Self.day) }
+            try signIfDue(db)
+            return count
+        }
         if open > 0 {
-            try db.execute("""
-                UPDATE showings SET end_utc = COALESCE(heartbeat_utc, start_utc), reason = 'crash',
-                  duration = round(max(0, (julianday(COALESCE(heartbeat_utc, start_utc)) - julianday(start_utc)) * 86400.0
-                                          - screen_off_ms / 1000.0), 3)
-                WHERE end_utc IS NULL;
-                """)
             log.info("play log: closed \(open) showing\(open == 1 ? "" : "s") a crash or a power cut left open, at their last heartbeat")
         }
         self.db = db
@@ -153,6 +183,43 @@ public final class PlayLog {
         db = nil
         opened = nil
         try openOrSetAside()
+    }
+
+    /// Runs `body` in one transaction (`BEGIN IMMEDIATE`: the write lock first), rolled back when it throws.
+    static func transaction<T>(_ db: SQLiteDatabase, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            let r = try body()
+            try db.execute("COMMIT")
+            return r
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The local day of `date`, as `yyyy-MM-dd`.
+    static func day(_ date: Date) -> String {
+        let c = Calendar.current.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+    }
+
+    /// Signs the chain's head when no signature was made today (local time) yet: the first write after midnight.
+    private func signIfDue(_ db: SQLiteDatabase) throws(SQLiteError) {
+        guard let key else { return }
+        let today = Self.day(now())
+        guard signedDay != today else { return }
+        if try PlayLogSignatures.sign(db, key: key, now: now()) != nil { signedDay = today }
+    }
+
+    /// Signs the chain's head now (at the player's end, and on demand), unless it is signed already.
+    func trySignHead() throws(SQLiteError) {
+        guard let key else { return }
+        try writing { db throws(SQLiteError) in
+            try Self.transaction(db) { () throws(SQLiteError) in
+                if try PlayLogSignatures.sign(db, key: key, now: now()) != nil { signedDay = Self.day(now()) }
+            }
+        }
     }
 
     /// Each schema version's migration from the one before (index 0: from an empty file to version 1).
@@ -187,6 +254,27 @@ public final class PlayLog {
         // screen there was, `main`
         """
         ALTER TABLE showings ADD COLUMN screen TEXT NOT NULL DEFAULT 'main';
+        """,
+        // 4: the hash chain (PlayLogChain) and its marks, and the head's signatures (PlayLogSignatures); the rows
+        // already there are chained when the log is opened, from a start mark saying so
+        """
+        ALTER TABLE showings ADD COLUMN chain TEXT;
+        CREATE TABLE chain_marks (
+          id INTEGER PRIMARY KEY,
+          row_id INTEGER NOT NULL,
+          kind TEXT NOT NULL,
+          time_utc TEXT NOT NULL,
+          previous TEXT,
+          note TEXT
+        );
+        CREATE TABLE signatures (
+          id INTEGER PRIMARY KEY,
+          row_id INTEGER NOT NULL,
+          head TEXT NOT NULL,
+          time_utc TEXT NOT NULL,
+          public_key TEXT NOT NULL,
+          signature TEXT NOT NULL
+        );
         """,
     ]
 
@@ -277,6 +365,14 @@ public final class PlayLog {
     }
 
     private func update(_ db: SQLiteDatabase, _ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) throws(SQLiteError) {
+        try Self.transaction(db) { () throws(SQLiteError) in
+            try complete(db, id, at: end, reason: reason, length: length, screenOff: screenOff)
+            try PlayLogChain.extend(db, now: now(), note: "a new log")
+            try signIfDue(db)
+        }
+    }
+
+    private func complete(_ db: SQLiteDatabase, _ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) throws(SQLiteError) {
         let offMs = Int64(Int(saturating: screenOff * 1000))
         try db.query("""
             UPDATE showings SET end_utc = ?2, heartbeat_utc = ?2, reason = ?3, screen_off_ms = ?4,
@@ -298,7 +394,8 @@ public final class PlayLog {
         return (Int(row[0].int ?? 0), row[1].real ?? 0)
     }
 
-    /// Removes showings that ended before `date` (retention); how many went.
+    /// Removes showings that ended before `date` (retention), as far as every row before them did (the chain is
+    /// cut only at its start: a row still on screen keeps those after it); how many went.
     @discardableResult
     func prune(before date: Date) -> Int {
         write { db throws(SQLiteError) -> Int in try remove(db, before: date) } ?? 0
@@ -310,8 +407,8 @@ public final class PlayLog {
     }
 
     private func remove(_ db: SQLiteDatabase, before date: Date) throws(SQLiteError) -> Int {
-        let n = try db.query("SELECT count(*) FROM showings WHERE end_utc < ?1", [.text(Self.timestamp(date))]).first?.first?.int ?? 0
-        try db.query("DELETE FROM showings WHERE end_utc < ?1", [.text(Self.timestamp(date))])
-        return Int(n)
+        try Self.transaction(db) { () throws(SQLiteError) -> Int in
+            try PlayLogRetention.removeChainStart(db, endedBefore: Self.timestamp(date), now: now())
+        }
     }
 }
