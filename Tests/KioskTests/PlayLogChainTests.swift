@@ -188,4 +188,29 @@ final class PlayLogChainTests: XCTestCase {
         XCTAssertEqual(status, 0, line)
         XCTAssertTrue(line.contains("rows 5-10 chained (6), from row 5, older rows removed by retention"), line)
     }
+
+    /// The head is signed at the first write of each local day (the log's clock set here), not at every write.
+    func testTheFirstWriteOfEachDaySignsTheHead() throws {
+        let dir = try TempDir()
+        let db = dir.file("plays.sqlite")
+        let store = try PlayLog(path: db, log: Log(level: .error))
+        let noon = Date(timeIntervalSince1970: 1_798_113_600)  // 2026-12-24T12:00Z
+        var clock = noon
+        store.now = { clock }
+        func show(_ n: Int) throws {
+            for _ in 0..<n {
+                let row = try XCTUnwrap(store.begin(ShowingItem(path: "/m/a.png", kind: "image"), at: clock))
+                clock = clock.addingTimeInterval(60)
+                store.end(row, at: clock, reason: "eof", length: 60, screenOff: 0)
+            }
+        }
+        try show(3)
+        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT row_id FROM signatures"), ["1"], "the day's first write signs")
+        clock = noon.addingTimeInterval(86_400)
+        try show(2)
+        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT row_id FROM signatures"), ["1", "4"], "and the next day's")
+        let (status, line) = try Self.verify(db)
+        XCTAssertEqual(status, 0, line)
+        XCTAssertTrue(line.contains("2 signatures"), line)
+    }
 }
