@@ -13,27 +13,32 @@ public enum PlayLogVerification {
 
     /// Checks the log at `path`: each row's chain in id order from the start mark, that ids run on without a gap,
     /// that only rows after one still on screen are unchained, and each signature against `key` (32 bytes). The
-    /// first problem by row is named; recorded breaks (crashes, retention) are said in the summary.
-    public static func verify(path: String, key: [UInt8]) throws(SQLiteError) -> Outcome {
+    /// first problem by row is named; recorded breaks (crashes, retention) are said in the summary. The rows are
+    /// read `pageSize` at a time (a year's log need not fit in memory).
+    public static func verify(path: String, key: [UInt8], pageSize: Int = 4096) throws(SQLiteError) -> Outcome {
         guard FileManager.default.fileExists(atPath: path) else { throw SQLiteError(path: path, reason: "no such file", code: 14) }
         let db = try SQLiteDatabase(path: path, readOnly: true)
         let version = try db.query("PRAGMA user_version").first?.first?.int ?? 0
         guard version >= 4 else {
             return .failed(row: nil, reason: "schema version \(version) has no chain (kiosk chains it when it next opens the log)")
         }
-        let rows = try db.query("SELECT \(PlayLogChain.columns), chain FROM showings ORDER BY id")
+        try db.execute("BEGIN")  // one snapshot: the player may write meanwhile
+        defer { try? db.execute("COMMIT") }
         let marks = try db.query("SELECT row_id, kind, previous, note FROM chain_marks ORDER BY row_id, id")
-        var heads: [Int64: String] = [:]
+        let signatures = try db.query("SELECT id, row_id, head, time_utc, public_key, signature FROM signatures ORDER BY id")
+        var heads: [Int64: String] = Dictionary(signatures.compactMap { $0[1].int.map { ($0, "") } }, uniquingKeysWith: { a, _ in a })
         var summary = ""
-        if let first = rows.first?.first?.int {
-            switch chain(rows, first: first, marks: marks, heads: &heads) {
+        if let first = try db.query("SELECT min(id) FROM showings").first?.first?.int {
+            let page = { (after: Int64) throws(SQLiteError) -> [[SQLiteDatabase.Value]] in
+                try db.query("SELECT \(PlayLogChain.columns), chain FROM showings WHERE id > ?1 ORDER BY id LIMIT ?2", [.int(after), .int(Int64(pageSize))])
+            }
+            switch try chain(page, first: first, marks: marks, heads: &heads) {
             case .failure(let f): return .failed(row: f.row, reason: f.reason)
             case .success(let s): summary = s
             }
         } else {
             summary = "no showings yet"
         }
-        let signatures = try db.query("SELECT id, row_id, head, time_utc, public_key, signature FROM signatures ORDER BY id")
         let keyText = PlayLogKey.text(ofPublicKey: key)
         var lastSigned: (row: Int64, time: String)?
         for s in signatures {
@@ -41,7 +46,7 @@ public enum PlayLogVerification {
                   let signature = s[5].text.flatMap({ Data(base64Encoded: $0) }) else {
                 return .failed(row: s[1].int, reason: "signature \(s[0].int ?? 0) is malformed")
             }
-            guard let chained = heads[row] else {
+            guard let chained = heads[row], !chained.isEmpty else {
                 return .failed(row: row, reason: "signature \(id) signs row \(row), which is not a chained row of this log (removed?)")
             }
             guard chained == head else {
@@ -66,10 +71,14 @@ public enum PlayLogVerification {
         let reason: String
     }
 
-    /// Walks `rows` (`PlayLogChain.columns` and `chain`), filling `heads` with each chained row's chain; the summary.
-    private static func chain(_ rows: [[SQLiteDatabase.Value]], first: Int64, marks: [[SQLiteDatabase.Value]],
-                              heads: inout [Int64: String]) -> Result<String, Problem> {
+    /// Walks the rows page by page (`PlayLogChain.columns` and `chain`, after a row id), setting the chain of each
+    /// row `heads` names (the rows signed); the summary.
+    private static func chain(_ page: (Int64) throws(SQLiteError) -> [[SQLiteDatabase.Value]], first: Int64,
+                              marks: [[SQLiteDatabase.Value]], heads: inout [Int64: String]) throws(SQLiteError) -> Result<String, Problem> {
         let starts = marks.filter { $0[1].text == "start" || $0[1].text == "pruned" }
+        if starts.isEmpty, let row = try page(first - 1).first, row.last == .null, row[2] == .null {
+            return .success("no row complete yet (rows from \(first) on screen)")  // the first row starts the chain when it ends
+        }
         guard let start = starts.last(where: { ($0[0].int ?? .max) <= first }), let startRow = start[0].int,
               var previous = start[2].text else {
             let at = starts.first?[0].int.map { "at row \($0)" } ?? "anywhere"
@@ -82,7 +91,17 @@ public enum PlayLogVerification {
         var openAt: Int64?
         var chained = 0
         var lastChained = first - 1
-        for row in rows {
+        var rows = try page(first - 1)
+        var index = 0
+        while true {
+            if index == rows.count {
+                guard let last = rows.last?.first?.int else { break }
+                rows = try page(last)
+                index = 0
+                if rows.isEmpty { break }
+            }
+            let row = rows[index]
+            index += 1
             guard let id = row[0].int else { continue }
             guard id == expected else {
                 let gap = expected == id - 1 ? "row \(expected) is missing" : "rows \(expected)-\(id - 1) are missing"
@@ -106,7 +125,7 @@ public enum PlayLogVerification {
                 return .failure(Problem(row: id, reason: "row \(id) does not match its chain (hash mismatch): changed, or put in another row's place"))
             }
             previous = stored
-            heads[id] = stored
+            if heads[id] != nil { heads[id] = stored }
             chained += 1
             lastChained = id
         }

@@ -11,6 +11,9 @@ struct PlayLogProof {
         let asked = ["verify", "public-key", "sign"].filter { o.has($0) }
         guard asked.count == 1 else { throw UsageError("report: --\(asked.joined(separator: " and --")) go one at a time") }
         if o.string("key") != nil, !o.has("verify") { throw UsageError("report: --key is for --verify") }
+        for counting in ["since", "until", "timezone", "by", "format"] where o.string(counting) != nil {
+            throw UsageError("report: --\(counting) counts showings; it does not go with --\(asked[0])")
+        }
         let keyPath = PlayLogKey.path(forLog: path)
         do {
             if o.has("public-key") {

@@ -213,4 +213,39 @@ final class PlayLogChainTests: XCTestCase {
         XCTAssertEqual(status, 0, line)
         XCTAssertTrue(line.contains("2 signatures"), line)
     }
+
+    /// A log whose first showing is still on screen verifies (nothing to chain yet); the rows are read a page at a
+    /// time, and a page boundary changes nothing.
+    func testAFirstRowOnScreenVerifiesAndPagesChangeNothing() throws {
+        let dir = try TempDir()
+        let db = dir.file("plays.sqlite")
+        let store = try PlayLog(path: db, log: Log(level: .error))
+        let key = try PlayLogKey.load(at: PlayLogKey.path(forLog: db)).publicKey
+        var t = Date(timeIntervalSince1970: 1_798_113_600)
+        let first = try XCTUnwrap(store.begin(ShowingItem(path: "/m/long.mp4", kind: "video"), at: t))
+        guard case .verified(let waiting) = try PlayLogVerification.verify(path: db, key: key) else {
+            return XCTFail("a first row on screen: \(try PlayLogVerification.verify(path: db, key: key))")
+        }
+        XCTAssertTrue(waiting.contains("no row complete yet (rows from 1 on screen)"), waiting)
+        store.end(first, at: t.addingTimeInterval(1), reason: "eof", length: 1, screenOff: 0)
+        for i in 0..<10 {
+            let row = try XCTUnwrap(store.begin(ShowingItem(path: "/m/\(i).png", kind: "image"), at: t))
+            t = t.addingTimeInterval(5)
+            store.end(row, at: t, reason: "eof", length: 5, screenOff: 0)
+        }
+        for size in [1, 3, 11, 4096] {
+            let outcome = try PlayLogVerification.verify(path: db, key: key, pageSize: size)
+            guard case .verified(let line) = outcome else { return XCTFail("page of \(size): \(outcome)") }
+            XCTAssertTrue(line.contains("rows 1-11 chained (11)"), "page of \(size): \(line)")
+        }
+        _ = try PlayLogTests.sqlite3(db, "UPDATE showings SET path = '/m/x.png' WHERE id = 8")
+        for size in [1, 3, 7, 4096] {
+            XCTAssertEqual(try PlayLogVerification.verify(path: db, key: key, pageSize: size).failedRow, 8, "page of \(size)")
+        }
+    }
+}
+
+extension PlayLogVerification.Outcome {
+    /// The row a failed check names.
+    var failedRow: Int64? { if case .failed(let row, _) = self { row } else { nil } }
 }
