@@ -146,7 +146,7 @@ public final class PlayLog {
                                      note: "\(count) showing\(count == 1 ? "" : "s") left open by a crash or a power cut, closed at the next start at their last heartbeat")
             }
             let note = found > 0 && found < 4 ? "chained at the migration from schema version \(found)" : "a new log"
-            try PlayLogChain.extend(db, now: now(), note: note)
+            try PlayLogChain.extend(db, ids: nil, now: now(), note: note)
             if let key { signedDay = try PlayLogSignatures.lastTime(db).map(Self.day) }
             try signIfDue(db)
             return count
@@ -311,7 +311,7 @@ public final class PlayLog {
     private func update(_ db: SQLiteDatabase, _ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) throws(SQLiteError) {
         try Self.transaction(db) { () throws(SQLiteError) in
             try complete(db, id, at: end, reason: reason, length: length, screenOff: screenOff)
-            try PlayLogChain.extend(db, now: now(), note: "a new log")
+            try PlayLogChain.extend(db, ids: [id], now: now(), note: "a new log")
             try signIfDue(db)
         }
     }

@@ -3,11 +3,12 @@ import KioskTrust
 
 /// The hash chain over the play log's showings (schema version 4, docs/proof-of-play.md).
 ///
-/// A row is chained when it is complete (its end written, by the player or, after a crash, by the next start),
-/// and only once every row before it is: the chain runs in row id order, and a row still on screen holds up those
-/// after it. `chain` of row n is the lower-case hex SHA-256 of row n-1's `chain` (64 hex characters) followed by
-/// the canonical encoding of row n's fields (`encode`). The first row of a log continues from its start mark's
-/// `previous` (64 zeros for a new log; the last pruned row's chain after retention removed older rows).
+/// A row is chained when it is complete (its end written, by the player or, after a crash, by the next start), in
+/// the order rows complete: `chain_seq` is its place (1, 2, 3, … with no gap), so a row on screen for hours (a logo
+/// in a layout's side region) holds up no other. `chain` of the row at place n is the lower-case hex SHA-256 of the
+/// `chain` at place n-1 (64 hex characters) followed by the canonical encoding of the row's fields (`encode`). The
+/// first place continues from its start mark's `previous` (64 zeros for a new log; after retention removed older
+/// rows, the chain of the last removed place).
 ///
 /// Everything here runs inside the caller's transaction, so a row is never complete and unchained on disk: a
 /// batch of writes in one transaction chains all its rows at once.
@@ -52,40 +53,43 @@ enum PlayLogChain {
         SHA256Sum.hex(Array(previous.utf8) + encode(row))
     }
 
-    /// The last chained row: its id and chain; nil when none is.
-    static func head(_ db: SQLiteDatabase) throws(SQLiteError) -> (id: Int64, chain: String)? {
-        guard let row = try db.query("SELECT id, chain FROM showings WHERE chain IS NOT NULL ORDER BY id DESC LIMIT 1").first,
-              let id = row[0].int, let chain = row[1].text else { return nil }
-        return (id, chain)
+    /// The last chained row: its id, chain and place in the chain; nil when none is.
+    static func head(_ db: SQLiteDatabase) throws(SQLiteError) -> (id: Int64, chain: String, seq: Int64)? {
+        guard let row = try db.query("""
+            SELECT id, chain, chain_seq FROM showings WHERE chain_seq IS NOT NULL ORDER BY chain_seq DESC LIMIT 1
+            """).first, let id = row[0].int, let chain = row[1].text, let seq = row[2].int else { return nil }
+        return (id, chain, seq)
     }
 
-    /// Chains the complete rows after the head, in id order, up to the first row still open; how many. With nothing
-    /// chained yet, the first row continues from its start mark, made now (with `note`) when it has none.
+    /// Chains the rows `ids` (those completed in this transaction), or with nil every complete row not chained yet
+    /// (at start: after a crash, or an older log's), in id order, after the head; how many. The first row of a log
+    /// continues from its start or pruned mark; a start mark is made now (with `note`) when there is none.
     @discardableResult
-    static func extend(_ db: SQLiteDatabase, now: Date, note: String) throws(SQLiteError) -> Int {
-        var previous: String
-        var after: Int64
-        if let head = try head(db) {
-            (after, previous) = (head.id, head.chain)
+    static func extend(_ db: SQLiteDatabase, ids: [Int64]?, now: Date, note: String) throws(SQLiteError) -> Int {
+        let select = "SELECT \(columns) FROM showings WHERE chain_seq IS NULL AND end_utc IS NOT NULL"
+        var rows: [[SQLiteDatabase.Value]] = []
+        if let ids {
+            for id in ids { rows += try db.query(select + " AND id = ?1", [.int(id)]) }
         } else {
-            guard let first = try db.query("SELECT min(id) FROM showings").first?.first?.int else { return 0 }
-            if let mark = try db.query("""
-                SELECT previous FROM chain_marks WHERE row_id = ?1 AND kind IN ('start', 'pruned') ORDER BY id DESC LIMIT 1
-                """, [.int(first)]).first?.first?.text {
-                previous = mark
-            } else {
-                try PlayLogMarks.add(db, row: first, kind: .start, at: now, previous: genesis, note: note)
-                previous = genesis
-            }
-            after = first - 1
+            rows = try db.query(select + " ORDER BY id")
         }
-        var chained = 0
-        for row in try db.query("SELECT \(columns) FROM showings WHERE id > ?1 ORDER BY id", [.int(after)]) {
-            guard let id = row[0].int, row[2] != .null else { break }  // still on screen: the rest wait for it
+        guard let first = rows.first?.first?.int else { return 0 }
+        var seq: Int64
+        var previous: String
+        if let head = try head(db) {
+            (seq, previous) = (head.seq, head.chain)
+        } else if let mark = try PlayLogMarks.anchor(db) {
+            (seq, previous) = (mark.seq - 1, mark.previous)
+        } else {
+            try PlayLogMarks.add(db, row: first, kind: .start, at: now, seq: 1, previous: genesis, note: note)
+            (seq, previous) = (0, genesis)
+        }
+        for row in rows {
+            guard let id = row[0].int else { continue }
+            seq += 1
             previous = link(previous: previous, row: row[...])
-            try db.query("UPDATE showings SET chain = ?2 WHERE id = ?1", [.int(id), .text(previous)])
-            chained += 1
+            try db.query("UPDATE showings SET chain = ?2, chain_seq = ?3 WHERE id = ?1", [.int(id), .text(previous), .int(seq)])
         }
-        return chained
+        return rows.count
     }
 }

@@ -8,16 +8,26 @@ enum PlayLogMarks {
     enum Kind: String {
         /// The chain starts at this row (from `previous`, 64 zeros).
         case start
-        /// Retention removed the rows before this one; it continues from `previous`, the last removed row's chain.
+        /// Retention removed the chain's places before `seq` (rows up to this row id); it continues from `previous`.
         case pruned
         /// A crash or power cut left showings open from this row on; the next start closed them at their last
         /// heartbeat (a recorded break: the rows are chained as they were closed).
         case crash
     }
 
-    /// Records a mark at row `row`.
-    static func add(_ db: SQLiteDatabase, row: Int64, kind: Kind, at time: Date, previous: String?, note: String) throws(SQLiteError) {
-        try db.query("INSERT INTO chain_marks (row_id, kind, time_utc, previous, note) VALUES (?1, ?2, ?3, ?4, ?5)",
-                     [.int(row), .text(kind.rawValue), .text(PlayLog.timestamp(time)), previous.map { .text($0) } ?? .null, .text(note)])
+    /// Records a mark at row `row` (for `start` and `pruned`: the chain's first place `seq`, continuing from `previous`).
+    static func add(_ db: SQLiteDatabase, row: Int64, kind: Kind, at time: Date, seq: Int64? = nil, previous: String?,
+                    note: String) throws(SQLiteError) {
+        try db.query("INSERT INTO chain_marks (row_id, kind, time_utc, seq, previous, note) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                     [.int(row), .text(kind.rawValue), .text(PlayLog.timestamp(time)), seq.map { .int($0) } ?? .null,
+                      previous.map { .text($0) } ?? .null, .text(note)])
+    }
+
+    /// Where the chain starts now: the last start or pruned mark's first place and what it continues from.
+    static func anchor(_ db: SQLiteDatabase) throws(SQLiteError) -> (seq: Int64, previous: String, row: Int64, kind: String, note: String)? {
+        guard let m = try db.query("""
+            SELECT seq, previous, row_id, kind, note FROM chain_marks WHERE kind IN ('start', 'pruned') ORDER BY id DESC LIMIT 1
+            """).first, let seq = m[0].int, let previous = m[1].text, let row = m[2].int, let kind = m[3].text else { return nil }
+        return (seq, previous, row, kind, m[4].text ?? "")
     }
 }

@@ -36,11 +36,14 @@ extension PlayLog {
         // already there are chained when the log is opened, from a start mark saying so
         """
         ALTER TABLE showings ADD COLUMN chain TEXT;
+        ALTER TABLE showings ADD COLUMN chain_seq INTEGER;
+        CREATE UNIQUE INDEX showings_by_chain ON showings(chain_seq) WHERE chain_seq IS NOT NULL;
         CREATE TABLE chain_marks (
           id INTEGER PRIMARY KEY,
           row_id INTEGER NOT NULL,
           kind TEXT NOT NULL,
           time_utc TEXT NOT NULL,
+          seq INTEGER,
           previous TEXT,
           note TEXT
         );

@@ -24,20 +24,12 @@ public enum PlayLogVerification {
         }
         try db.execute("BEGIN")  // one snapshot: the player may write meanwhile
         defer { try? db.execute("COMMIT") }
-        let marks = try db.query("SELECT row_id, kind, previous, note FROM chain_marks ORDER BY row_id, id")
         let signatures = try db.query("SELECT id, row_id, head, time_utc, public_key, signature FROM signatures ORDER BY id")
         var heads: [Int64: String] = Dictionary(signatures.compactMap { $0[1].int.map { ($0, "") } }, uniquingKeysWith: { a, _ in a })
-        var summary = ""
-        if let first = try db.query("SELECT min(id) FROM showings").first?.first?.int {
-            let page = { (after: Int64) throws(SQLiteError) -> [[SQLiteDatabase.Value]] in
-                try db.query("SELECT \(PlayLogChain.columns), chain FROM showings WHERE id > ?1 ORDER BY id LIMIT ?2", [.int(after), .int(Int64(pageSize))])
-            }
-            switch try chain(page, first: first, marks: marks, heads: &heads) {
-            case .failure(let f): return .failed(row: f.row, reason: f.reason)
-            case .success(let s): summary = s
-            }
-        } else {
-            summary = "no showings yet"
+        let summary: String
+        switch try walk(db, pageSize: pageSize, heads: &heads) {
+        case .failure(let f): return .failed(row: f.row, reason: f.reason)
+        case .success(let s): summary = s
         }
         let keyText = PlayLogKey.text(ofPublicKey: key)
         var lastSigned: (row: Int64, time: String)?
@@ -71,73 +63,90 @@ public enum PlayLogVerification {
         let reason: String
     }
 
-    /// Walks the rows page by page (`PlayLogChain.columns` and `chain`, after a row id), setting the chain of each
-    /// row `heads` names (the rows signed); the summary.
-    private static func chain(_ page: (Int64) throws(SQLiteError) -> [[SQLiteDatabase.Value]], first: Int64,
-                              marks: [[SQLiteDatabase.Value]], heads: inout [Int64: String]) throws(SQLiteError) -> Result<String, Problem> {
-        let starts = marks.filter { $0[1].text == "start" || $0[1].text == "pruned" }
-        if starts.isEmpty, let row = try page(first - 1).first, row.last == .null, row[2] == .null {
-            return .success("no row complete yet (rows from \(first) on screen)")  // the first row starts the chain when it ends
-        }
-        guard let start = starts.last(where: { ($0[0].int ?? .max) <= first }), let startRow = start[0].int,
-              var previous = start[2].text else {
-            let at = starts.first?[0].int.map { "at row \($0)" } ?? "anywhere"
-            return .failure(Problem(row: first, reason: "row \(first) is before the chain's start (\(at)): inserted?"))
-        }
-        guard startRow == first else {
-            return .failure(Problem(row: startRow, reason: "row \(startRow) is missing: the chain starts there and the first row is \(first)"))
-        }
-        var expected = first
-        var openAt: Int64?
-        var chained = 0
-        var lastChained = first - 1
-        var rows = try page(first - 1)
-        var index = 0
+    /// Checks every row in id order (a complete row has its place in the chain, an open one none), then the chain
+    /// in its order from the start mark, setting the chain of each row `heads` names (the rows signed); the summary.
+    private static func walk(_ db: SQLiteDatabase, pageSize: Int, heads: inout [Int64: String]) throws(SQLiteError) -> Result<String, Problem> {
+        let limit = SQLiteDatabase.Value.int(Int64(pageSize))
+        var after = Int64.min
+        var open: [Int64] = []
+        var ids = IndexSet()
         while true {
-            if index == rows.count {
-                guard let last = rows.last?.first?.int else { break }
-                rows = try page(last)
-                index = 0
-                if rows.isEmpty { break }
-            }
-            let row = rows[index]
-            index += 1
-            guard let id = row[0].int else { continue }
-            guard id == expected else {
-                let gap = expected == id - 1 ? "row \(expected) is missing" : "rows \(expected)-\(id - 1) are missing"
-                return .failure(Problem(row: expected, reason: "\(gap) (ids jump from \(expected - 1) to \(id))"))
-            }
-            expected += 1
-            let fields = row[0..<PlayLogChain.fields.count]
-            guard let stored = row[PlayLogChain.fields.count].text else {
-                if openAt == nil {
-                    guard row[2] == .null else {
-                        return .failure(Problem(row: id, reason: "row \(id) is complete but not chained: added after the fact?"))
-                    }
-                    openAt = id
+            let rows = try db.query("SELECT id, end_utc IS NULL, chain IS NULL, chain_seq IS NULL FROM showings WHERE id > ?1 ORDER BY id LIMIT ?2",
+                                    [.int(after), limit])
+            guard let last = rows.last?.first?.int else { break }
+            after = last
+            for r in rows {
+                guard let id = r[0].int else { continue }
+                if id >= 0, id < Int64(Int.max) { ids.insert(Int(id)) }
+                let (isOpen, noChain, noPlace) = (r[1].int == 1, r[2].int == 1, r[3].int == 1)
+                if noChain != noPlace {
+                    return .failure(Problem(row: id, reason: "row \(id) has a chain but no place in it (chain_seq), or a place and no chain: inserted?"))
                 }
-                continue
+                if noChain, !isOpen {
+                    return .failure(Problem(row: id, reason: "row \(id) is complete but not chained: added after the fact?"))
+                }
+                if isOpen, noChain { open.append(id) }
             }
-            if let openAt {
-                return .failure(Problem(row: id, reason: "row \(id) is chained after row \(openAt), which is not: inserted?"))
-            }
-            guard PlayLogChain.link(previous: previous, row: fields) == stored else {
-                return .failure(Problem(row: id, reason: "row \(id) does not match its chain (hash mismatch): changed, or put in another row's place"))
-            }
-            previous = stored
-            if heads[id] != nil { heads[id] = stored }
-            chained += 1
-            lastChained = id
         }
-        var parts = ["rows \(first)-\(lastChained) chained (\(chained))"]
-        if start[1].text == "pruned" { parts.append("from row \(first), older rows removed by retention") }
-        if let note = start[3].text, start[1].text == "start", note.hasPrefix("chained at") { parts.append(note + " at row \(first)") }
-        let breaks = marks.filter { $0[1].text == "crash" }
+        guard let anchor = try PlayLogMarks.anchor(db) else {
+            if let head = try PlayLogChain.head(db) {
+                return .failure(Problem(row: head.id, reason: "the chain has no start mark (chain_marks): it cannot be checked"))
+            }
+            return .success(ids.isEmpty ? "no showings yet" : "no row complete yet (\(open.count) on screen)")
+        }
+        var previous = anchor.previous
+        var expected = anchor.seq
+        var chained = 0
+        var lastRow: Int64?
+        var place = anchor.seq - 1
+        while true {
+            let rows = try db.query("SELECT \(PlayLogChain.columns), chain, chain_seq FROM showings WHERE chain_seq > ?1 ORDER BY chain_seq LIMIT ?2",
+                                    [.int(place), limit])
+            guard let last = rows.last?.last?.int else { break }
+            place = last
+            for row in rows {
+                guard let id = row[0].int, let seq = row[PlayLogChain.fields.count + 1].int,
+                      let stored = row[PlayLogChain.fields.count].text else { continue }
+                guard seq == expected else {
+                    if seq < expected {
+                        return .failure(Problem(row: id, reason: "row \(id) is before the chain's start (place \(anchor.seq)): inserted?"))
+                    }
+                    let missing = missingRow(ids, above: anchor.kind == "pruned" ? anchor.row : 0)
+                    let between = lastRow.map { "between rows \($0) and \(id)" } ?? "before row \(id)"
+                    let name = missing.map { "row \($0) is missing" } ?? "a row is missing"
+                    return .failure(Problem(row: missing ?? id, reason: "\(name) from the chain \(between) (chain_seq jumps from \(expected - 1) to \(seq))"))
+                }
+                expected += 1
+                guard PlayLogChain.link(previous: previous, row: row[0..<PlayLogChain.fields.count]) == stored else {
+                    return .failure(Problem(row: id, reason: "row \(id) does not match its chain (hash mismatch): changed, or put in another row's place"))
+                }
+                previous = stored
+                if heads[id] != nil { heads[id] = stored }
+                chained += 1
+                lastRow = id
+            }
+        }
+        let rowIDs = ids.isEmpty ? "" : " of rows \(ids.first ?? 0)-\(ids.last ?? 0)"
+        var parts = ["\(chained) rows chained\(rowIDs)"]
+        if anchor.kind == "pruned" { parts.append("from place \(anchor.seq): older rows removed by retention") }
+        if anchor.kind == "start", anchor.note.hasPrefix("chained at") { parts.append(anchor.note) }
+        let breaks = try db.query("SELECT row_id, note FROM chain_marks WHERE kind = 'crash' ORDER BY row_id")
         if !breaks.isEmpty {
             parts.append("\(breaks.count) recorded break\(breaks.count == 1 ? "" : "s") ("
-                         + breaks.map { "row \($0[0].int ?? 0): \($0[3].text ?? "crash")" }.joined(separator: "; ") + ")")
+                         + breaks.map { "row \($0[0].int ?? 0): \($0[1].text ?? "crash")" }.joined(separator: "; ") + ")")
         }
-        if let openAt { parts.append("rows from \(openAt) still on screen, not chained yet") }
+        if !open.isEmpty { parts.append("\(open.count) row\(open.count == 1 ? "" : "s") on screen, not chained yet (from row \(open[0]))") }
         return .success(parts.joined(separator: ", "))
+    }
+
+    /// The first row id above `floor` that is not in `ids` (below their largest): the row a gap in the chain lost.
+    private static func missingRow(_ ids: IndexSet, above floor: Int64) -> Int64? {
+        guard let top = ids.last, let low = ids.first else { return nil }
+        var id = max(Int(clamping: floor) + 1, low)
+        while id < top {
+            if !ids.contains(id) { return Int64(id) }
+            id += 1
+        }
+        return nil
     }
 }

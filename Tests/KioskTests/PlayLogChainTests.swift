@@ -60,7 +60,7 @@ final class PlayLogChainTests: XCTestCase {
 
         let (ok, summary) = try Self.verify(db)
         XCTAssertEqual(ok, 0, summary)
-        XCTAssertTrue(summary.contains("verified: rows 1-\(counts[3]) chained"), summary)
+        XCTAssertTrue(summary.contains("verified: \(counts[0]) rows chained of rows 1-\(counts[3])"), summary)
         XCTAssertEqual(try Self.verify(db, key: key).0, 0, "the key given as text")
         XCTAssertEqual(try Self.verify(db, key: keyFile).0, 0, "the screen's key file: its public half")
 
@@ -73,7 +73,7 @@ final class PlayLogChainTests: XCTestCase {
                 UPDATE showings SET id = id - 99999 WHERE id >= 100000;
                 INSERT INTO showings (id, start_utc, end_utc, heartbeat_utc, duration, path, kind, reason, chain)
                   SELECT 3, start_utc, end_utc, end_utc, duration, path, kind, 'eof', chain FROM showings WHERE id = 2;
-                """, ["at row 3", "hash mismatch"]),
+                """, ["at row 3", "inserted?"]),
             ("appended", """
                 INSERT INTO showings (start_utc, end_utc, heartbeat_utc, duration, path, kind, reason)
                   SELECT start_utc, end_utc, end_utc, duration, path, kind, 'eof' FROM showings WHERE id = 2;
@@ -92,7 +92,7 @@ final class PlayLogChainTests: XCTestCase {
         _ = try PlayLogTests.sqlite3(rebuilt, "UPDATE showings SET path = '/forged.png' WHERE id = 3")
         let forge = try SQLiteDatabase(path: rebuilt)
         var previous = try XCTUnwrap(forge.query("SELECT chain FROM showings WHERE id = 2").first?.first?.text)
-        for row in try forge.query("SELECT \(PlayLogChain.columns) FROM showings WHERE id >= 3 ORDER BY id") {
+        for row in try forge.query("SELECT \(PlayLogChain.columns) FROM showings WHERE id >= 3 ORDER BY chain_seq") {
             previous = PlayLogChain.link(previous: previous, row: row[...])
             try forge.query("UPDATE showings SET chain = ?1 WHERE id = ?2", [.text(previous), row[0]])
         }
@@ -131,7 +131,7 @@ final class PlayLogChainTests: XCTestCase {
         XCTAssertEqual(unchained, ["1"], "only the open row waits")
         let (waiting, waitingLine) = try Self.verify(db)
         XCTAssertEqual(waiting, 0, waitingLine)
-        XCTAssertTrue(waitingLine.contains("still on screen, not chained yet"), waitingLine)
+        XCTAssertTrue(waitingLine.contains("1 row on screen, not chained yet"), waitingLine)
         let second = try Self.play(dir, db: db, seconds: 1)
         XCTAssertTrue(second.contains("play log: closed 1 showing"), second)
         let openID = try XCTUnwrap(open.first)
@@ -157,7 +157,7 @@ final class PlayLogChainTests: XCTestCase {
                        ["1|start|" + PlayLogChain.genesis, "3|crash|"])
         let (status, line) = try Self.verify(db)
         XCTAssertEqual(status, 0, line)
-        XCTAssertTrue(line.contains("chained at the migration from schema version 3 at row 1"), line)
+        XCTAssertTrue(line.contains("3 rows chained of rows 1-3, chained at the migration from schema version 3"), line)
         XCTAssertTrue(line.contains("1 recorded break"), line)
         // row 1 by hand, as docs/proof-of-play.md says, hashed by sha256sum: 64 zeros, then the fields
         let duration = String(Double(10).bitPattern, radix: 16)
@@ -186,7 +186,7 @@ final class PlayLogChainTests: XCTestCase {
         XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT min(id), count(*) FROM showings"), ["5|6"])
         let (status, line) = try Self.verify(db)
         XCTAssertEqual(status, 0, line)
-        XCTAssertTrue(line.contains("rows 5-10 chained (6), from row 5, older rows removed by retention"), line)
+        XCTAssertTrue(line.contains("6 rows chained of rows 5-10, from place 5: older rows removed by retention"), line)
     }
 
     /// The head is signed at the first write of each local day (the log's clock set here), not at every write.
@@ -214,8 +214,9 @@ final class PlayLogChainTests: XCTestCase {
         XCTAssertTrue(line.contains("2 signatures"), line)
     }
 
-    /// A log whose first showing is still on screen verifies (nothing to chain yet); the rows are read a page at a
-    /// time, and a page boundary changes nothing.
+    /// A log whose first showing is still on screen verifies (nothing to chain yet); rows that end while it stays on
+    /// screen (a logo in a layout's side region) are chained at once, in the order they end; the rows are read a
+    /// page at a time, and a page boundary changes nothing.
     func testAFirstRowOnScreenVerifiesAndPagesChangeNothing() throws {
         let dir = try TempDir()
         let db = dir.file("plays.sqlite")
@@ -226,17 +227,22 @@ final class PlayLogChainTests: XCTestCase {
         guard case .verified(let waiting) = try PlayLogVerification.verify(path: db, key: key) else {
             return XCTFail("a first row on screen: \(try PlayLogVerification.verify(path: db, key: key))")
         }
-        XCTAssertTrue(waiting.contains("no row complete yet (rows from 1 on screen)"), waiting)
-        store.end(first, at: t.addingTimeInterval(1), reason: "eof", length: 1, screenOff: 0)
+        XCTAssertTrue(waiting.contains("no row complete yet (1 on screen)"), waiting)
+        let start = t
         for i in 0..<10 {
-            let row = try XCTUnwrap(store.begin(ShowingItem(path: "/m/\(i).png", kind: "image"), at: t))
+            let row = try XCTUnwrap(store.begin(ShowingItem(path: "/m/\(i).png", kind: "image", region: "side"), at: t))
             t = t.addingTimeInterval(5)
             store.end(row, at: t, reason: "eof", length: 5, screenOff: 0)
         }
+        guard case .verified(let held) = try PlayLogVerification.verify(path: db, key: key) else { return XCTFail("row 1 on screen") }
+        XCTAssertTrue(held.contains("10 rows chained of rows 1-11") && held.contains("1 row on screen, not chained yet (from row 1)"), held)
+        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT count(*) FROM signatures WHERE row_id = 2"), ["1"], "the day's first write signed")
+        store.end(first, at: t, reason: "eof", length: t.timeIntervalSince(start), screenOff: 0)
+        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT chain_seq FROM showings WHERE id = 1"), ["11"], "chained when it ended, last")
         for size in [1, 3, 11, 4096] {
             let outcome = try PlayLogVerification.verify(path: db, key: key, pageSize: size)
             guard case .verified(let line) = outcome else { return XCTFail("page of \(size): \(outcome)") }
-            XCTAssertTrue(line.contains("rows 1-11 chained (11)"), "page of \(size): \(line)")
+            XCTAssertTrue(line.contains("11 rows chained of rows 1-11"), "page of \(size): \(line)")
         }
         _ = try PlayLogTests.sqlite3(db, "UPDATE showings SET path = '/m/x.png' WHERE id = 8")
         for size in [1, 3, 7, 4096] {
