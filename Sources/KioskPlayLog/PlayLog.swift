@@ -45,6 +45,9 @@ public struct ShowingItem: Sendable, Equatable {
 /// heartbeat keeps open rows' last-known time, so after a kill or a power cut the next start closes them as
 /// `crash` at their last heartbeat. A disk that is full or read-only is one warn line: playback goes on, the
 /// showings missed are counted and said when writing works again. A damaged file is moved aside and a new one begun.
+/// Each completed row is chained by SHA-256 to the one completed before it (`PlayLogChain`), in the transaction that
+/// completes it, and the chain's head is signed by the screen's key (`PlayLogKey`, `PlayLogSignatures`) at the
+/// first write of each local day and at `trySignHead` (docs/proof-of-play.md).
 ///
 /// One thread at a time uses it: the player hands its showings to a `PlayLogWriter`, whose own thread writes them
 /// here, so a lock held by another process or a full disk never holds up a frame.
