@@ -135,24 +135,12 @@ public final class PlayLog {
             try db.execute("BEGIN; \(Self.migrations[Int(version)]) PRAGMA user_version = \(version + 1); COMMIT;")
             version += 1
         }
-        let open = try Self.transaction(db) { () throws(SQLiteError) -> Int64 in
-            let open = try db.query("SELECT count(*), min(id) FROM showings WHERE end_utc IS NULL").first ?? []
-            let count = open.first?.int ?? 0
-            if count > 0, let first = open.last?.int {
-                try db.execute("""
-                    UPDATE showings SET end_utc = COALESCE(heartbeat_utc, start_utc), reason = 'crash',
-                      duration = round(max(0, (julianday(COALESCE(heartbeat_utc, start_utc)) - julianday(start_utc)) * 86400.0
-                                              - screen_off_ms / 1000.0), 3)
-                    WHERE end_utc IS NULL;
-                    """)
-                try PlayLogMarks.add(db, row: first, kind: .crash, at: now(), previous: nil,
-                                     note: "\(count) showing\(count == 1 ? "" : "s") left open by a crash or a power cut, closed at the next start at their last heartbeat")
-            }
-            let note = found > 0 && found < 4 ? "chained at the migration from schema version \(found)" : "a new log"
-            try PlayLogChain.extend(db, ids: nil, now: now(), note: note)
-            if let key { signedDay = try PlayLogSignatures.lastTime(db).map(Self.day) }
-            try signIfDue(db)
-            return count
+        if let key { signedDay = try PlayLogSignatures.lastTime(db).map(Self.day) }
+        let left = try db.query("SELECT count(*), min(id) FROM showings WHERE end_utc IS NULL").first ?? []
+        let open = left.first?.int ?? 0
+        // only a crash's rows or an older log's need writing now: a log that is only read (a read-only folder) opens
+        if open > 0 || found < 4 {
+            try Self.transaction(db) { () throws(SQLiteError) in try closeAndChain(db, open: open, first: left.last?.int, from: found) }
         }
         if open > 0 {
             log.info("play log: closed \(open) showing\(open == 1 ? "" : "s") a crash or a power cut left open, at their last heartbeat")
@@ -186,6 +174,24 @@ public final class PlayLog {
         db = nil
         opened = nil
         try openOrSetAside()
+    }
+
+    /// Closes the `open` rows a crash left open (the first is `first`) at their last heartbeat, with a `crash` mark
+    /// (a recorded break), and chains them and, for a log of schema version `from` before 4, every row it holds.
+    private func closeAndChain(_ db: SQLiteDatabase, open: Int64, first: Int64?, from found: Int64) throws(SQLiteError) {
+        if open > 0, let first {
+            try db.execute("""
+                UPDATE showings SET end_utc = COALESCE(heartbeat_utc, start_utc), reason = 'crash',
+                  duration = round(max(0, (julianday(COALESCE(heartbeat_utc, start_utc)) - julianday(start_utc)) * 86400.0
+                                          - screen_off_ms / 1000.0), 3)
+                WHERE end_utc IS NULL;
+                """)
+            try PlayLogMarks.add(db, row: first, kind: .crash, at: now(), previous: nil,
+                                 note: "\(open) showing\(open == 1 ? "" : "s") left open by a crash or a power cut, closed at the next start at their last heartbeat")
+        }
+        let note = found > 0 && found < 4 ? "chained at the migration from schema version \(found)" : "a new log"
+        try PlayLogChain.extend(db, ids: nil, now: now(), note: note)
+        try signIfDue(db)
     }
 
     /// Runs `body` in one transaction (`BEGIN IMMEDIATE`: the write lock first), rolled back when it throws.
