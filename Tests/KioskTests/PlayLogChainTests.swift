@@ -63,6 +63,9 @@ final class PlayLogChainTests: XCTestCase {
         XCTAssertTrue(summary.contains("verified: \(counts[0]) rows chained of rows 1-\(counts[3])"), summary)
         XCTAssertEqual(try Self.verify(db, key: key).0, 0, "the key given as text")
         XCTAssertEqual(try Self.verify(db, key: keyFile).0, 0, "the screen's key file: its public half")
+        let pubFile = dir.file("screen.pub")
+        try (key + "\n").write(toFile: pubFile, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try Self.verify(db, key: pubFile).0, 0, "a file holding the public key")
 
         // each tampering on a copy; the key is the screen's, given as text
         let cases: [(String, String, [String])] = [
@@ -86,6 +89,16 @@ final class PlayLogChainTests: XCTestCase {
             XCTAssertEqual(status, 1, "\(name): \(line)")
             for e in expected { XCTAssertTrue(line.contains(e), "\(name): \(line)") }
         }
+
+        // a signature whose bytes are not the key's: the first signature's bytes put on the last
+        let badSig = try Self.copy(db, to: "badsig.sqlite", in: dir)
+        _ = try PlayLogTests.sqlite3(badSig, """
+            UPDATE signatures SET signature = (SELECT signature FROM signatures ORDER BY id LIMIT 1)
+            WHERE id = (SELECT max(id) FROM signatures) AND id > 1
+            """)
+        let (bad, badLine) = try Self.verify(badSig, key: key)
+        XCTAssertEqual(bad, 1, badLine)
+        XCTAssertTrue(badLine.contains("at row \(counts[3])") && badLine.contains("is bad"), badLine)
 
         // a forger who knows the encoding changes row 3 and rebuilds the chain after it: the signature catches it
         let rebuilt = try Self.copy(db, to: "rebuilt.sqlite", in: dir)
