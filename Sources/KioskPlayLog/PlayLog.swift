@@ -135,7 +135,7 @@ public final class PlayLog {
             try db.execute("BEGIN; \(Self.migrations[Int(version)]) PRAGMA user_version = \(version + 1); COMMIT;")
             version += 1
         }
-        if let key { signedDay = try PlayLogSignatures.lastTime(db).map(Self.day) }
+        if key != nil { signedDay = try PlayLogSignatures.lastTime(db).map(Self.day) }
         let left = try db.query("SELECT count(*), min(id) FROM showings WHERE end_utc IS NULL").first ?? []
         let open = left.first?.int ?? 0
         // only a crash's rows or an older log's need writing now: a log that is only read (a read-only folder) opens
