@@ -111,7 +111,7 @@ let package = Package(
         .target(name: "KioskInput", dependencies: ["KioskCore", "KioskSeat", "CLibinput"]),
         // The player: wires clock, slideshow, decoders, renderer, output, input, seat and sound; keeps its state
         // file (the item, position, volume and pause across restarts).
-        .target(name: "KioskPlayLog", dependencies: ["KioskCore", "CSQLite"]),
+        .target(name: "KioskPlayLog", dependencies: ["KioskCore", "CSQLite", "KioskTrust"]),  // KioskTrust: the chain's SHA-256, its Ed25519 signatures
         .target(name: "KioskPlayer", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskInput",
                                                     "KioskSeat", "KioskAudio", "KioskText", "KioskPlayLog"]),
         // Remote control: a Unix-socket line server (its own thread, many clients, bounded queues) and mpv's JSON

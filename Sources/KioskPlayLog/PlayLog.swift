@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskTrust
 
 /// What a showing is of: the item, where it showed, and the file as it was then.
 public struct ShowingItem: Sendable, Equatable {
@@ -44,12 +45,15 @@ public struct ShowingItem: Sendable, Equatable {
 /// heartbeat keeps open rows' last-known time, so after a kill or a power cut the next start closes them as
 /// `crash` at their last heartbeat. A disk that is full or read-only is one warn line: playback goes on, the
 /// showings missed are counted and said when writing works again. A damaged file is moved aside and a new one begun.
+/// Each completed row is chained by SHA-256 to the one completed before it (`PlayLogChain`), in the transaction that
+/// completes it, and the chain's head is signed by the screen's key (`PlayLogKey`, `PlayLogSignatures`) at the
+/// first write of each local day and at `trySignHead` (docs/proof-of-play.md).
 ///
 /// One thread at a time uses it: the player hands its showings to a `PlayLogWriter`, whose own thread writes them
 /// here, so a lock held by another process or a full disk never holds up a frame.
 public final class PlayLog {
     /// The schema this build writes (`PRAGMA user_version`).
-    public static let schemaVersion: Int64 = 3
+    public static let schemaVersion: Int64 = 4
     public let path: String
     private var db: SQLiteDatabase?
     private let log: Log
@@ -61,16 +65,32 @@ public final class PlayLog {
     private let busy: Double
     /// The file opened (device and inode): another one at `path`, or none, means it was deleted or replaced.
     private var opened: (dev: UInt64, ino: UInt64)?
+    /// The screen's key that signs the chain's head (`PlayLogKey`); nil when it cannot be read or made.
+    private let key: Ed25519SigningKey?
+    /// The local day (`yyyy-MM-dd`) of the last signature: the first write of another day signs the head.
+    private var signedDay: String?
+    /// The time a signature or a mark is made at (the wall clock; a test's own).
+    var now: () -> Date = Date.init
 
     /// Opens or creates the log at `path`, migrating an older schema and closing what a crash left open; a write
     /// waits up to `busy` seconds for another process's lock. A folder that cannot be written (read-only, full) or
     /// a lock held past `busy` is said by the first write that fails (one line, by whoever writes: `PlayLogWriter`
     /// or `begin`), not here as well: the log is opened again at that write, until it can be. Other failures (a
-    /// schema newer than this kiosk's) throw.
-    public init(path: String, log: Log, busy: Double = 2) throws(SQLiteError) {
+    /// schema newer than this kiosk's) throw. With `signing`, the head of the log's chain is signed by the key
+    /// beside it (`PlayLogKey`, made now when there is none) each day and when `signHead` asks.
+    public init(path: String, log: Log, busy: Double = 2, signing: Bool = true) throws(SQLiteError) {
         self.path = path
         self.log = log
         self.busy = busy
+        var key: Ed25519SigningKey?
+        if signing {
+            do {
+                key = try PlayLogKey.loadOrCreate(at: PlayLogKey.path(forLog: path))
+            } catch {
+                log.warn("play log: \(error.description); showings are chained but not signed")
+            }
+        }
+        self.key = key
         do {
             try openOrSetAside()
         } catch let e where e.isTransient {
@@ -110,18 +130,19 @@ public final class PlayLog {
         if version > Self.schemaVersion {
             throw SQLiteError(description: "\(path): schema version \(version) is newer than this kiosk's \(Self.schemaVersion)", code: 1)
         }
+        let found = version
         while version < Self.schemaVersion {
             try db.execute("BEGIN; \(Self.migrations[Int(version)]) PRAGMA user_version = \(version + 1); COMMIT;")
             version += 1
         }
-        let open = try db.query("SELECT count(*) FROM showings WHERE end_utc IS NULL").first?.first?.int ?? 0
+        if key != nil { signedDay = try PlayLogSignatures.lastTime(db).map(Self.day) }
+        let left = try db.query("SELECT count(*), min(id) FROM showings WHERE end_utc IS NULL").first ?? []
+        let open = left.first?.int ?? 0
+        // only a crash's rows or an older log's need writing now: a log that is only read (a read-only folder) opens
+        if open > 0 || found < 4 {
+            try Self.transaction(db) { () throws(SQLiteError) in try closeAndChain(db, open: open, first: left.last?.int, from: found) }
+        }
         if open > 0 {
-            try db.execute("""
-                UPDATE showings SET end_utc = COALESCE(heartbeat_utc, start_utc), reason = 'crash',
-                  duration = round(max(0, (julianday(COALESCE(heartbeat_utc, start_utc)) - julianday(start_utc)) * 86400.0
-                                          - screen_off_ms / 1000.0), 3)
-                WHERE end_utc IS NULL;
-                """)
             log.info("play log: closed \(open) showing\(open == 1 ? "" : "s") a crash or a power cut left open, at their last heartbeat")
         }
         self.db = db
@@ -155,40 +176,60 @@ public final class PlayLog {
         try openOrSetAside()
     }
 
-    /// Each schema version's migration from the one before (index 0: from an empty file to version 1).
-    static let migrations = [
-        """
-        CREATE TABLE showings (
-          id INTEGER PRIMARY KEY,
-          start_utc TEXT NOT NULL,
-          end_utc TEXT,
-          heartbeat_utc TEXT,
-          duration REAL,
-          path TEXT NOT NULL,
-          size INTEGER,
-          mtime_utc TEXT,
-          kind TEXT NOT NULL,
-          region TEXT NOT NULL DEFAULT 'main',
-          layout TEXT,
-          element TEXT,
-          reason TEXT,
-          screen_on INTEGER NOT NULL DEFAULT 1,
-          screen_off_ms INTEGER NOT NULL DEFAULT 0
-        );
-        CREATE INDEX showings_by_start ON showings(start_utc);
-        CREATE INDEX showings_open ON showings(end_utc) WHERE end_utc IS NULL;
-        """,
-        // 2: the report by day walks this index in its order, reading nothing else (1,000,000 showings in about
-        // half a second here, against 1.4 s through showings_by_start and a sort)
-        """
-        CREATE INDEX showings_by_day ON showings(substr(start_utc, 1, 10), start_utc, end_utc, duration);
-        """,
-        // 3: the screen each showing was on (one box drives several displays); rows from before were on the one
-        // screen there was, `main`
-        """
-        ALTER TABLE showings ADD COLUMN screen TEXT NOT NULL DEFAULT 'main';
-        """,
-    ]
+    /// Closes the `open` rows a crash left open (the first is `first`) at their last heartbeat, with a `crash` mark
+    /// (a recorded break), and chains them and, for a log of schema version `from` before 4, every row it holds.
+    private func closeAndChain(_ db: SQLiteDatabase, open: Int64, first: Int64?, from found: Int64) throws(SQLiteError) {
+        if open > 0, let first {
+            try db.execute("""
+                UPDATE showings SET end_utc = COALESCE(heartbeat_utc, start_utc), reason = 'crash',
+                  duration = round(max(0, (julianday(COALESCE(heartbeat_utc, start_utc)) - julianday(start_utc)) * 86400.0
+                                          - screen_off_ms / 1000.0), 3)
+                WHERE end_utc IS NULL;
+                """)
+            try PlayLogMarks.add(db, row: first, kind: .crash, at: now(), previous: nil,
+                                 note: "\(open) showing\(open == 1 ? "" : "s") left open by a crash or a power cut, closed at the next start at their last heartbeat")
+        }
+        let note = found > 0 && found < 4 ? "chained at the migration from schema version \(found)" : "a new log"
+        try PlayLogChain.extend(db, ids: nil, now: now(), note: note)
+        try signIfDue(db)
+    }
+
+    /// Runs `body` in one transaction (`BEGIN IMMEDIATE`: the write lock first), rolled back when it throws.
+    static func transaction<T>(_ db: SQLiteDatabase, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            let r = try body()
+            try db.execute("COMMIT")
+            return r
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The local day of `date`, as `yyyy-MM-dd`.
+    static func day(_ date: Date) -> String {
+        let c = Calendar.current.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+    }
+
+    /// Signs the chain's head when no signature was made today (local time) yet: the first write after midnight.
+    private func signIfDue(_ db: SQLiteDatabase) throws(SQLiteError) {
+        guard let key else { return }
+        let today = Self.day(now())
+        guard signedDay != today else { return }
+        if try PlayLogSignatures.sign(db, key: key, now: now()) != nil { signedDay = today }
+    }
+
+    /// Signs the chain's head now (at the player's end, and on demand), unless it is signed already.
+    func trySignHead() throws(SQLiteError) {
+        guard let key else { return }
+        try writing { db throws(SQLiteError) in
+            try Self.transaction(db) { () throws(SQLiteError) in
+                if try PlayLogSignatures.sign(db, key: key, now: now()) != nil { signedDay = Self.day(now()) }
+            }
+        }
+    }
 
     /// `2026-12-24T21:59:00.250Z`: UTC with milliseconds.
     public static func timestamp(_ date: Date) -> String {
@@ -277,6 +318,14 @@ public final class PlayLog {
     }
 
     private func update(_ db: SQLiteDatabase, _ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) throws(SQLiteError) {
+        try Self.transaction(db) { () throws(SQLiteError) in
+            try complete(db, id, at: end, reason: reason, length: length, screenOff: screenOff)
+            try PlayLogChain.extend(db, ids: [id], now: now(), note: "a new log")
+            try signIfDue(db)
+        }
+    }
+
+    private func complete(_ db: SQLiteDatabase, _ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) throws(SQLiteError) {
         let offMs = Int64(Int(saturating: screenOff * 1000))
         try db.query("""
             UPDATE showings SET end_utc = ?2, heartbeat_utc = ?2, reason = ?3, screen_off_ms = ?4,
@@ -298,7 +347,8 @@ public final class PlayLog {
         return (Int(row[0].int ?? 0), row[1].real ?? 0)
     }
 
-    /// Removes showings that ended before `date` (retention); how many went.
+    /// Removes showings that ended before `date` (retention), as far as every row before them did (the chain is
+    /// cut only at its start: a row still on screen keeps those after it); how many went.
     @discardableResult
     func prune(before date: Date) -> Int {
         write { db throws(SQLiteError) -> Int in try remove(db, before: date) } ?? 0
@@ -310,8 +360,8 @@ public final class PlayLog {
     }
 
     private func remove(_ db: SQLiteDatabase, before date: Date) throws(SQLiteError) -> Int {
-        let n = try db.query("SELECT count(*) FROM showings WHERE end_utc < ?1", [.text(Self.timestamp(date))]).first?.first?.int ?? 0
-        try db.query("DELETE FROM showings WHERE end_utc < ?1", [.text(Self.timestamp(date))])
-        return Int(n)
+        try Self.transaction(db) { () throws(SQLiteError) -> Int in
+            try PlayLogRetention.removeChainStart(db, endedBefore: Self.timestamp(date), now: now())
+        }
     }
 }

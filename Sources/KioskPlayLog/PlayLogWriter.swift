@@ -21,6 +21,7 @@ public final class PlayLogWriter: @unchecked Sendable {
         case end(Showing, Date, reason: String, length: Double, screenOff: Double)
         case heartbeat(Date)
         case prune(before: Date, days: Double)
+        case sign
     }
 
     private let store: PlayLog
@@ -104,6 +105,9 @@ public final class PlayLogWriter: @unchecked Sendable {
     /// Removes the showings that ended before `date` (`days` old, for the line that says how many).
     public func prune(before date: Date, days: Double) { enqueueSpare(.prune(before: date, days: days)) }
 
+    /// Signs the chain's head with the screen's key now (on demand; done each day and at `finish` anyway).
+    public func signHead() { enqueueSpare(.sign) }
+
     private func enqueueSpare(_ event: Event) {
         cond.lock()
         defer { cond.unlock() }
@@ -133,6 +137,7 @@ public final class PlayLogWriter: @unchecked Sendable {
     /// What is handed over after it is not written.
     @discardableResult
     public func finish(timeout: Double) -> Bool {
+        signHead()  // a clean stop leaves every chained row signed
         let done = flush(timeout: timeout)
         cond.lock()
         finishing = true
@@ -200,6 +205,8 @@ public final class PlayLogWriter: @unchecked Sendable {
         case .prune(let date, let days):
             let gone = try store.tryPrune(before: date)
             if gone > 0 { log.info("play log: \(gone) showings older than \(Int(saturating: days)) days removed") }
+        case .sign:
+            try store.trySignHead()
         }
     }
 

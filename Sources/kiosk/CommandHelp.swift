@@ -84,8 +84,12 @@ struct CommandHelp {
     /// `kiosk report`.
     static let report = CommandHelp(name: "report", arguments: "",
         brief: "count what the play log says was shown, per item, hour, day, region or screen",
-        usage: "kiosk report [--play-log FILE] [--since T] [--until T] [--by item|hour|day|region] [--format table|csv|json|xibo]",
-        summary: "Counts the showings in the play log and sums their seconds on screen.",
+        usage: "kiosk report [--play-log FILE] [--since T] [--until T] [--by item|hour|day|region|screen] [--format table|csv|json|xibo]\n"
+            + "kiosk report --verify [--key PUBKEY|FILE] [--play-log FILE]\n"
+            + "kiosk report --public-key | --sign [--play-log FILE]",
+        summary: "Counts the showings in the play log and sums their seconds on screen. --verify checks the log's hash\n"
+            + "chain and signatures (docs/proof-of-play.md): exit 0 and a summary line, or exit 1 naming the first row\n"
+            + "that does not match; a crash's recorded break is not an error.",
         specs: ReportCommand.specs)
     /// `kiosk content`.
     static let content = CommandHelp(name: "content", arguments: "sync URL | import DIR",

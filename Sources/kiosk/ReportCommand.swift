@@ -13,6 +13,10 @@ struct ReportCommand {
         OptionSpec("timezone", .text, metavar: "AREA/CITY", "the zone of --since and --until (default: the system's)"),
         OptionSpec("by", .choice(PlayLogReport.Grouping.allCases.map(\.rawValue)), "group by item (default), hour, day, region or screen (hours and days in UTC)"),
         OptionSpec("format", .choice(PlayLogReport.Format.allCases.map(\.rawValue)), "table (default), csv, json or xibo (Xibo's stats XML)"),
+        OptionSpec("verify", .flag, "check the play log's hash chain and every signature; exit 1 naming the first row that does not match"),
+        OptionSpec("key", .text, metavar: "PUBKEY|FILE", "the public key --verify checks against (base64 or hex, or a file holding it; default: the log's own key, LOG.key)"),
+        OptionSpec("public-key", .flag, "print the public key of the screen's play log key (LOG.key), in base64, one line"),
+        OptionSpec("sign", .flag, "sign the chain's head now with the screen's key (kiosk signs it each day and at its end anyway)"),
         OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn)"),
     ]
 
@@ -37,6 +41,9 @@ struct ReportCommand {
             path = StateDirectory.joined(folder, "plays.sqlite")
         } else {
             throw UsageError("report: no state folder; name the log with --play-log FILE")
+        }
+        if o.has("verify") || o.has("public-key") || o.has("sign") {
+            return try PlayLogProof(log: log).run(o, path: path)
         }
         let by = PlayLogReport.Grouping(rawValue: o.string("by") ?? "item") ?? .item
         let format = PlayLogReport.Format(rawValue: o.string("format") ?? "table") ?? .table

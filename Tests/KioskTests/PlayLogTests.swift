@@ -88,7 +88,7 @@ final class PlayLogTests: XCTestCase {
             "a.png|2026-12-24T09:00:09.500Z|2026-12-24T09:00:13.500Z|4.0|eof|1|0|main",
             "b.png|2026-12-24T09:00:13.500Z|2026-12-24T09:00:14.000Z|0.5|quit|1|0|main",
         ])
-        XCTAssertEqual(try Self.sqlite3(db, "PRAGMA journal_mode; PRAGMA user_version; PRAGMA integrity_check"), ["wal", "3", "ok"])
+        XCTAssertEqual(try Self.sqlite3(db, "PRAGMA journal_mode; PRAGMA user_version; PRAGMA integrity_check"), ["wal", "4", "ok"])
         XCTAssertEqual(try Self.sqlite3(db, "SELECT DISTINCT screen FROM showings"), ["main"], "a player of one screen: its rows are on main")
         // today's figures for the status (IPC play-stats, MQTT showings_today): the five showings, 12 s on screen; the
         // board had them as of its last post, before the run's end closed the fifth
@@ -160,7 +160,7 @@ final class PlayLogTests: XCTestCase {
         XCTAssertEqual(try Self.sqlite3(db, "SELECT count(*) FROM showings; PRAGMA integrity_check"), ["1", "ok"])
     }
 
-    /// A log of schema 1 (a file an older kiosk wrote, made here by sqlite3 from that schema) is migrated to 3 in
+    /// A log of schema 1 (a file an older kiosk wrote, made here by sqlite3 from that schema) is migrated to 4 in
     /// place: its rows kept, the day index added, and the report by day reads that index alone (EXPLAIN QUERY PLAN of
     /// the report's own query); its rows were on the one screen there was, `main`. Before a player opens it, a
     /// report by screen reads it as `main` too. A log from a newer kiosk is refused, one line, and left as it is.
@@ -179,7 +179,7 @@ final class PlayLogTests: XCTestCase {
         XCTAssertEqual(try Self.sqlite3(db, "PRAGMA user_version"), ["1"], "a report only reads")
         _ = try PlayLog(path: db, log: Log(level: .error))
         XCTAssertEqual(try Self.sqlite3(db, "PRAGMA user_version; SELECT count(*) FROM showings; SELECT name FROM sqlite_master WHERE name = 'showings_by_day'"),
-                       ["3", "1", "showings_by_day"])
+                       ["4", "1", "showings_by_day"])
         XCTAssertEqual(try Self.sqlite3(db, "SELECT screen, path FROM showings"), ["main|/m/a.png"])
         let explained = try BoundedProcess.run("/usr/bin/sqlite3", ["-cmd", ".parameter set ?1 '2026-01-01'", "-cmd", ".parameter set ?2 '2027-01-01'",
                                                                    db, "EXPLAIN QUERY PLAN " + PlayLogReport.query(by: .day, perItem: false)], timeout: 30)
@@ -191,7 +191,7 @@ final class PlayLogTests: XCTestCase {
         let newer = dir.file("newer.sqlite")
         _ = try Self.sqlite3(newer, "CREATE TABLE showings (id INTEGER); PRAGMA user_version = 9")
         XCTAssertThrowsError(try PlayLog(path: newer, log: Log(level: .error))) { error in
-            XCTAssertTrue("\(error)".contains("schema version 9 is newer than this kiosk's 3"), "\(error)")
+            XCTAssertTrue("\(error)".contains("schema version 9 is newer than this kiosk's 4"), "\(error)")
         }
         XCTAssertEqual(try Self.sqlite3(newer, "PRAGMA user_version"), ["9"])
     }

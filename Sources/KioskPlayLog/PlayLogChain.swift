@@ -1,0 +1,95 @@
+import Foundation
+import KioskTrust
+
+/// The hash chain over the play log's showings (schema version 4, docs/proof-of-play.md).
+///
+/// A row is chained when it is complete (its end written, by the player or, after a crash, by the next start), in
+/// the order rows complete: `chain_seq` is its place (1, 2, 3, … with no gap), so a row on screen for hours (a logo
+/// in a layout's side region) holds up no other. `chain` of the row at place n is the lower-case hex SHA-256 of the
+/// `chain` at place n-1 (64 hex characters) followed by the canonical encoding of the row's fields (`encode`). The
+/// first place continues from its start mark's `previous` (64 zeros for a new log; after retention removed older
+/// rows, the chain of the last removed place).
+///
+/// Everything here runs inside the caller's transaction, so a row is never complete and unchained on disk: a
+/// batch of writes in one transaction chains all its rows at once.
+enum PlayLogChain {
+    /// The fields hashed, in this order (the encoding's version is its first line). `heartbeat_utc` is left out:
+    /// it only says an open row was alive, and equals `end_utc` once the row is complete.
+    static let fields = ["id", "start_utc", "end_utc", "duration", "path", "size", "mtime_utc", "kind", "region",
+                         "layout", "element", "reason", "screen_on", "screen_off_ms", "screen"]
+    /// `fields` as a SELECT list.
+    static let columns = fields.joined(separator: ", ")
+    /// What the first row of a new log continues from.
+    static let genesis = String(repeating: "0", count: 64)
+    /// The encoding's first line: a later schema that hashes more fields says so with a new one.
+    static let encodingVersion = "kiosk-showing-v1\n"
+
+    /// The canonical bytes of a row (`fields`' values, in order): `encodingVersion`, then per field its name, a
+    /// space, the value and a newline. A value is `N` (NULL), `I` and the integer in decimal, `R` and the 16 hex
+    /// digits of the IEEE 754 double's bits, or `T`, the UTF-8 length in decimal, `:` and the text: no value can
+    /// run into the next one.
+    static func encode(_ row: ArraySlice<SQLiteDatabase.Value>) -> [UInt8] {
+        var out = Array(encodingVersion.utf8)
+        for (name, value) in zip(fields, row) {
+            out += Array(name.utf8)
+            out.append(0x20)
+            switch value {
+            case .null: out.append(UInt8(ascii: "N"))
+            case .int(let x): out += Array("I\(x)".utf8)
+            case .real(let x):
+                let bits = String(x.bitPattern, radix: 16)
+                out += Array(("R" + String(repeating: "0", count: 16 - bits.count) + bits).utf8)
+            case .text(let s):
+                let bytes = Array(s.utf8)
+                out += Array("T\(bytes.count):".utf8) + bytes
+            }
+            out.append(0x0a)
+        }
+        return out
+    }
+
+    /// The chain of a row whose fields are `row`, after a row whose chain was `previous`.
+    static func link(previous: String, row: ArraySlice<SQLiteDatabase.Value>) -> String {
+        SHA256Sum.hex(Array(previous.utf8) + encode(row))
+    }
+
+    /// The last chained row: its id, chain and place in the chain; nil when none is.
+    static func head(_ db: SQLiteDatabase) throws(SQLiteError) -> (id: Int64, chain: String, seq: Int64)? {
+        guard let row = try db.query("""
+            SELECT id, chain, chain_seq FROM showings WHERE chain_seq IS NOT NULL ORDER BY chain_seq DESC LIMIT 1
+            """).first, let id = row[0].int, let chain = row[1].text, let seq = row[2].int else { return nil }
+        return (id, chain, seq)
+    }
+
+    /// Chains the rows `ids` (those completed in this transaction), or with nil every complete row not chained yet
+    /// (at start: after a crash, or an older log's), in id order, after the head; how many. The first row of a log
+    /// continues from its start or pruned mark; a start mark is made now (with `note`) when there is none.
+    @discardableResult
+    static func extend(_ db: SQLiteDatabase, ids: [Int64]?, now: Date, note: String) throws(SQLiteError) -> Int {
+        let select = "SELECT \(columns) FROM showings WHERE chain_seq IS NULL AND end_utc IS NOT NULL"
+        var rows: [[SQLiteDatabase.Value]] = []
+        if let ids {
+            for id in ids { rows += try db.query(select + " AND id = ?1", [.int(id)]) }
+        } else {
+            rows = try db.query(select + " ORDER BY id")
+        }
+        guard let first = rows.first?.first?.int else { return 0 }
+        var seq: Int64
+        var previous: String
+        if let head = try head(db) {
+            (seq, previous) = (head.seq, head.chain)
+        } else if let mark = try PlayLogMarks.anchor(db) {
+            (seq, previous) = (mark.seq - 1, mark.previous)
+        } else {
+            try PlayLogMarks.add(db, row: first, kind: .start, at: now, seq: 1, previous: genesis, note: note)
+            (seq, previous) = (0, genesis)
+        }
+        for row in rows {
+            guard let id = row[0].int else { continue }
+            seq += 1
+            previous = link(previous: previous, row: row[...])
+            try db.query("UPDATE showings SET chain = ?2, chain_seq = ?3 WHERE id = ?1", [.int(id), .text(previous), .int(seq)])
+        }
+        return rows.count
+    }
+}
