@@ -9,7 +9,7 @@ public final class FrameTiming: @unchecked Sendable {
     /// The window the counts cover, in seconds.
     public static let window = 3600.0
     private static let bucketSeconds = 60.0
-    private static let bucketCount = Int(window / bucketSeconds)
+    private static let bucketCount = Int(saturating: window / bucketSeconds)
 
     private let lock = NSLock()
     private var late = [Int](repeating: 0, count: bucketCount)

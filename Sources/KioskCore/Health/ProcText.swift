@@ -56,10 +56,11 @@ public enum ProcText {
 
     /// The throttling word's bits by name: now (bits 0–3) and since boot (bits 16–19); `ok` when none is set.
     public static func throttlingFlags(_ word: UInt32) -> String {
-        let names = [(0, "under-voltage"), (1, "arm-capped"), (2, "throttled"), (3, "soft-temp-limit"),
-                     (16, "under-voltage-occurred"), (17, "arm-capped-occurred"), (18, "throttled-occurred"),
-                     (19, "soft-temp-limit-occurred")]
-        let set = names.filter { word & (1 << UInt32($0.0)) != 0 }.map(\.1)
+        let names: [(bit: UInt32, name: String)] = [
+            (0, "under-voltage"), (1, "arm-capped"), (2, "throttled"), (3, "soft-temp-limit"),
+            (16, "under-voltage-occurred"), (17, "arm-capped-occurred"), (18, "throttled-occurred"), (19, "soft-temp-limit-occurred"),
+        ]
+        let set = names.filter { word & (1 << $0.bit) != 0 }.map(\.name)
         return set.isEmpty ? "ok" : set.joined(separator: ",")
     }
 }
