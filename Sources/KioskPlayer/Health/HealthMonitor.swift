@@ -21,13 +21,15 @@ public final class HealthMonitor: @unchecked Sendable {
     }
 
     /// What the monitor reads of one screen (taken on the player's thread when it starts; each part thread-safe).
+    /// The screen's own parts are held weakly: the monitor outlives the run, and must not keep a screen's decodes
+    /// (and its clips' decoders, whose last line is said when they go) or its output alive after it.
     struct ScreenSource: @unchecked Sendable {
         let name: String
         let outputName: String
         let probe: DRMDisplayProbe?
         let frameTiming: FrameTiming?
-        let cache: DecodeCache
-        let content: ContentControl
+        weak var cache: DecodeCache?
+        weak var content: ContentControl?
         let wake: () -> Void
     }
 
@@ -62,7 +64,7 @@ public final class HealthMonitor: @unchecked Sendable {
             let output = screen.presenter?.output
             return ScreenSource(name: screen.name, outputName: output?.name ?? "none", probe: output?.displayProbe,
                                 frameTiming: output?.frameTiming, cache: screen.cache, content: screen.fetched.control,
-                                wake: { output?.wakeup() })
+                                wake: { [weak output] in output?.wakeup() })
         }
         player.services.health = self
         let t = Thread { [self] in loop() }
@@ -138,8 +140,10 @@ public final class HealthMonitor: @unchecked Sendable {
         } else {
             out.append(HealthReading("frames-late", subject: s.name, text: "not counted: \(s.outputName) has no page flips", time: time))
         }
-        out.append(HealthReading("decode-failures", subject: s.name, value: Double(s.cache.failureCount), unit: "count", time: time))
-        if let content = s.content.status, content.url != nil {
+        if let cache = s.cache {
+            out.append(HealthReading("decode-failures", subject: s.name, value: Double(cache.failureCount), unit: "count", time: time))
+        }
+        if let content = s.content?.status, content.url != nil {
             if let check = content.lastCheck, content.result == .changed || content.result == .unchanged {
                 lastGoodCheck[s.name] = check
             }
