@@ -66,7 +66,10 @@ public final class PlayLog {
     /// The file opened (device and inode): another one at `path`, or none, means it was deleted or replaced.
     private var opened: (dev: UInt64, ino: UInt64)?
     /// The screen's key that signs the chain's head (`PlayLogKey`); nil when it cannot be read or made.
-    private let key: Ed25519SigningKey?
+    private var key: Ed25519SigningKey?
+    /// Whether the key could not be read or made when the log opened and is tried again at the next signature: a
+    /// folder read-only or full at the start is said once, by the write that fails, not by the key as well.
+    private var keyRetry = false
     /// The local day (`yyyy-MM-dd`) of the last signature: the first write of another day signs the head.
     private var signedDay: String?
     /// The time a signature or a mark is made at (the wall clock; a test's own).
@@ -82,15 +85,10 @@ public final class PlayLog {
         self.path = path
         self.log = log
         self.busy = busy
-        var key: Ed25519SigningKey?
         if signing {
-            do {
-                key = try PlayLogKey.loadOrCreate(at: PlayLogKey.path(forLog: path))
-            } catch {
-                log.warn("play log: \(error.description); showings are chained but not signed")
-            }
+            key = try? PlayLogKey.loadOrCreate(at: PlayLogKey.path(forLog: path))
+            keyRetry = key == nil
         }
-        self.key = key
         do {
             try openOrSetAside()
         } catch let e where e.isTransient {
@@ -213,9 +211,22 @@ public final class PlayLog {
         return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
     }
 
+    /// The key, made or read again (once) when it could not be at the start: this runs once a write went through,
+    /// so a key that still cannot be had is a problem of its own, said in one line.
+    private func signingKey() -> Ed25519SigningKey? {
+        guard key == nil, keyRetry else { return key }
+        keyRetry = false
+        do {
+            key = try PlayLogKey.loadOrCreate(at: PlayLogKey.path(forLog: path))
+        } catch {
+            log.warn("play log: \(error.description); showings are chained but not signed")
+        }
+        return key
+    }
+
     /// Signs the chain's head when no signature was made today (local time) yet: the first write after midnight.
     private func signIfDue(_ db: SQLiteDatabase) throws(SQLiteError) {
-        guard let key else { return }
+        guard let key = signingKey() else { return }
         let today = Self.day(now())
         guard signedDay != today else { return }
         if try PlayLogSignatures.sign(db, key: key, now: now()) != nil { signedDay = today }
@@ -223,7 +234,7 @@ public final class PlayLog {
 
     /// Signs the chain's head now (at the player's end, and on demand), unless it is signed already.
     func trySignHead() throws(SQLiteError) {
-        guard let key else { return }
+        guard let key = signingKey() else { return }
         try writing { db throws(SQLiteError) in
             try Self.transaction(db) { () throws(SQLiteError) in
                 if try PlayLogSignatures.sign(db, key: key, now: now()) != nil { signedDay = Self.day(now()) }
