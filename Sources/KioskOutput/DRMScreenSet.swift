@@ -91,9 +91,10 @@ extension DRMDisplayOutput {
     static func layout(_ group: [DisplaySelection], shape: DRMScreenShape) -> (PixelSize?, [Int]) {
         guard group.count > 1, let mode = group.first?.mode else { return (nil, [0]) }
         switch shape {
-        case .span(let bezel):
-            let columns = group.indices.map { $0 * (mode.width + bezel) }
-            return (PixelSize(width: group.count * mode.width + (group.count - 1) * bezel, height: mode.height), columns)
+        case .span(let bezel):  // the geometry `kiosk snapshot` and `record` cut a span's parts with
+            let canvas = ScreenConnectors.span(group.map(\.connector.name), bezel: bezel)
+                .canvas(outputSize: PixelSize(width: mode.width, height: mode.height))
+            return (canvas.size, canvas.parts.map(\.rect.x))
         case .mirror, .single:
             return (PixelSize(width: mode.width, height: mode.height), group.map { _ in 0 })
         }

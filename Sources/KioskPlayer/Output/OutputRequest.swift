@@ -77,7 +77,7 @@ public struct OutputRequest: Sendable, Equatable {
     /// between two; one display's and a mirror's `size`.
     public func canvas(forDisplay size: PixelSize) -> PixelSize {
         guard case .span(let bezel) = shape, connectors.count > 1 else { return size }
-        return PixelSize(width: connectors.count * size.width + (connectors.count - 1) * bezel, height: size.height)
+        return ScreenConnectors.span(connectors, bezel: bezel).canvas(outputSize: size).size
     }
 
     /// The display to use, from `report`: the selection, or why there is none (one line). `drm` makes the
