@@ -53,7 +53,7 @@ public struct ShowingItem: Sendable, Equatable {
 /// here, so a lock held by another process or a full disk never holds up a frame.
 public final class PlayLog {
     /// The schema this build writes (`PRAGMA user_version`).
-    public static let schemaVersion: Int64 = 4
+    public static let schemaVersion: Int64 = 5
     public let path: String
     private var db: SQLiteDatabase?
     private let log: Log
@@ -63,6 +63,8 @@ public final class PlayLog {
     private var checkpointer: PlayLogCheckpointer?
     /// Seconds a write waits for another process's lock before it fails (`SQLITE_BUSY`).
     private let busy: Double
+    /// Seconds between two checkpoints of the WAL.
+    private let checkpointEvery: Double
     /// The file opened (device and inode): another one at `path`, or none, means it was deleted or replaced.
     private var opened: (dev: UInt64, ino: UInt64)?
     /// The screen's key that signs the chain's head (`PlayLogKey`); nil when it cannot be read or made.
@@ -74,6 +76,10 @@ public final class PlayLog {
     private var signedDay: String?
     /// The time a signature or a mark is made at (the wall clock; a test's own).
     var now: () -> Date = Date.init
+    /// This run's row in `runs` (`PlayLogRuns`); nil before `tryOpenRun`.
+    var runID: Int64?
+    /// The crash mark this open made for rows a crash left open: the unclean run's gap is said in it (one break).
+    var crashMark: Int64?
 
     /// Opens or creates the log at `path`, migrating an older schema and closing what a crash left open; a write
     /// waits up to `busy` seconds for another process's lock. A folder that cannot be written (read-only, full) or
@@ -81,10 +87,12 @@ public final class PlayLog {
     /// or `begin`), not here as well: the log is opened again at that write, until it can be. Other failures (a
     /// schema newer than this kiosk's) throw. With `signing`, the head of the log's chain is signed by the key
     /// beside it (`PlayLogKey`, made now when there is none) each day and when `signHead` asks.
-    public init(path: String, log: Log, busy: Double = 2, signing: Bool = true) throws(SQLiteError) {
+    /// Its WAL is moved into the file every `checkpointEvery` seconds (`PlayLogCheckpointer`).
+    public init(path: String, log: Log, busy: Double = 2, signing: Bool = true, checkpointEvery: Double = 5) throws(SQLiteError) {
         self.path = path
         self.log = log
         self.busy = busy
+        self.checkpointEvery = checkpointEvery
         if signing {
             key = try? PlayLogKey.loadOrCreate(at: PlayLogKey.path(forLog: path))
             keyRetry = key == nil
@@ -119,7 +127,9 @@ public final class PlayLog {
 
     private func open() throws(SQLiteError) {
         let db = try SQLiteDatabase(path: path, busy: busy)
-        try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0;")
+        // a new log's pages are 1 KiB (an older one keeps its own): a batch appends to the last page of the table and
+        // of each index, and each page touched goes whole into the WAL and again into the file (PlayLogWriter)
+        try db.execute("PRAGMA page_size=1024; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0;")
         // a file that is no database, or a damaged one, fails here rather than at the first showing
         guard try db.query("PRAGMA quick_check").first?.first?.text == "ok" else {
             throw SQLiteError(description: "\(path): quick_check failed", code: 11)
@@ -145,7 +155,7 @@ public final class PlayLog {
         }
         self.db = db
         opened = Self.identity(path)
-        if checkpointer == nil { checkpointer = PlayLogCheckpointer(path: path) }
+        if checkpointer == nil { checkpointer = PlayLogCheckpointer(path: path, every: checkpointEvery) }
     }
 
     deinit { checkpointer?.stop() }
@@ -186,21 +196,24 @@ public final class PlayLog {
                 """)
             try PlayLogMarks.add(db, row: first, kind: .crash, at: now(), previous: nil,
                                  note: "\(open) showing\(open == 1 ? "" : "s") left open by a crash or a power cut, closed at the next start at their last heartbeat")
+            crashMark = db.lastInsertID
         }
         let note = found > 0 && found < 4 ? "chained at the migration from schema version \(found)" : "a new log"
         try PlayLogChain.extend(db, ids: nil, now: now(), note: note)
         try signIfDue(db)
     }
 
-    /// Runs `body` in one transaction (`BEGIN IMMEDIATE`: the write lock first), rolled back when it throws.
+    /// Runs `body` in one transaction (`BEGIN IMMEDIATE`: the write lock first), rolled back when it throws; inside
+    /// a transaction already (a batch's, `tryBatch`), in a savepoint of it.
     static func transaction<T>(_ db: SQLiteDatabase, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-        try db.execute("BEGIN IMMEDIATE")
+        let nested = db.inTransaction
+        try db.execute(nested ? "SAVEPOINT step" : "BEGIN IMMEDIATE")
         do {
             let r = try body()
-            try db.execute("COMMIT")
+            try db.execute(nested ? "RELEASE step" : "COMMIT")
             return r
         } catch {
-            try? db.execute("ROLLBACK")
+            try? db.execute(nested ? "ROLLBACK TO step; RELEASE step" : "ROLLBACK")
             throw error
         }
     }
@@ -255,7 +268,7 @@ public final class PlayLog {
     }
 
     /// Runs a write on the open file, opening it first when it could not be opened before (it may be writable now).
-    private func writing<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    func writing<T>(_ body: (SQLiteDatabase) throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         if db == nil { try openOrSetAside() }
         guard let db else { throw SQLiteError(description: "\(path): not open", code: 14) }  // SQLITE_CANTOPEN
         return try body(db)
@@ -339,7 +352,7 @@ public final class PlayLog {
     private func complete(_ db: SQLiteDatabase, _ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) throws(SQLiteError) {
         let offMs = Int64(Int(saturating: screenOff * 1000))
         try db.query("""
-            UPDATE showings SET end_utc = ?2, heartbeat_utc = ?2, reason = ?3, screen_off_ms = ?4,
+            UPDATE showings SET end_utc = ?2, heartbeat_utc = NULL, reason = ?3, screen_off_ms = ?4,
               screen_on = CASE WHEN ?4 > 0 THEN 0 ELSE screen_on END, duration = ?5
             WHERE id = ?1
             """, [.int(id), .text(Self.timestamp(end)), .text(reason), .int(offMs), .real(Self.onScreen(length: length, screenOff: screenOff))])

@@ -14,7 +14,7 @@ import KioskTrust
 /// batch of writes in one transaction chains all its rows at once.
 enum PlayLogChain {
     /// The fields hashed, in this order (the encoding's version is its first line). `heartbeat_utc` is left out:
-    /// it only says an open row was alive, and equals `end_utc` once the row is complete.
+    /// it only says an open row was alive, and is cleared when the row completes (a crash's rows keep it, as their end).
     static let fields = ["id", "start_utc", "end_utc", "duration", "path", "size", "mtime_utc", "kind", "region",
                          "layout", "element", "reason", "screen_on", "screen_off_ms", "screen"]
     /// `fields` as a SELECT list.

@@ -56,5 +56,16 @@ extension PlayLog {
           signature TEXT NOT NULL
         );
         """,
+        // 5: each run of kiosk that wrote the log, so that one which ended without closing it (a crash, a power cut)
+        // is found at the next start, and the showings its last batch held, never written, are a recorded break
+        """
+        CREATE TABLE runs (
+          id INTEGER PRIMARY KEY,
+          started_utc TEXT NOT NULL,
+          ended_utc TEXT,
+          clean INTEGER NOT NULL DEFAULT 0,
+          batch_s REAL NOT NULL DEFAULT 0
+        );
+        """,
     ]
 }

@@ -12,6 +12,11 @@ import KioskCore
 /// queue that is full drops new showings (counted); the end of a showing whose start was queued is never dropped,
 /// so no row stays open. A log file deleted or replaced under the writer is noticed within a second (one line), and
 /// a new one begun with the showings on screen in it and those that ended since the old one was last seen.
+///
+/// With `batch` seconds, what is handed over waits up to that long and is written in one transaction (the first
+/// event, a flush and a write held up go at once): an SD card wears by the pages written, and one transaction per
+/// row wrote about 40 KB each (docs/proof-of-play.md, "Durability"). A power cut loses at most those seconds of
+/// showings; the next start records the gap (`PlayLog.tryOpenRun`).
 public final class PlayLogWriter: @unchecked Sendable {
     /// A showing as the writer knows it: the number `begin` gave it.
     public typealias Showing = UInt64
@@ -22,12 +27,20 @@ public final class PlayLogWriter: @unchecked Sendable {
         case heartbeat(Date)
         case prune(before: Date, days: Double)
         case sign
+        /// This run begins (`PlayLog.tryOpenRun`) or ends cleanly (`tryCloseRun`).
+        case openRun
+        case closeRun
     }
+
+    /// The most events written in one transaction.
+    static let maxBatch = 512
 
     private let store: PlayLog
     private let log: Log
     private let capacity: Int
     private let retry: Double
+    /// Seconds an event waits to be written with those after it (0: written as soon as the writer gets to it).
+    public let batch: Double
     private let cond = NSCondition()
     // guarded by `cond`: the events not yet written (the first ones being written now), and what was dropped
     private var queue: [Event] = []
@@ -36,6 +49,10 @@ public final class PlayLogWriter: @unchecked Sendable {
     private var dropped = 0
     private var nextShowing: Showing = 1
     private var finishing = false
+    /// When the oldest event queued was handed over; nil while the queue is empty.
+    private var queuedSince: Date?
+    /// Whether what is queued is to be written now (a flush, the run's first or last event), not after `batch` s.
+    private var urgent = false
     /// Why writes fail now, for `flush`'s line (nil while they work).
     private var heldBecause: String?
     // the writer thread's own
@@ -58,12 +75,19 @@ public final class PlayLogWriter: @unchecked Sendable {
     /// Writes into `store` from now on, keeping at most `capacity` showings waiting, trying a failed write again
     /// after `retry` seconds. With `countingSince`, the log's figures since then are read first (`totalsAtStart`),
     /// here, before the writer's thread owns the log.
-    public init(store: PlayLog, log: Log, countingSince: Date? = nil, capacity: Int = 1024, retry: Double = 0.25) {
+    /// With `batch` seconds, events are written together that long after the first of them (0: at once).
+    public init(store: PlayLog, log: Log, countingSince: Date? = nil, capacity: Int = 1024, retry: Double = 0.25,
+                batch: Double = 0) {
         self.store = store
         self.log = log
         self.capacity = capacity
         self.retry = retry
+        self.batch = max(0, batch)
         totalsAtStart = countingSince.flatMap { store.totals(since: $0) }
+        // written at once: a folder that cannot be written is said now, and a run that ended unclean is recorded
+        queue.append(.openRun)
+        queuedSince = Date()
+        urgent = true
         let thread = Thread { [self] in run() }
         thread.name = "kiosk-playlog"
         thread.start()
@@ -82,9 +106,8 @@ public final class PlayLogWriter: @unchecked Sendable {
             droppedShowings.insert(showing)
             dropped += 1
         } else {
-            queue.append(.begin(showing, item, start, screenOn: screenOn))
+            enqueue(.begin(showing, item, start, screenOn: screenOn))
             queuedBegins += 1
-            cond.broadcast()
         }
         return showing
     }
@@ -95,8 +118,7 @@ public final class PlayLogWriter: @unchecked Sendable {
         cond.lock()
         defer { cond.unlock() }
         if droppedShowings.remove(showing) != nil { return }
-        queue.append(.end(showing, end, reason: reason, length: length, screenOff: screenOff))
-        cond.broadcast()
+        enqueue(.end(showing, end, reason: reason, length: length, screenOff: screenOff))
     }
 
     /// The showings on screen are still on at `now` (dropped when the queue is full: the next one says the same).
@@ -108,12 +130,27 @@ public final class PlayLogWriter: @unchecked Sendable {
     /// Signs the chain's head with the screen's key now (on demand; done each day and at `finish` anyway).
     public func signHead() { enqueueSpare(.sign) }
 
-    private func enqueueSpare(_ event: Event) {
+    private func enqueueSpare(_ event: Event, urgent now: Bool = false) {
         cond.lock()
         defer { cond.unlock() }
         guard queue.count < capacity else { return }
+        enqueue(event)
+        if now { urgent = true }
+    }
+
+    /// Appends `event` (under `cond`) and wakes the writer.
+    private func enqueue(_ event: Event) {
+        if queue.isEmpty { queuedSince = Date() }
         queue.append(event)
         cond.broadcast()
+    }
+
+    /// When the queue is to be written (under `cond`): at once when it is urgent, full or held up (trying again),
+    /// else `batch` seconds after its oldest event; nil when it is empty.
+    private var writeDue: Date? {
+        guard !queue.isEmpty, let queuedSince else { return nil }
+        if urgent || heldBecause != nil || queue.count >= Self.maxBatch { return .distantPast }
+        return queuedSince.addingTimeInterval(batch)
     }
 
     /// Waits up to `timeout` seconds for every event handed over to be written (at the player's end); false, and
@@ -122,6 +159,10 @@ public final class PlayLogWriter: @unchecked Sendable {
     public func flush(timeout: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         cond.lock()
+        if !queue.isEmpty {
+            urgent = true
+            cond.broadcast()
+        }
         while !queue.isEmpty, cond.wait(until: deadline) {}
         let (changes, showings, because) = (queue.count, queuedBegins, heldBecause)
         cond.unlock()
@@ -138,6 +179,7 @@ public final class PlayLogWriter: @unchecked Sendable {
     @discardableResult
     public func finish(timeout: Double) -> Bool {
         signHead()  // a clean stop leaves every chained row signed
+        enqueueSpare(.closeRun, urgent: true)
         let done = flush(timeout: timeout)
         cond.lock()
         finishing = true
@@ -149,33 +191,29 @@ public final class PlayLogWriter: @unchecked Sendable {
     private func run() {
         while true {
             cond.lock()
-            while queue.isEmpty, !finishing { _ = cond.wait(until: Date(timeIntervalSinceNow: 1)); if queue.isEmpty { break } }
+            let due = writeDue
+            if !finishing, due.map({ $0 > Date() }) ?? true {
+                // idle, or waiting for the batch: a second at most, so a deleted file is noticed
+                _ = cond.wait(until: min(due ?? .distantFuture, Date(timeIntervalSinceNow: 1)))
+            }
             if finishing {
                 cond.unlock()
                 return
             }
-            let batch = Array(queue.prefix(64))
+            let batch = (writeDue.map { $0 <= Date() } ?? false) ? Array(queue.prefix(Self.maxBatch)) : []
             cond.unlock()
             checkFile()
-            var written = 0
-            var error: SQLiteError?
-            for event in batch {
-                do throws(SQLiteError) {
-                    try write(event)
-                    written += 1
-                    leftOut = 0
-                } catch let e where e.isTransient {
-                    error = e
-                    break
-                } catch {
-                    if leftOut == 0 { log.warn("play log: cannot write \(error.description); such changes are left out") }
-                    leftOut += 1
-                    written += 1
-                }
-            }
+            if batch.isEmpty { continue }
+            let (written, error) = write(batch)
             cond.lock()
             for event in queue.prefix(written) { if case .begin = event { queuedBegins -= 1 } }
             queue.removeFirst(written)
+            if queue.isEmpty {
+                queuedSince = nil
+                urgent = false
+            } else if written > 0 {
+                queuedSince = Date()  // what came during the write waits its own batch
+            }
             cond.broadcast()
             let droppedNow = dropped
             cond.unlock()
@@ -188,14 +226,63 @@ public final class PlayLogWriter: @unchecked Sendable {
         }
     }
 
-    private func write(_ event: Event) throws(SQLiteError) {
+    /// Writes `batch` in one transaction; how many of its events are done, and the failure that holds the rest up.
+    /// A failure that trying again cannot mend (a damaged file) has the batch written one event at a time, leaving
+    /// out those that fail.
+    private func write(_ batch: [Event]) -> (written: Int, error: SQLiteError?) {
+        let kept = (rows, endedSinceCheck, late)
+        // only the last heartbeat of a batch says anything: the others are left out
+        let lastBeat = batch.lastIndex { if case .heartbeat = $0 { true } else { false } }
+        var unclean: PlayLog.UncleanRun?
+        do throws(SQLiteError) {
+            try store.tryBatch { () throws(SQLiteError) in
+                for (i, event) in batch.enumerated() {
+                    if case .heartbeat = event, i != lastBeat { continue }
+                    if let u = try write(event) { unclean = u }
+                }
+            }
+            leftOut = 0
+            if let unclean { said(unclean) }
+            return (batch.count, nil)
+        } catch let e where e.isTransient {
+            (rows, endedSinceCheck, late) = kept
+            return (0, e)
+        } catch {
+            (rows, endedSinceCheck, late) = kept
+        }
+        var written = 0
+        for event in batch {
+            do throws(SQLiteError) {
+                if let u = try write(event) { said(u) }
+                written += 1
+                leftOut = 0
+            } catch let e where e.isTransient {
+                return (written, e)
+            } catch {
+                if leftOut == 0 { log.warn("play log: cannot write \(error.description); such changes are left out") }
+                leftOut += 1
+                written += 1
+            }
+        }
+        return (written, nil)
+    }
+
+    /// An earlier run that ended without closing the log: said once, at the start.
+    private func said(_ run: PlayLog.UncleanRun) {
+        guard run.batch > 0 else { return }  // each showing was written as it came: a crash's open rows say the rest
+        log.info("play log: kiosk's last run (from \(run.started)) ended without closing the log after \(run.lastWritten); "
+                 + "up to \(Int(saturating: run.batch.rounded(.up))) s of showings before it stopped are missing, a recorded break")
+    }
+
+    /// Writes one event; an earlier run found unclean when this run begins.
+    private func write(_ event: Event) throws(SQLiteError) -> PlayLog.UncleanRun? {
         switch event {
         case .begin(let showing, let item, let start, let screenOn):
             let row = try store.tryBegin(item, at: start, screenOn: screenOn)
             rows[showing] = (row, item, start, screenOn)
             if failing != nil { late += 1 }
         case .end(let showing, let end, let reason, let length, let screenOff):
-            guard let r = rows[showing] else { return }
+            guard let r = rows[showing] else { return nil }
             try store.tryEnd(r.row, at: end, reason: reason, length: length, screenOff: screenOff)
             rows[showing] = nil
             endedSinceCheck.append((r.item, r.start, r.screenOn, end, reason, length, screenOff))
@@ -207,7 +294,12 @@ public final class PlayLogWriter: @unchecked Sendable {
             if gone > 0 { log.info("play log: \(gone) showings older than \(Int(saturating: days)) days removed") }
         case .sign:
             try store.trySignHead()
+        case .openRun:
+            return try store.tryOpenRun(batch: batch)
+        case .closeRun:
+            try store.tryCloseRun()
         }
+        return nil
     }
 
     /// A write failed for a while: said once.
@@ -243,6 +335,7 @@ public final class PlayLogWriter: @unchecked Sendable {
         }
         do throws(SQLiteError) {
             try store.reopen()
+            _ = try store.tryOpenRun(batch: batch)
             for r in endedSinceCheck {
                 let row = try store.tryBegin(r.item, at: r.start, screenOn: r.screenOn)
                 try store.tryEnd(row, at: r.end, reason: r.reason, length: r.length, screenOff: r.screenOff)

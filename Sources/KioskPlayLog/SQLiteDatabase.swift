@@ -134,6 +134,9 @@ final class SQLiteDatabase {
 
     /// The row id of the last insert.
     var lastInsertID: Int64 { sqlite3_last_insert_rowid(db) }
+
+    /// Whether a transaction is open on this connection (a batch's): a nested one is a savepoint.
+    var inTransaction: Bool { sqlite3_get_autocommit(db) == 0 }
 }
 
 extension SQLiteDatabase.Value {

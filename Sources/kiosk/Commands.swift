@@ -101,10 +101,10 @@ struct Commands {
         defer { contents.stop() }
         let content = contents.link(forScreen: screens.firstName)  // the first screen's: the reports back go with it
         if let content, let folder = state?.store.directory ?? o.string("content-cache") {
-            content.reportBack(playLog: playLog?.0.path, folder: StateDirectory.joined(folder, "reports"))
+            content.reportBack(playLog: playLog?.store.path, folder: StateDirectory.joined(folder, "reports"))
         }
         let fetching = content?.startURL != nil  // else the link waits for a remote's load URL
-        let health = HealthMonitor(settings: HealthFolders.settings(o, stateFolder: state?.store.directory, playLog: playLog?.0.path), log: log)
+        let health = HealthMonitor(settings: HealthFolders.settings(o, stateFolder: state?.store.directory, playLog: playLog?.store.path), log: log)
         defer { health.stop() }
         let stop = StopSignal.install(log: log)
         let watchdog = StopWatchdog(log: log, beforeExit: { state?.finish(timeout: 0.3); return "state as last saved" })

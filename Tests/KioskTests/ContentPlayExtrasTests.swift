@@ -51,7 +51,7 @@ final class ContentPlayExtrasTests: XCTestCase {
         let db = dir.file("plays.sqlite")
         let p = try LiveProcess(["play", nginx.url("index.smil"), "--output", "headless", "--size", "64x36", "--transition", "none",
                                  "--content-cache", dir.file("cache"), "--no-state", "--play-log", db, "--log-level", "info",
-                                 "--length", "60"])
+                                 "--length", "60", "--play-log-batch", "2"])  // rows reach the log, and so the server, within seconds
         XCTAssertTrue(p.waitFor("fetched; playing it", timeout: 30), p.stderr)
         let delivered = eventually(40, every: 0.2) { reports.requests().contains { $0.status == 200 && $0.body.contains("\"id\"") } }
         p.send(SIGTERM)

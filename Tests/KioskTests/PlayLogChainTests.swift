@@ -10,10 +10,10 @@ import XCTest
 /// `sha256sum` makes of the documented encoding.
 final class PlayLogChainTests: XCTestCase {
     /// `kiosk play` of three stills of 0.3 s into `db` for about `seconds`, ended by `signal` (SIGTERM: a clean stop).
-    static func play(_ dir: TempDir, db: String, seconds: Double, signal: Int32 = SIGTERM) throws -> String {
+    static func play(_ dir: TempDir, db: String, seconds: Double, signal: Int32 = SIGTERM, _ extra: [String] = []) throws -> String {
         let pictures = try ["red", "green", "blue"].map { try ColourPictures.make(dir, "\($0).png", $0) }
         let p = try LiveProcess(["play", "--output", "headless", "--size", "64x36", "--duration", "0.3", "--transition", "none",
-                                 "--no-state", "--play-log", db, "--log-level", "info"] + pictures)
+                                 "--no-state", "--play-log", db, "--log-level", "info"] + extra + pictures)
         XCTAssertTrue(p.waitFor("first frame presented", timeout: 30), p.stderr)
         Thread.sleep(forTimeInterval: seconds)
         p.send(signal)
@@ -134,10 +134,12 @@ final class PlayLogChainTests: XCTestCase {
         XCTAssertTrue(foreignLine.contains("at row \(counts[3])") && foreignLine.contains("by another key (\(otherKey))"), foreignLine)
     }
 
+    /// Each showing written as it comes (`--play-log-batch 0`): a kill leaves the one on screen open, and the next
+    /// start closes it at its last heartbeat, a recorded break.
     func testACrashGapVerifiesAsARecordedBreak() throws {
         let dir = try TempDir()
         let db = dir.file("plays.sqlite")
-        _ = try Self.play(dir, db: db, seconds: 1.5, signal: SIGKILL)
+        _ = try Self.play(dir, db: db, seconds: 1.5, signal: SIGKILL, ["--play-log-batch", "0"])
         let open = try PlayLogTests.sqlite3(db, "SELECT id FROM showings WHERE end_utc IS NULL")
         XCTAssertEqual(open.count, 1, "a kill leaves the showing on screen open")
         let unchained = try PlayLogTests.sqlite3(db, "SELECT count(*) FROM showings WHERE chain IS NULL")
@@ -145,13 +147,34 @@ final class PlayLogChainTests: XCTestCase {
         let (waiting, waitingLine) = try Self.verify(db)
         XCTAssertEqual(waiting, 0, waitingLine)
         XCTAssertTrue(waitingLine.contains("1 row on screen, not chained yet"), waitingLine)
-        let second = try Self.play(dir, db: db, seconds: 1)
+        let second = try Self.play(dir, db: db, seconds: 1, ["--play-log-batch", "0"])
         XCTAssertTrue(second.contains("play log: closed 1 showing"), second)
         let openID = try XCTUnwrap(open.first)
         XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT reason, chain IS NOT NULL FROM showings WHERE id = \(openID)"), ["crash|1"])
         let (status, line) = try Self.verify(db)
         XCTAssertEqual(status, 0, line)
         XCTAssertTrue(line.contains("1 recorded break (row \(openID): 1 showing left open by a crash"), line)
+        XCTAssertFalse(second.contains("are missing"), "nothing was held unwritten: \(second)")
+    }
+
+    /// Showings written a minute at a time (the default, to spare an SD card): a kill 1.5 s in loses what was held
+    /// (five showings of 0.3 s; only the run's first write went at once), and the next start records the gap as a
+    /// break that `--verify` names; a clean stop (SIGTERM) writes everything held, and its run is closed.
+    func testAKillWhileShowingsAreHeldIsARecordedGap() throws {
+        let dir = try TempDir()
+        let db = dir.file("plays.sqlite")
+        _ = try Self.play(dir, db: db, seconds: 1.5, signal: SIGKILL)
+        let kept = try PlayLogTests.sqlite3(db, "SELECT count(*) FROM showings")
+        XCTAssertLessThanOrEqual(Int(kept.first ?? "") ?? 99, 1, "the showings of the last minute were held, not written")
+        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT count(*), count(ended_utc), batch_s FROM runs"), ["1|0|60.0"])
+        let second = try Self.play(dir, db: db, seconds: 2)
+        XCTAssertTrue(second.contains("up to 60 s of showings before it stopped are missing, a recorded break"), second)
+        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT clean FROM runs ORDER BY id"), ["0", "1"], "the killed run, then the clean one")
+        let written = try PlayLogTests.sqlite3(db, "SELECT count(*) FROM showings WHERE end_utc IS NOT NULL")
+        XCTAssertGreaterThanOrEqual(Int(written.first ?? "") ?? 0, 5, "SIGTERM writes what was held: 2 s of 0.3-s stills")
+        let (status, line) = try Self.verify(db)
+        XCTAssertEqual(status, 0, line)
+        XCTAssertTrue(line.contains("1 recorded break") && line.contains("showings of up to 60 s before it stopped were held to be written together"), line)
     }
 
     func testAVersion3LogMigratesInPlaceAndItsChainIsTheDocumentedEncoding() throws {
@@ -165,7 +188,7 @@ final class PlayLogChainTests: XCTestCase {
               ('2026-12-24T09:00:12.500Z', NULL, '2026-12-24T09:00:13.000Z', NULL, '/m/c.png', NULL, 'image', NULL);
             """)
         _ = try PlayLog(path: db, log: Log(level: .error))
-        XCTAssertEqual(try PlayLogTests.sqlite3(db, "PRAGMA user_version; SELECT count(*), count(chain) FROM showings"), ["4", "3|3"])
+        XCTAssertEqual(try PlayLogTests.sqlite3(db, "PRAGMA user_version; SELECT count(*), count(chain) FROM showings"), ["5", "3|3"])
         XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT row_id, kind, previous FROM chain_marks ORDER BY row_id, id"),
                        ["1|start|" + PlayLogChain.genesis, "3|crash|"])
         let (status, line) = try Self.verify(db)

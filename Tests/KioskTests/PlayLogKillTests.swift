@@ -2,8 +2,9 @@ import Foundation
 import KioskCore
 import XCTest
 
-/// kill -9 at seeded random moments, 50 times, of `kiosk play` writing its play log (stills of 0.3 s, so rows open
-/// and close all the time): after each kill `PRAGMA integrity_check` (sqlite3's) is ok and every row closed before
+/// kill -9 at seeded random moments, 50 times, of `kiosk play` writing its play log row by row (`--play-log-batch 0`;
+/// the batched default's kill is PlayLogChainTests'), with stills of 0.3 s so rows open and close all the time:
+/// after each kill `PRAGMA integrity_check` (sqlite3's) is ok and every row closed before
 /// is still there as it was; after each next start, every row the kill left open is closed as `crash` at its last
 /// heartbeat; and `kiosk report --verify` finds the chain whole, each kill a recorded break.
 final class PlayLogKillTests: XCTestCase {
@@ -18,7 +19,7 @@ final class PlayLogKillTests: XCTestCase {
         func rows(_ sql: String) throws -> [String] { try PlayLogTests.sqlite3(db, sql) }
         for round in 0..<50 {
             let p = try LiveProcess(["play", "--output", "headless", "--size", "64x36", "--duration", "0.3", "--transition", "none",
-                                     "--no-state", "--play-log", db, "--log-level", "info"] + pictures)
+                                     "--no-state", "--play-log", db, "--play-log-batch", "0", "--log-level", "info"] + pictures)
             XCTAssertTrue(p.waitFor("play log: kept in", timeout: 30), "round \(round): \(p.stderr)")
             XCTAssertTrue(p.waitFor("first frame presented", timeout: 30), "round \(round): \(p.stderr)")
             if !open.isEmpty {

@@ -88,7 +88,7 @@ final class PlayLogTests: XCTestCase {
             "a.png|2026-12-24T09:00:09.500Z|2026-12-24T09:00:13.500Z|4.0|eof|1|0|main",
             "b.png|2026-12-24T09:00:13.500Z|2026-12-24T09:00:14.000Z|0.5|quit|1|0|main",
         ])
-        XCTAssertEqual(try Self.sqlite3(db, "PRAGMA journal_mode; PRAGMA user_version; PRAGMA integrity_check"), ["wal", "4", "ok"])
+        XCTAssertEqual(try Self.sqlite3(db, "PRAGMA journal_mode; PRAGMA user_version; PRAGMA integrity_check"), ["wal", "5", "ok"])
         XCTAssertEqual(try Self.sqlite3(db, "SELECT DISTINCT screen FROM showings"), ["main"], "a player of one screen: its rows are on main")
         // today's figures for the status (IPC play-stats, MQTT showings_today): the five showings, 12 s on screen; the
         // board had them as of its last post, before the run's end closed the fifth
@@ -179,7 +179,7 @@ final class PlayLogTests: XCTestCase {
         XCTAssertEqual(try Self.sqlite3(db, "PRAGMA user_version"), ["1"], "a report only reads")
         _ = try PlayLog(path: db, log: Log(level: .error))
         XCTAssertEqual(try Self.sqlite3(db, "PRAGMA user_version; SELECT count(*) FROM showings; SELECT name FROM sqlite_master WHERE name = 'showings_by_day'"),
-                       ["4", "1", "showings_by_day"])
+                       ["5", "1", "showings_by_day"])
         XCTAssertEqual(try Self.sqlite3(db, "SELECT screen, path FROM showings"), ["main|/m/a.png"])
         let explained = try BoundedProcess.run("/usr/bin/sqlite3", ["-cmd", ".parameter set ?1 '2026-01-01'", "-cmd", ".parameter set ?2 '2027-01-01'",
                                                                    db, "EXPLAIN QUERY PLAN " + PlayLogReport.query(by: .day, perItem: false)], timeout: 30)
@@ -191,7 +191,7 @@ final class PlayLogTests: XCTestCase {
         let newer = dir.file("newer.sqlite")
         _ = try Self.sqlite3(newer, "CREATE TABLE showings (id INTEGER); PRAGMA user_version = 9")
         XCTAssertThrowsError(try PlayLog(path: newer, log: Log(level: .error))) { error in
-            XCTAssertTrue("\(error)".contains("schema version 9 is newer than this kiosk's 4"), "\(error)")
+            XCTAssertTrue("\(error)".contains("schema version 9 is newer than this kiosk's 5"), "\(error)")
         }
         XCTAssertEqual(try Self.sqlite3(newer, "PRAGMA user_version"), ["9"])
     }

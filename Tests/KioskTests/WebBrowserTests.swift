@@ -27,7 +27,7 @@ final class WebBrowserTests: WebServerTestCase {
         }
         let schedule = dir.file("schedule"), db = dir.file("plays.sqlite")
         try "fallback \(media)\n".write(toFile: schedule, atomically: true, encoding: .utf8)
-        let p = try start(["--schedule", schedule, "--play-log", db])
+        let p = try start(["--schedule", schedule, "--play-log", db, "--play-log-batch", "1"])  // the reports page reads rows written within a second
         // a photo as users upload one (the demo's Picos de Europa, CC0, cut to 16:9 so that the screen has no bars)
         let upload = dir.file("Mountains at dawn.jpg")
         try FFmpegCLI.ffmpeg(["-i", Self.photo, "-vf", "scale=640:360:force_original_aspect_ratio=increase,crop=640:360",

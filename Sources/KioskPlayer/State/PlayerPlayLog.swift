@@ -72,12 +72,13 @@ public final class PlayerPlayLog: LoopProducer {
     /// Logs the showings of each of `player`'s screens (each row naming its screen) into `store` through a writer
     /// thread of its own, keeping `keepDays` days. Today's figures so far are read from `store` once, here, as
     /// the writer takes it.
-    public init(store: PlayLog, player: Player, keepDays: Double) {
+    /// `batch`: seconds of showings the writer holds and writes together (`PlayLogWriter`).
+    public init(store: PlayLog, player: Player, keepDays: Double, batch: Double = 0) {
         services = player.services
         clock = player.screen.clock
         self.keepDays = keepDays
         let day = Self.day(of: services.wallClock.at(clock.now), zone: services.wallClock.zone)
-        writer = PlayLogWriter(store: store, log: services.log, countingSince: day?.1)
+        writer = PlayLogWriter(store: store, log: services.log, countingSince: day?.1, batch: batch)
         if let (day, midnight) = day {
             let totals = writer.totalsAtStart ?? (0, 0)
             today = (day, midnight, totals.showings, totals.seconds)
