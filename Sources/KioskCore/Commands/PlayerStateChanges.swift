@@ -61,6 +61,22 @@ extension PlayerState {
         }
     }
 
+    /// Whether this state differs from `last` only where the player moves on by itself: the item, a clip's position
+    /// and the resume book, and each further screen's item and position; not in volume, mute, pause or the alert,
+    /// which someone asked for. The keeper saves such changes at most every five minutes (`StateKeeper.movePeriod`).
+    public func onlyMovedOn(from last: PlayerState) -> Bool {
+        var a = self
+        (a.saved, a.path, a.position, a.duration, a.resume) = (last.saved, last.path, last.position, last.duration, last.resume)
+        if let mine = a.screens, let theirs = last.screens, Set(mine.keys) == Set(theirs.keys) {
+            a.screens = Dictionary(uniqueKeysWithValues: mine.map { name, screen in
+                var s = screen
+                if let t = theirs[name] { (s.path, s.position, s.duration) = (t.path, t.position, t.duration) }
+                return (name, s)
+            })
+        }
+        return a == last
+    }
+
     /// Whether this state differs from `last` in anything but the time it was saved (at exit every change is
     /// written, the last second of a clip's position included).
     public func differs(from last: PlayerState?) -> Bool {

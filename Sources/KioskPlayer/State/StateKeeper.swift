@@ -2,14 +2,22 @@ import Foundation
 import KioskCore
 
 /// Keeps `kiosk play`'s state on disk while it plays. It is one more reader of the player's board, on its own
-/// thread: it looks at the latest status at most ten times a second and saves when something a restart needs
-/// changed (the item, volume, mute, pause, the resume book), every 10 s of a long clip, and once more at the
-/// end of the run. The frame loop never waits for the disk: a slow save only means the next look sees a newer
-/// status, so only the latest state is ever written. A failed save is one warn line (again only when the
-/// reason changes) and the player goes on.
+/// thread: it looks at the latest status at most ten times a second and saves what someone asked for (volume,
+/// mute, pause, an alert) at once, what the player does by itself at most every `movePeriod` (the next item) or
+/// `positionPeriod` (a long clip's position), and once more at the end of the run. Each save is a new file,
+/// fsynced with its folder: at a still every 2 s, saving each item wrote 16 MiB an hour, which wears out an SD
+/// card; a restart after a power cut continues from an item at most five minutes old. The frame loop never waits
+/// for the disk: a slow save only means the next look sees a newer status, so only the latest state is ever
+/// written. A failed save is one warn line (again only when the reason changes) and the player goes on; until
+/// one works again, every change is tried at once.
 public final class StateKeeper: @unchecked Sendable {
-    /// Seconds of a long clip between saves of its position.
+    /// Seconds of a long clip's position that count as a move (a seek this far is saved with the next save).
     public static let clipPeriod = 10.0
+    /// Seconds between two saves of what the player does by itself (the next item); what someone asked for is
+    /// saved at once.
+    public static let movePeriod = 300.0
+    /// Seconds between two saves of a long clip's position as it plays (a restart replays at most this much).
+    public static let positionPeriod = 60.0
     /// Seconds between looks at the board (changes within one are saved together).
     static let lookInterval = 0.1
 
@@ -104,8 +112,10 @@ public final class StateKeeper: @unchecked Sendable {
         var screens: [String: PlayerStatus] = [:]
         var last = restored
         var failure: String?
+        var savedAt = -Double.infinity  // monotonic seconds of the last save that worked
+        var pending: Double?  // when a move not saved yet is due (monotonic seconds)
         while true {
-            let stop = waitForNews()
+            let stop = waitForNews(until: pending)
             let (events, fresh) = subscription.take()
             if let fresh { status = fresh }
             for (name, other) in others {
@@ -115,11 +125,22 @@ public final class StateKeeper: @unchecked Sendable {
             if let status {
                 let next = (last ?? PlayerState()).following(status, resume: book.positions, savedAt: Date().timeIntervalSince1970,
                                                               screens: screens)
-                let due = ending ? next.differs(from: last)
+                var due = ending ? next.differs(from: last)
                     : next.needsSaving(since: last, period: Self.clipPeriod, longClip: ResumeBook.minimumLength)
+                // a move waits for its period, unless the last save failed (the file on disk is older still)
+                let now = MonotonicClock.seconds()
+                if due, !ending, failure == nil, let last, next.onlyMovedOn(from: last) {
+                    let period = next.path == last.path ? Self.positionPeriod : Self.movePeriod
+                    if now - savedAt < period {
+                        due = false
+                        pending = savedAt + period
+                    }
+                }
                 if due {
                     failure = save(next, failedBefore: failure)
                     last = next  // a failed save is tried again at the next change, not at every look
+                    pending = nil
+                    if failure == nil { savedAt = now }
                 }
             }
             if ending { break }
@@ -145,11 +166,19 @@ public final class StateKeeper: @unchecked Sendable {
         }
     }
 
-    /// Waits until the board has news or a stop is asked for; returns whether to stop.
-    private func waitForNews() -> Bool {
+    /// Waits until the board has news, a stop is asked for, or `until` (monotonic seconds: a move's save is due)
+    /// passes; returns whether to stop.
+    private func waitForNews(until: Double?) -> Bool {
         signal.lock()
         defer { signal.unlock() }
-        while !woken && !stopping { signal.wait() }
+        while !woken && !stopping {
+            guard let until else {
+                signal.wait()
+                continue
+            }
+            let left = until - MonotonicClock.seconds()
+            if left <= 0 || !signal.wait(until: Date(timeIntervalSinceNow: left)) { break }
+        }
         woken = false
         return stopping
     }
