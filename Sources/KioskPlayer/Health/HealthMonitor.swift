@@ -54,6 +54,8 @@ public final class HealthMonitor: @unchecked Sendable {
     private var unposted: [HealthAlertChange] = []
     /// The first screen's name: the one that posts the changes.
     private var firstScreen: String?
+    /// The most changes kept for the first screen to post.
+    static let unpostedLimit = 256
 
     /// A monitor with `settings`; nothing is read until `start`.
     public init(settings: Settings, log: Log) {
@@ -118,7 +120,9 @@ public final class HealthMonitor: @unchecked Sendable {
             }
             condition.lock()
             latest = report
-            unposted += changes
+            if firstScreen != nil {  // bounded: a loop that stopped posting never holds more than the last ones
+                unposted = Array((unposted + changes).suffix(Self.unpostedLimit))
+            }
             condition.unlock()
             for s in sources { s.wake() }  // the next loop turn posts it with the status
             condition.lock()
