@@ -2,7 +2,7 @@ import Foundation
 
 /// What a health alert is about. Not the emergency alert (`EmergencyAlert`, shown over the screen): a health alert
 /// tells the people who run the screens that one needs them.
-public enum HealthAlertKind: String, Sendable, CaseIterable, Comparable {
+public enum HealthAlertKind: String, Sendable, CaseIterable {
     /// A display's connector reads `disconnected` (a cable out, a monitor unplugged).
     case displayDisconnected = "display-disconnected"
     /// The TV reports standby over HDMI-CEC while the player has the screen on (its opening hours).
@@ -26,11 +26,6 @@ public enum HealthAlertKind: String, Sendable, CaseIterable, Comparable {
         case .temperatureHigh: return "Temperature high"
         case .framesDropped: return "Frames dropped"
         }
-    }
-
-    /// In declaration order.
-    public static func < (a: HealthAlertKind, b: HealthAlertKind) -> Bool {
-        (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
     }
 }
 
