@@ -71,6 +71,8 @@ public final class FleetClient: @unchecked Sendable {
     private var status = PlayerStatus()
     private var counters = FleetCounters()
     private var publishedState: String?
+    /// The health report and its alerts' changes.
+    private var health: FleetHealth
     /// When the stats are next published: the top of the next local hour (monotonic seconds).
     private var nextStats: Double?
 
@@ -85,6 +87,7 @@ public final class FleetClient: @unchecked Sendable {
         self.services = services
         self.log = log
         topics = FleetTopics(id: settings.id, screen: screen)
+        health = FleetHealth(topics)
         let endpoint = BrokerConnection.Endpoint(host: settings.host, port: settings.port,
                                                  clientID: "kiosk-\(settings.id)" + (screen.map { "-\($0)" } ?? ""),
                                                  keepalive: settings.keepalive, username: settings.username,
@@ -226,6 +229,7 @@ public final class FleetClient: @unchecked Sendable {
             connection.publish(config.topic, Array(config.json.text.utf8), retain: true)
         }
         publishedState = nil
+        health.reconnected()
         publishState()
         publishStats(why: nil)
     }
@@ -322,6 +326,7 @@ public final class FleetClient: @unchecked Sendable {
         if let fresh { status = fresh }
         guard connected else { return }
         for e in events {
+            if case .healthAlert(let change) = e { health.publish(change, on: topics, through: connection) }
             guard let json = FleetStateJSON.event(e) else { continue }
             connection.publish(topics.event, Array(json.text.utf8), retain: false)
         }
@@ -330,6 +335,7 @@ public final class FleetClient: @unchecked Sendable {
     /// Publishes the state when it differs from the last published (retained).
     private func publishState() {
         guard connected else { return }
+        health.publish(status, on: topics, through: connection)
         let text = FleetStateJSON.state(status, counters).text
         guard text != publishedState else { return }
         if connection.publish(topics.state, Array(text.utf8), retain: true) != nil { publishedState = text }

@@ -30,6 +30,10 @@ struct FleetTopics: Sendable {
     var camera: String { base + "/camera" }
     /// Today's figures from the play log (JSON, retained): on connecting, at each hour, and on request.
     var stats: String { base + "/stats" }
+    /// The health report with its alerts (JSON, retained; the kiosk's only).
+    var health: String { base + "/health" }
+    /// Each health alert raised or cleared (JSON, not retained).
+    var healthAlert: String { base + "/health/alert" }
 
     /// The command a topic names, or nil when the topic is not one of this kiosk's commands.
     func command(in topic: String) -> String? {

@@ -7,7 +7,7 @@ import KioskCore
 /// `playlist` (the schedule's targets; only with a schedule), a sensor `current item` (the state as its
 /// attributes), a camera (the JPEGs `snapshot` publishes), the emergency alert's text with a button that
 /// clears it, and the content fetcher's last check (a sensor, the status as its attributes) with a button that
-/// checks now.
+/// checks now; and the health report's sensors and `problem` binary sensors (`HomeAssistantHealthDiscovery.swift`).
 enum HomeAssistantDiscovery {
     /// One entity's config: where it goes and what it says.
     struct Config {
@@ -98,6 +98,7 @@ enum HomeAssistantDiscovery {
                                                              ("payload_press", .string("{\"clear\": true}")),
                                                              ("qos", .int(1)), ("icon", .string("mdi:alert-remove"))]),
         ]
+        if topics.via == nil { out += healthConfigs(topics, entity: entity) }  // the report is the machine's: the kiosk's device
         if !playlists.isEmpty {
             out.append(entity("select", "playlist", "Playlist", [
                 ("command_topic", command("playlist")), ("state_topic", state),

@@ -28,13 +28,17 @@ enum MPVEvents {
         case .interrupt(let started, let region, let src):
             return [.object([("event", .string(started ? "kiosk-interrupt-start" : "kiosk-interrupt-end")),
                              ("region", .string(region)), ("src", .string(src))])]
+        case .healthAlert(let change):
+            // {"event": "kiosk-health-alert", "state": "raised"|"cleared", "kind", "subject", "since", "message", "time"}
+            guard case .object(let members) = change.json else { return [] }
+            return [.object([("event", .string("kiosk-health-alert"))] + members)]
         }
     }
 
     /// Every event name kiosk sends (for enable_event / disable_event).
     static let names: Set<String> = ["start-file", "file-loaded", "video-reconfig", "playback-restart", "end-file", "idle", "seek",
                                      "shutdown", "property-change", "client-message", "log-message", "kiosk-trigger",
-                                     "kiosk-interrupt-start", "kiosk-interrupt-end"]
+                                     "kiosk-interrupt-start", "kiosk-interrupt-end", "kiosk-health-alert"]
 
     private static func endFile(_ id: ItemID, reason: String, error: String? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [("event", .string("end-file")), ("reason", .string(reason)),

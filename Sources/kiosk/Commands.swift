@@ -104,7 +104,7 @@ struct Commands {
             content.reportBack(playLog: playLog?.store.path, folder: StateDirectory.joined(folder, "reports"))
         }
         let fetching = content?.startURL != nil  // else the link waits for a remote's load URL
-        let health = HealthMonitor(settings: HealthFolders.settings(o, stateFolder: state?.store.directory, playLog: playLog?.store.path), log: log)
+        let health = HealthMonitor(settings: try HealthFolders.settings(o, stateFolder: state?.store.directory, playLog: playLog?.store.path), log: log)
         defer { health.stop() }
         let stop = StopSignal.install(log: log)
         let watchdog = StopWatchdog(log: log, beforeExit: { state?.finish(timeout: 0.3); return "state as last saved" })

@@ -66,6 +66,7 @@ struct ConfigCheck {
             let config = try CommandSpecs.config(from: o)
             try RenderChoices.validate(config)
             try CommandSpecs.checkCEC(o)
+            _ = try HealthAlertRules(o)
         } catch let e as UsageError {
             found.append(ConfigFile.locate(e, args: args, origins: origins).message)
         } catch {

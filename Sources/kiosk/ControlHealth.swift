@@ -2,7 +2,7 @@ import Foundation
 import KioskCore
 
 /// `kiosk ctl health`: the health readings (IPC's `kiosk-health`) as a table for a person: one row per reading with
-/// its value, unit and the time it was read, then the displays. A member the server does not give shows as `?`;
+/// its value, unit and the time it was read, then the displays, then the health alerts that hold. A member the server does not give shows as `?`;
 /// nothing about the answer can make it fail.
 enum ControlHealth {
     /// The property read.
@@ -16,6 +16,8 @@ enum ControlHealth {
     ///     free-space        cache /var/lib/kiosk/cont…  12.3 GiB          2026-05-01T10:00:00Z
     ///     DISPLAYS
     ///     main  HDMI-A-1  connected  DEL product 41153 serial 12345 "DELL U2415"
+    ///     ALERTS
+    ///       storage-low  cache /var/lib/kiosk/content  since 2026-05-01T09:58:00Z  free space 4.2 % is below 10 %
     static func table(_ value: Any?) -> String {
         let v = value as? [String: Any] ?? [:]
         var rows: [[String]] = [["READING", "OF", "VALUE", "READ AT"]]
@@ -36,6 +38,12 @@ enum ControlHealth {
             }
             if let note = text(d["note"]) { line += "  (\(note))" }
             out += line + "\n"
+        }
+        out += "ALERTS\n"
+        let alerts = (v["alerts"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
+        if alerts.isEmpty { out += "  none\n" }
+        for a in alerts {
+            out += "  \(text(a["kind"]) ?? "?")  \(text(a["subject"]) ?? "?")  since \(text(a["since"]) ?? "?")  \(text(a["message"]) ?? "")\n"
         }
         return out
     }

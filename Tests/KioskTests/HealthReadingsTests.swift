@@ -126,7 +126,7 @@ final class HealthReadingsTests: XCTestCase {
         let report = HealthReport(time: time, readings: [HealthReading("free-space", subject: "cache /x", value: 1024, unit: "bytes", time: time),
                                                          HealthReading("cpu-system", value: 12.5, unit: "%", time: time)],
                                   displays: [DisplayHealth(screen: "main", connector: "headless", state: "none", note: "no display", time: time)])
-        XCTAssertEqual(report.json.text, #"{"time":"2027-01-15T08:00:00Z","readings":[{"name":"free-space","subject":"cache /x","value":1024,"unit":"bytes","time":"2027-01-15T08:00:00Z"},{"name":"cpu-system","value":12.500000,"unit":"%","time":"2027-01-15T08:00:00Z"}],"displays":[{"screen":"main","connector":"headless","state":"none","note":"no display","time":"2027-01-15T08:00:00Z"}]}"#)
+        XCTAssertEqual(report.json.text, #"{"time":"2027-01-15T08:00:00Z","readings":[{"name":"free-space","subject":"cache /x","value":1024,"unit":"bytes","time":"2027-01-15T08:00:00Z"},{"name":"cpu-system","value":12.500000,"unit":"%","time":"2027-01-15T08:00:00Z"}],"displays":[{"screen":"main","connector":"headless","state":"none","note":"no display","time":"2027-01-15T08:00:00Z"}],"alerts":[]}"#)
     }
 
     private func value(_ readings: [HealthReading], _ name: String) -> Double? {

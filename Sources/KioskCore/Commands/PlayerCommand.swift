@@ -223,6 +223,8 @@ public enum PlayerEvent: Sendable, Equatable {
     /// An interrupt (a medium begun by a wallclock, syncbase or event begin, or inside an element that is) came
     /// on screen in `region`, or left it.
     case interrupt(started: Bool, region: String, src: String)
+    /// A health alert was raised or cleared (`HealthMonitor`; posted by the first screen): not the emergency alert.
+    case healthAlert(HealthAlertChange)
 }
 
 /// Why an item left the screen.

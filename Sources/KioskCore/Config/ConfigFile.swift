@@ -11,7 +11,7 @@ public enum ConfigFile {
 
     /// Options whose own values include a word that otherwise turns a flag on or off: `cec = off` is `--cec off`
     /// (no CEC), not `--cec` left out (which is `auto`).
-    static let wordValued: Set<String> = ["cec"]
+    static let wordValued: Set<String> = Set(["cec"]).union(CommandSpecs.healthWordValued)
 
     /// The lines of a config text, empty ones kept (their numbers are the file's). "\r\n" is one Character in
     /// Swift, so a file saved with CRLF line ends (a Windows editor) is split there too.

@@ -108,7 +108,7 @@ public enum CommandSpecs {
         OptionSpec("length", .number(0...1e9), metavar: "S", "stop after S seconds"),
         OptionSpec("untimed", .flag, "headless: present every video frame as soon as it is decoded (no clock, no sound)"),
     ] + screens + audio + view + captions + overlays + input + cec + remote + fleet + web + scheduling + state + playLog + watch + grid + sync
-        + content
+        + content + health
 
     /// Schedule options of `kiosk play` and `kiosk record`.
     public static let scheduling: [OptionSpec] = [

@@ -88,7 +88,7 @@ public struct DisplayHealth: Sendable, Equatable {
 }
 
 /// Everything the health monitor read in one round: the machine's readings, each screen's, and each display.
-/// IPC's `kiosk-health` serialises it (`json`); alerts, MQTT and the web page can read the same value.
+/// IPC's `kiosk-health` and MQTT's `kiosk/ID/health` serialise it (`json`); the web page can read the same value.
 public struct HealthReport: Sendable, Equatable {
     /// When the round began.
     public var time: WallInstant
@@ -96,12 +96,15 @@ public struct HealthReport: Sendable, Equatable {
     public var readings: [HealthReading]
     /// The displays, one per connector of each screen.
     public var displays: [DisplayHealth]
+    /// The health alerts that hold after this round (`HealthAlertTracker`), in the order they were raised.
+    public var alerts: [HealthAlert]
 
     /// A report.
-    public init(time: WallInstant, readings: [HealthReading] = [], displays: [DisplayHealth] = []) {
+    public init(time: WallInstant, readings: [HealthReading] = [], displays: [DisplayHealth] = [], alerts: [HealthAlert] = []) {
         self.time = time
         self.readings = readings
         self.displays = displays
+        self.alerts = alerts
     }
 
     /// The first reading named `name` (with `subject`, when given).
@@ -109,9 +112,10 @@ public struct HealthReport: Sendable, Equatable {
         readings.first { $0.name == name && (subject == nil || $0.subject == subject) }
     }
 
-    /// The report as JSON: `time`, `readings` and `displays`.
+    /// The report as JSON: `time`, `readings`, `displays` and `alerts` (what IPC's `kiosk-health` and MQTT's
+    /// `kiosk/ID/health` carry).
     public var json: JSONValue {
         .object([("time", .string(PlayReportQuery.text(time.date))), ("readings", .array(readings.map(\.json))),
-                 ("displays", .array(displays.map(\.json)))])
+                 ("displays", .array(displays.map(\.json))), ("alerts", .array(alerts.map(\.json)))])
     }
 }

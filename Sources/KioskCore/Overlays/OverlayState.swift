@@ -51,7 +51,7 @@ public final class OverlayState {
             if changed { post(.text(reasons.isEmpty ? "Playing" : "Paused"), level: 1, at: t) }
         case .idle, .shutdown:
             currentSequence = nil
-        case .playlistChanged, .itemFailed, .seeked, .triggered, .interrupt, .screenPower, .regionShowing, .tvPower, .alert:
+        case .playlistChanged, .itemFailed, .seeked, .triggered, .interrupt, .screenPower, .regionShowing, .tvPower, .alert, .healthAlert:
             break
         }
     }

@@ -80,5 +80,9 @@ extension Screen {
                                                time: scene == nil ? 0 : s.timePosition ?? 0)
         }
         events.post(s)  // and this frame's commands get their answers
+        // the health alerts raised and cleared since the last post, after the status whose report holds them
+        if let changes = services.health?.takeAlertChanges(forScreen: name), !changes.isEmpty {
+            events.board.post(changes.map { .healthAlert($0) })
+        }
     }
 }

@@ -198,8 +198,8 @@ enum PlayerLog {
             log.info("idle: nothing to play; waiting for items")
         case .interrupt(let started, let region, let src):
             log.info("layout: interrupt \(started ? "begins" : "ends") in region \(region): \(src) at \(time) s")
-        case .itemFailed, .seeked, .shutdown, .triggered, .screenPower, .regionShowing, .tvPower, .alert:
-            break  // the decoder logged the failure; seeks, triggers, the screen and the end are logged where they happen
+        case .itemFailed, .seeked, .shutdown, .triggered, .screenPower, .regionShowing, .tvPower, .alert, .healthAlert:
+            break  // the decoder logged the failure; seeks, triggers, the screen, health alerts and the end are logged where they happen
         }
     }
 }

@@ -5,7 +5,9 @@ import KioskOutput
 /// Gathers the health readings on its own thread, never on the frame loop: every `interval` seconds it reads the
 /// machine (`MachineReadings`), the free space of the given folders, and each screen's displays (connector state,
 /// EDID identity), late and dropped frames, decode failures and content checks, and leaves the report here; each
-/// screen's status carries the latest (IPC's `kiosk-health`, `kiosk ctl health`). Thread-safe.
+/// screen's status carries the latest (IPC's `kiosk-health`, `kiosk ctl health`, MQTT's `kiosk/ID/health`). Each
+/// round also judges the health alerts (`HealthAlertTracker`): a raised one is a `warn` line, a cleared one an `info`
+/// line, and each change waits here until the first screen's loop posts it as an event (IPC, MQTT). Thread-safe.
 public final class HealthMonitor: @unchecked Sendable {
     /// What it reads and how often.
     public struct Settings: Sendable {
@@ -15,8 +17,10 @@ public final class HealthMonitor: @unchecked Sendable {
         public var root = "/"
         /// The folders whose free space is read, by what they hold (`cache`, `state`, `play log`).
         public var folders: [(name: String, path: String)] = []
+        /// The health alerts' thresholds.
+        public var alerts = HealthAlertRules()
 
-        /// The defaults: every 10 s, the real tree, no folders.
+        /// The defaults: every 10 s, the real tree, no folders, the default alerts.
         public init() {}
     }
 
@@ -30,6 +34,8 @@ public final class HealthMonitor: @unchecked Sendable {
         let frameTiming: FrameTiming?
         weak var cache: DecodeCache?
         weak var content: ContentControl?
+        /// The screen's board: whether the player has the screen on (`screen-power`).
+        let board: PlayerBoard
         let wake: () -> Void
     }
 
@@ -42,12 +48,21 @@ public final class HealthMonitor: @unchecked Sendable {
     private var sources: [ScreenSource] = []
     private var lastGoodCheck: [String: WallInstant] = [:]
     private var thread: Thread?
+    /// The alerts that hold (the monitor's thread's).
+    private var tracker: HealthAlertTracker
+    /// Changes the first screen has not posted yet (under `condition`).
+    private var unposted: [HealthAlertChange] = []
+    /// The first screen's name: the one that posts the changes.
+    private var firstScreen: String?
+    /// The most changes kept for the first screen to post.
+    static let unpostedLimit = 256
 
     /// A monitor with `settings`; nothing is read until `start`.
     public init(settings: Settings, log: Log) {
         self.settings = settings
         self.machine = MachineReadings(root: settings.root)
         self.log = log
+        tracker = HealthAlertTracker(rules: settings.alerts)
     }
 
     /// The latest report; nil before the first round.
@@ -57,6 +72,17 @@ public final class HealthMonitor: @unchecked Sendable {
         return latest
     }
 
+    /// The alert changes since the last call, for the screen `screen` to post as events: the first screen's (nil for
+    /// any other, which leaves them to it). Call on the player's thread, after posting the status.
+    public func takeAlertChanges(forScreen screen: String) -> [HealthAlertChange] {
+        condition.lock()
+        defer { condition.unlock() }
+        guard screen == firstScreen, !unposted.isEmpty else { return [] }
+        let due = unposted
+        unposted.removeAll()
+        return due
+    }
+
     /// Starts reading `player`'s screens (call on the player's thread, after its outputs are attached): the first
     /// round at once, then every `interval` seconds, until `stop`.
     public func start(_ player: Player) {
@@ -64,8 +90,10 @@ public final class HealthMonitor: @unchecked Sendable {
             let output = screen.presenter?.output
             return ScreenSource(name: screen.name, outputName: output?.name ?? "none", probe: output?.displayProbe,
                                 frameTiming: output?.frameTiming, cache: screen.cache, content: screen.fetched.control,
-                                wake: { [weak output] in output?.wakeup() })
+                                board: screen.events.board, wake: { [weak output] in output?.wakeup() })
         }
+        firstScreen = sources.first?.name
+        log.info("health: every \(settings.interval) s; alerts: \(settings.alerts.summary)")
         player.services.health = self
         let t = Thread { [self] in loop() }
         t.name = "kiosk-health"
@@ -84,9 +112,17 @@ public final class HealthMonitor: @unchecked Sendable {
 
     private func loop() {
         while true {
-            let report = round(at: WallInstant(clamping: Date()), now: MonotonicClock.seconds())
+            var report = round(at: WallInstant(clamping: Date()), now: MonotonicClock.seconds())
+            let changes = tracker.update(with: report)
+            report.alerts = tracker.active
+            for c in changes {
+                if c.edge == .raised { log.warn(c.line) } else { log.info(c.line) }
+            }
             condition.lock()
             latest = report
+            if firstScreen != nil {  // bounded: a loop that stopped posting never holds more than the last ones
+                unposted = Array((unposted + changes).suffix(Self.unpostedLimit))
+            }
             condition.unlock()
             for s in sources { s.wake() }  // the next loop turn posts it with the status
             condition.lock()
@@ -132,7 +168,7 @@ public final class HealthMonitor: @unchecked Sendable {
 
     /// A screen's frames, decode failures and content checks.
     private func screenReadings(_ s: ScreenSource, at time: WallInstant, now: Double) -> [HealthReading] {
-        var out: [HealthReading] = []
+        var out = [HealthReading("screen-power", subject: s.name, text: s.board.status.screenOn ? "on" : "off", time: time)]
         if let timing = s.frameTiming {
             let hour = timing.lastHour(now: now)
             out.append(HealthReading("frames-late", subject: s.name, value: Double(hour.late), unit: "per hour", time: time))
