@@ -30,6 +30,8 @@ public final class HealthMonitor: @unchecked Sendable {
         let frameTiming: FrameTiming?
         weak var cache: DecodeCache?
         weak var content: ContentControl?
+        /// The board the screen posts its status to, each frame (thread-safe): its TV's power is read there.
+        weak var board: PlayerBoard?
         let wake: () -> Void
     }
 
@@ -64,7 +66,7 @@ public final class HealthMonitor: @unchecked Sendable {
             let output = screen.presenter?.output
             return ScreenSource(name: screen.name, outputName: output?.name ?? "none", probe: output?.displayProbe,
                                 frameTiming: output?.frameTiming, cache: screen.cache, content: screen.fetched.control,
-                                wake: { [weak output] in output?.wakeup() })
+                                board: screen.events.board, wake: { [weak output] in output?.wakeup() })
         }
         player.services.health = self
         let t = Thread { [self] in loop() }
@@ -130,7 +132,15 @@ public final class HealthMonitor: @unchecked Sendable {
         }
     }
 
-    /// A screen's frames, decode failures and content checks.
+    /// A screen's TV power over HDMI-CEC as it last posted it (`tv-power`: `on`, `standby`, `to-on`, `to-standby` or
+    /// `unknown`; `unknown` with a note without CEC). The alerts read `standby` as the TV being off.
+    static func tvPower(_ status: PlayerStatus, screen: String, at time: WallInstant) -> HealthReading {
+        var reading = HealthReading("tv-power", subject: screen, text: (status.tvPower ?? .unknown).rawValue, time: time)
+        if status.tvPower == nil { reading.note = "no CEC: --cec off, or no adapter" }
+        return reading
+    }
+
+    /// A screen's frames, decode failures, content checks and TV power.
     private func screenReadings(_ s: ScreenSource, at time: WallInstant, now: Double) -> [HealthReading] {
         var out: [HealthReading] = []
         if let timing = s.frameTiming {
@@ -154,6 +164,7 @@ public final class HealthMonitor: @unchecked Sendable {
                                          value: max(0, (time.secondsSince1970 - good.secondsSince1970).rounded()), unit: "s", time: time))
             }
         }
+        if let status = s.board?.status { out.append(Self.tvPower(status, screen: s.name, at: time)) }
         return out
     }
 }
