@@ -60,10 +60,6 @@ public struct FleetRosterEntry: Sendable, Equatable {
 
     /// The numbers of its readings named `name` (texts left out).
     private func numbers(_ name: String) -> [Double] { readings(name).compactMap { $0["value"]?.number } }
-
-    public static func == (a: FleetRosterEntry, b: FleetRosterEntry) -> Bool {
-        a.id == b.id && a.availability == b.availability && a.health == b.health && a.problem == b.problem
-    }
 }
 
 /// Every kiosk on a broker, in the order `kiosk fleet` lists them: those that went offline first, then those with
