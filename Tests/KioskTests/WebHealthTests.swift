@@ -6,7 +6,7 @@ import XCTest
 /// carries the health monitor's latest report (`health`, as IPC's `kiosk-health` has it); the dashboard shows it in
 /// Debian's chromium (selenium), read back as the browser rendered it, with "No active alerts." when there are none;
 /// and a report with markup in a monitor's name, a subject and an alert's message is drawn as text, its alerts
-/// highlighted.
+/// highlighted (the panel as drawn goes to out/web/web-health.png).
 final class WebHealthTests: WebServerTestCase {
     func testTheStatusCarriesTheHealthReport() throws {
         try start()
@@ -34,7 +34,10 @@ final class WebHealthTests: WebServerTestCase {
         }
         let p = try start()
         let script = URL(fileURLWithPath: Self.guards).deletingLastPathComponent().appendingPathComponent("browser-health.py").path
-        let r = try BoundedProcess.run("/usr/bin/python3", [script, base, password], timeout: 180)
+        let out = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("out/web").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let r = try BoundedProcess.run("/usr/bin/python3", [script, base, password, out], timeout: 180)
         XCTAssertEqual(r.status, 0, String(decoding: r.stderr, as: UTF8.self).suffix(3000) + "\n" + p.stderr.suffix(2000))
         let seen = try JSONValue.parse([UInt8](r.stdout))
         XCTAssertNotNil(seen["time"]?.string?.range(of: #"^Read at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression), seen.text)

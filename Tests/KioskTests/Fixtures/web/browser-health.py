@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The dashboard's Health panel (issue 41) in a real browser: Debian's chromium, headless, through selenium.
 
-browser-health.py BASE PASSWORD
+browser-health.py BASE PASSWORD [OUT]
 
 Logs in, waits for the panel to show the running kiosk's report, and reads its text as chromium rendered it: the
 alerts line, the machine's readings, the displays and the screens. Then hands the page's own `health()` a report
 with hostile texts (markup in a monitor's name, a subject and an alert) and two alerts, and reads back what it drew
-in the same turn (before the next look at the status redraws it). Prints one JSON object of what it saw.
+in the same turn (before the next look at the status redraws it). Prints one JSON object of what it saw; with OUT,
+the panel as drawn goes to OUT/web-health.png (the hostile report with its alerts).
 """
 import json
 import os
@@ -19,6 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
 base, password = sys.argv[1:3]
+out = sys.argv[3] if len(sys.argv) > 3 else None
 seen = {}
 
 HOSTILE_NAME = '<img src=x onerror="window.pwned=1">'
@@ -61,6 +63,11 @@ try:
                 screens: [...box.querySelectorAll('#health-screens tr')].map((tr) => [...tr.cells].map((c) => c.innerText)),
                 displays: [...box.querySelectorAll('#health-displays tbody tr')].map((tr) => [...tr.cells].map((c) => c.innerText))};
         """, HOSTILE)
+    if out:
+        driver.set_window_size(1280, 1800)
+        panel = driver.find_element(By.ID, "health")
+        driver.execute_script("health(arguments[0]); arguments[1].scrollIntoView();", HOSTILE, panel)
+        panel.screenshot(os.path.join(out, "web-health.png"))
     seen["pwned"] = driver.execute_script("return window.pwned === undefined ? null : window.pwned")
 finally:
     seen["console_errors"] = [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
