@@ -53,22 +53,25 @@ final class HealthTVPowerTests: XCTestCase {
             let started = Date()
             var step = 0
             player.onLoopTurn = { [unowned player] in
+                // each step waits for the monitor's next rounds to see the change (a loaded machine: up to 6 s)
                 let t = Date().timeIntervalSince(started)
-                let texts = { ["a", "b"].map { monitor.report?.reading("tv-power", subject: $0)?.text ?? "-" } }
-                if step == 0, t > 0.8 {
+                let texts = ["a", "b"].map { monitor.report?.reading("tv-power", subject: $0)?.text ?? "-" }
+                if step == 0, monitor.report != nil {
                     step = 1
-                    seen["before"] = texts()
+                    seen["before"] = texts
                     player.inbox.send(.tvPower(.on), toScreen: "a")
                     player.inbox.send(.tvPower(.standby), toScreen: "b")
-                }
-                if step == 1, t > 2 {
+                } else if step == 1, texts == ["on", "standby"] || t > 6 {
                     step = 2
-                    seen["after"] = texts()
+                    seen["after"] = texts
                     player.inbox.send(.tvPower(.toOn), toScreen: "b")
+                } else if step == 2, texts[1] != "standby" || t > 12 {
+                    step = 3
+                    seen["later"] = texts
+                    player.inbox.send(.quit)
                 }
-                if step == 2, t > 3 { step = 3; seen["later"] = texts() }
             }
-            _ = try player.run(length: 3.3)
+            _ = try player.run(length: 15)
             freed = player
         }
         XCTAssertEqual(seen["before"], ["unknown", "unknown"], "no CEC link yet: unknown")

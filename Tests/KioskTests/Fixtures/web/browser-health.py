@@ -47,12 +47,15 @@ try:
     driver.find_element(By.NAME, "password").send_keys(password)
     driver.find_element(By.CSS_SELECTOR, "form.login button").click()
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#health-screens tbody tr")))
-    seen["time"] = driver.find_element(By.ID, "health-time").text
-    seen["alerts"] = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#health-alerts li")]
-    seen["alert_classes"] = [li.get_attribute("class") for li in driver.find_elements(By.CSS_SELECTOR, "#health-alerts li")]
-    for table in ["machine", "displays", "screens"]:
-        seen[table] = [[c.text for c in tr.find_elements(By.CSS_SELECTOR, "th, td")]
-                       for tr in driver.find_elements(By.CSS_SELECTOR, "#health-%s tr" % table)]
+    # read in one turn of the page: the next look at the status redraws the panel (separate reads could meet
+    # elements that are gone)
+    seen.update(driver.execute_script("""
+        const rows = (id) => [...document.querySelectorAll('#' + id + ' tr')].map((tr) => [...tr.cells].map((c) => c.innerText));
+        return {time: document.getElementById('health-time').innerText,
+                alerts: [...document.querySelectorAll('#health-alerts li')].map((li) => li.innerText),
+                alert_classes: [...document.querySelectorAll('#health-alerts li')].map((li) => li.className),
+                machine: rows('health-machine'), displays: rows('health-displays'), screens: rows('health-screens')};
+        """))
     seen["hostile"] = driver.execute_script("""
         health(arguments[0]);
         const box = document.getElementById('health');
