@@ -80,12 +80,12 @@ final class FleetListTests: XCTestCase {
         let dir = try TempDir()
         let b = try MQTTBroker(dir)
         broker = b
-        let empty = try CLITests.run(["fleet", "--mqtt", b.address], timeout: 30)
+        let empty = try CLITests.run(["fleet", "--mqtt", b.address, "--wait", "10"], timeout: 30)
         XCTAssertEqual(empty.status, 0, empty.stderr)
         XCTAssertEqual(empty.stdout, "no kiosks on \(b.address) (no retained kiosk/ID/availability or kiosk/ID/health)\n")
         let clients = try MQTTClients(b)
         try clients.publish("kiosk/odd/health", "<html>\u{1b}[31m", retain: true)
-        let r = try CLITests.run(["fleet", "--mqtt", b.address], timeout: 30)
+        let r = try CLITests.run(["fleet", "--mqtt", b.address, "--wait", "10"], timeout: 30)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertNotNil(r.stdout.range(of: #"\nodd +unknown +unreadable: the health message is not JSON \([^\n]*\) +— +— +— +none\n$"#,
                                        options: .regularExpression), r.stdout)
