@@ -113,8 +113,8 @@ public final class WebApp: WebHandler, @unchecked Sendable {
         }
         if r.path.hasPrefix("/api/") { return noStore(api(r)) }
         switch (r.method, r.path) {
-        case ("GET", "/app.css"): return WebResponse(type: "text/css; charset=utf-8", body: Array(WebAssets.css.utf8))
-        case ("GET", "/app.js"): return WebResponse(type: "text/javascript; charset=utf-8", body: Array(WebAssets.js.utf8))
+        case ("GET", "/app.css"): return WebResponse(type: "text/css; charset=utf-8", body: Array((WebAssets.css + WebHealthPanel.css).utf8))
+        case ("GET", "/app.js"): return WebResponse(type: "text/javascript; charset=utf-8", body: Array((WebAssets.js + WebHealthPanel.js).utf8))
         case ("GET", "/favicon.svg"): return WebResponse(type: "image/svg+xml", body: Array(WebAssets.icon.utf8))
         case ("GET", "/login"): return WebPages.login(error: nil, status: 200)
         case ("POST", "/login"): return login(r)

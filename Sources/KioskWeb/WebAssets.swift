@@ -68,7 +68,7 @@ enum WebAssets {
               $('#screen-state').textContent = s.screen; $('#cec').textContent = s.cec_power || 'not followed';
               $('#today').textContent = s.showings_today === null ? '' : s.showings_today + ' showings today';
               if (document.activeElement !== $('#volume')) $('#volume').value = s.volume;
-              content(s.content);
+              content(s.content); health(s.health);
               const ul = $('#regions'); ul.textContent = '';
               for (const r of s.regions) { const li = document.createElement('li'); li.textContent = r.name + ': ' + name(r.path || r.src) + (r.next ? ' → next ' + name(r.next) : ''); ul.appendChild(li); }
             } catch (e) { say(e.message, true); }

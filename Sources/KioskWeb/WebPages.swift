@@ -80,6 +80,7 @@ enum WebPages {
         <button data-command='["set_property","kiosk-screen","on"]'>Screen on</button>
         <button data-command='["set_property","kiosk-screen","off"]'>Screen off</button>
         </section><p id="message" role="status"></p>
+        \(WebHealthPanel.html)
         """
 
     static func media(_ app: WebApp) -> String {

@@ -2,7 +2,8 @@ import Foundation
 import KioskCore
 
 /// `GET /api/status`: what plays now and next (in each region while a layout plays), the controls' state, the
-/// screen and the TV, the content fetcher (`kiosk play URL`), and today's showings.
+/// screen and the TV, the content fetcher (`kiosk play URL`), today's showings, and the health monitor's latest
+/// report (`health`: `HealthReport.json`, with its alerts where they run; null before the first round).
 enum WebStatusJSON {
     static func status(_ s: PlayerStatus) -> JSONValue {
         let current = s.current
@@ -43,6 +44,7 @@ enum WebStatusJSON {
             ("layout", s.layout.map { .string($0) } ?? .null),
             ("regions", .array(regions)),
             ("width", .int(Int64(s.displayWidth))), ("height", .int(Int64(s.displayHeight))),
+            ("health", s.health.map(\.json) ?? .null),
         ]
         fields += today
         return .object(fields)

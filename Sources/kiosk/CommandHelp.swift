@@ -28,7 +28,7 @@ struct CommandHelp {
     }
 
     /// Every command, in the order `kiosk --help` lists them.
-    static let all: [CommandHelp] = [play, record, snapshot, probe, outputs, checkConfig, ctl, report, content, passwd]
+    static let all: [CommandHelp] = [play, record, snapshot, probe, outputs, checkConfig, ctl, fleet, report, content, passwd]
 
     /// `kiosk play`.
     static let play = CommandHelp(name: "play", arguments: "[PATH ...]",
@@ -81,6 +81,16 @@ struct CommandHelp {
         summary: "Controls a running 'kiosk play --input-ipc-server PATH' (or mpv) over its JSON IPC socket.\n\n"
             + ControlRequest.help,
         specs: ControlCommand.specs)
+    /// `kiosk fleet`.
+    static let fleet = CommandHelp(name: "fleet", arguments: "--mqtt HOST[:PORT]",
+        brief: "list every kiosk on an MQTT broker with its health and alerts, offline ones first",
+        usage: "kiosk fleet --mqtt HOST[:PORT] [--wait S] [--json] [--mqtt-user NAME --mqtt-password-file FILE] [--mqtt-tls-ca FILE]",
+        summary: "Reads the broker's retained messages (kiosk/ID/availability, kiosk/ID/health) for at most --wait\n"
+            + "seconds and prints one line per kiosk: its ID, online or offline (offline is also its last will), the\n"
+            + "age of its health report, its highest temperature, its least free space, its frames dropped in the last\n"
+            + "hour and its active alerts. Offline kiosks first, then those with alerts, then the rest.\n"
+            + "A broker that cannot be read is one line naming it and why (exit 1). See docs/health.md.",
+        specs: FleetCommand.specs)
     /// `kiosk report`.
     static let report = CommandHelp(name: "report", arguments: "",
         brief: "count what the play log says was shown, per item, hour, day, region or screen",

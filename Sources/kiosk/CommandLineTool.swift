@@ -44,6 +44,7 @@ struct CommandLineTool {
             case "ctl": return try ControlCommand(log: log).run(rest)
             case "report": return try ReportCommand(log: log).run(rest)
             case "content": return try ContentCommand(log: log).run(rest)
+            case "fleet": return try FleetCommand(log: log).run(rest)
             default:
                 throw UsageError("unknown command '\(command)' (commands: \(CommandHelp.all.map(\.name).joined(separator: ", ")))")
             }

@@ -22,7 +22,8 @@ enum ControlHealth {
         let v = value as? [String: Any] ?? [:]
         var rows: [[String]] = [["READING", "OF", "VALUE", "READ AT"]]
         for case let r as [String: Any] in v["readings"] as? [Any] ?? [] {
-            rows.append([text(r["name"]) ?? "?", text(r["subject"]) ?? "", shown(r["value"], unit: text(r["unit"]) ?? ""),
+            let note = text(r["note"]).map { " (\($0))" } ?? ""
+            rows.append([text(r["name"]) ?? "?", text(r["subject"]) ?? "", shown(r["value"], unit: text(r["unit"]) ?? "") + note,
                          text(r["time"]) ?? "?"])
         }
         var out = "health as read \(text(v["time"]) ?? "?")\n" + aligned(rows)

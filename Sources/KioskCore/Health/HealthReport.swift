@@ -15,6 +15,8 @@ public struct HealthReading: Sendable, Equatable {
     public var unit: String
     /// When it was read (wall clock).
     public var time: WallInstant
+    /// Why the value is what it is, where it needs saying (`no CEC adapter` for a TV power of `unknown`); nil mostly.
+    public var note: String?
 
     /// A number reading.
     public init(_ name: String, subject: String? = nil, value: Double, unit: String, time: WallInstant) {
@@ -34,7 +36,8 @@ public struct HealthReading: Sendable, Equatable {
         self.time = time
     }
 
-    /// The reading as JSON: `name`, `subject` (when given), `value` (number or text), `unit`, `time` (ISO 8601 UTC).
+    /// The reading as JSON: `name`, `subject` (when given), `value` (number or text), `unit`, `time` (ISO 8601 UTC),
+    /// `note` (when given).
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("name", .string(name))]
         if let subject { members.append(("subject", .string(subject))) }
@@ -42,6 +45,7 @@ public struct HealthReading: Sendable, Equatable {
         let number: JSONValue? = value.map { v in v == v.rounded() && abs(v) < 9e15 ? .int(Int64(Int(saturating: v, rounding: .towardZero))) : .double(v) }
         members.append(("value", number ?? text.map { .string($0) } ?? .null))
         members += [("unit", .string(unit)), ("time", .string(PlayReportQuery.text(time.date)))]
+        if let note { members.append(("note", .string(note))) }
         return .object(members)
     }
 }

@@ -34,8 +34,9 @@ public final class HealthMonitor: @unchecked Sendable {
         let frameTiming: FrameTiming?
         weak var cache: DecodeCache?
         weak var content: ContentControl?
-        /// The screen's board: whether the player has the screen on (`screen-power`).
-        let board: PlayerBoard
+        /// The board the screen posts its status to, each frame (thread-safe): whether the player has the screen on
+        /// (`screen-power`) and its TV's power are read there.
+        weak var board: PlayerBoard?
         let wake: () -> Void
     }
 
@@ -166,9 +167,20 @@ public final class HealthMonitor: @unchecked Sendable {
         }
     }
 
-    /// A screen's frames, decode failures and content checks.
+    /// A screen's TV power over HDMI-CEC as it last posted it (`tv-power`: `on`, `standby`, `to-on`, `to-standby` or
+    /// `unknown`; `unknown` with a note without CEC). The alerts read `standby` as the TV being off.
+    static func tvPower(_ status: PlayerStatus, screen: String, at time: WallInstant) -> HealthReading {
+        var reading = HealthReading("tv-power", subject: screen, text: (status.tvPower ?? .unknown).rawValue, time: time)
+        if status.tvPower == nil { reading.note = "no CEC: --cec off, or no adapter" }
+        return reading
+    }
+
+    /// A screen's frames, decode failures, content checks and TV power.
     private func screenReadings(_ s: ScreenSource, at time: WallInstant, now: Double) -> [HealthReading] {
-        var out = [HealthReading("screen-power", subject: s.name, text: s.board.status.screenOn ? "on" : "off", time: time)]
+        var out: [HealthReading] = []
+        if let status = s.board?.status {
+            out.append(HealthReading("screen-power", subject: s.name, text: status.screenOn ? "on" : "off", time: time))
+        }
         if let timing = s.frameTiming {
             let hour = timing.lastHour(now: now)
             out.append(HealthReading("frames-late", subject: s.name, value: Double(hour.late), unit: "per hour", time: time))
@@ -190,6 +202,7 @@ public final class HealthMonitor: @unchecked Sendable {
                                          value: max(0, (time.secondsSince1970 - good.secondsSince1970).rounded()), unit: "s", time: time))
             }
         }
+        if let status = s.board?.status { out.append(Self.tvPower(status, screen: s.name, at: time)) }
         return out
     }
 }
