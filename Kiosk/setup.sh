@@ -42,8 +42,9 @@ packages=(
   # the content in the tests (its ETag and Last-Modified are the reference) and minisign signs the test bundles
   libcurl4-openssl-dev libsodium-dev nginx-light minisign
   # screen health: edid-decode is the reference the EDID parser's identity (manufacturer, product, serial, name) is
-  # checked against (EDIDTests)
-  edid-decode
+  # checked against (EDIDTests); Jinja2 renders the Home Assistant health entities' templates as Home Assistant
+  # would (HealthDiscoveryTests)
+  edid-decode python3-jinja2
 )
 missing=()
 for p in "${packages[@]}"; do
