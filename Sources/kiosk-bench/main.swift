@@ -67,6 +67,10 @@ do {
     case "screens":  // kiosk-bench screens KIOSK [DIR]: two 1080p screens each with a 1080p30 clip against one (issue 40)
         guard args.count >= 2 else { throw BenchError("usage: kiosk-bench screens KIOSK [DIR]") }
         try ScreensBench.run(bench: bench, kiosk: args[1], directory: args.count >= 3 ? args[2] : nil)
+    case "sdwrites":  // kiosk-bench sdwrites KIOSK [MINUTES] [DIR]: bytes written an hour at 1,800 showings an hour (issue 41)
+        guard args.count >= 2 else { throw BenchError("usage: kiosk-bench sdwrites KIOSK [MINUTES] [DIR]") }
+        try SDWritesBench.run(kiosk: args[1], minutes: max(0.5, args.count >= 3 ? Double(args[2]) ?? 12 : 12),
+                              directory: args.count >= 4 ? args[3] : nil)
     case "jpeg":  // only the JPEG step: kiosk-bench jpeg
         try bench.jpeg()
     case "video":  // only the video step: kiosk-bench video KIOSK [DIR] (DIR keeps the clips made, for a rerun)
