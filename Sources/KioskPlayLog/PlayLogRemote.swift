@@ -7,7 +7,7 @@ public enum PlayLogRemote {
     /// Serves `reports` from the log at `path`; today is the local day in `zone`.
     public static func connect(_ reports: PlayReports, path: String, zone: TimeZone) {
         reports.connect(report: { query throws(PlayReportRefusal) in
-            guard let by = PlayLogReport.Grouping(rawValue: query.by) else { throw PlayReportRefusal("'\(query.by)' is not item, hour, day, region or screen") }
+            guard let by = PlayLogReport.Grouping(rawValue: query.by) else { throw PlayReportRefusal("'\(query.by)' is not item, hour, day, region, screen or verdict") }
             guard let format = PlayLogReport.Format(rawValue: query.format) else {
                 throw PlayReportRefusal("'\(query.format)' is not table, csv, json or xibo")
             }
