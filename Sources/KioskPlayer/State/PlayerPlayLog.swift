@@ -53,6 +53,8 @@ public final class PlayerPlayLog: LoopProducer {
         var connector: (state: String, id: String?)
         /// The time of the health report `connector` was read from.
         var readAt: WallInstant?
+        /// Where its frames are drawn: each showing's proof thumbnail is read from the first frame drawn with it.
+        weak var presenter: FramePresenter?
         /// Whether the display is off or the TV in standby.
         var isOff: Bool { displayOff || tvOff }
 
@@ -73,6 +75,10 @@ public final class PlayerPlayLog: LoopProducer {
     /// How many screens have shut down: the writer finishes with the last.
     private var shutDown = 0
     private var nextBeat = 0.0
+    /// The thumbnails handed to the writer (their hashes), not handed again.
+    private var thumbsKept: Set<String> = []
+    /// The most hashes `thumbsKept` holds.
+    static let thumbsRemembered = 4096
     private var nextPrune = 0.0
     /// Today's showings that ended (the local day of the player's wall clock), from the log as it was opened and
     /// from this player since.
@@ -100,6 +106,7 @@ public final class PlayerPlayLog: LoopProducer {
         }
         for screen in player.screens {
             let showings = ScreenShowings(name: screen.name, cache: screen.cache, hasDisplay: screen.presenter?.output.displayProbe != nil)
+            showings.presenter = screen.presenter
             screens.append(showings)
             screen.events.observe { [unowned self] event in handle(event, on: showings) }
         }
@@ -156,6 +163,11 @@ public final class PlayerPlayLog: LoopProducer {
         let row = writer.begin(item, at: wall(t), screenOn: !s.isOff, display: display)
         s.open[item.region] = Open(row: row, item: item, path: path, start: t, display: display, offSince: s.isOff ? t : nil,
                                    interrupt: interrupt)
+        let region = item.region
+        s.presenter?.thumbnail { [weak self, weak s] image in
+            guard let self, let s, let image else { return }
+            self.keep(ProofThumbnails.thumbnail(of: image), forRow: row, region: region, on: s)
+        }
     }
 
     private func close(_ region: String, reason: String, at t: Double, on s: ScreenShowings) {
@@ -248,6 +260,15 @@ public final class PlayerPlayLog: LoopProducer {
 
     /// Whether any screen shows something.
     private var isShowing: Bool { screens.contains { !$0.open.isEmpty } }
+
+    /// Showing `row` (in `region` of `s`) began with `thumb` on screen: its hash goes into the row, and the picture,
+    /// when it is one not kept yet, to the writer (once per distinct picture).
+    private func keep(_ thumb: ProofThumbnail, forRow row: PlayLogWriter.Showing, region: String, on s: ScreenShowings) {
+        let hash = thumb.hash
+        if s.open[region]?.row == row, s.open[region]?.display.thumb == nil { s.open[region]?.display.thumb = hash }
+        if thumbsKept.count >= Self.thumbsRemembered { thumbsKept.removeAll() }  // bounded: the table ignores a repeat anyway
+        if thumbsKept.insert(hash).inserted { writer.thumbnail(thumb) }
+    }
 
     /// Each open showing of `s` keeps the worse of what it knew and what the display side knows now.
     private func witness(_ s: ScreenShowings) {
