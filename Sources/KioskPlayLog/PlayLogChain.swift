@@ -8,7 +8,8 @@ import KioskTrust
 /// in a layout's side region) holds up no other. `chain` of the row at place n is the lower-case hex SHA-256 of the
 /// `chain` at place n-1 (64 hex characters) followed by the canonical encoding of the row's fields (`encode`). The
 /// first place continues from its start mark's `previous` (64 zeros for a new log; after retention removed older
-/// rows, the chain of the last removed place).
+/// rows, the chain of the last removed place). A row with a verdict (schema 5, proof of display) is encoded as
+/// `kiosk-showing-v2` over `fieldsV2` and its `chain_v` set to 2; one without (an older log's) as `kiosk-showing-v1`.
 ///
 /// Everything here runs inside the caller's transaction, so a row is never complete and unchained on disk: a
 /// batch of writes in one transaction chains all its rows at once.
