@@ -27,6 +27,18 @@ final class PlayLogProofTests: XCTestCase {
         XCTAssertEqual(standby.worse(on), standby, "a better moment later does not make it seen")
     }
 
+    /// A screen's connectors together, as the health monitor read them: one connected is enough; all disconnected
+    /// is absent; a headless output's entry is `none`; otherwise unknown.
+    func testAScreensDisplaysTogether() {
+        let time = WallInstant(clamping: Date(timeIntervalSince1970: 1_798_102_800))
+        func d(_ state: String) -> DisplayHealth { DisplayHealth(screen: "main", connector: "HDMI-A-1", state: state, time: time) }
+        XCTAssertEqual(PlayerPlayLog.connector(of: [d("disconnected"), d("connected")]).state, "connected")
+        XCTAssertEqual(PlayerPlayLog.connector(of: [d("disconnected"), d("disconnected")]).state, "disconnected")
+        XCTAssertEqual(PlayerPlayLog.connector(of: [d("none")]).state, "none")
+        XCTAssertEqual(PlayerPlayLog.connector(of: [d("disconnected"), d("unknown")]).state, "unknown")
+        XCTAssertEqual(ShowingDisplay(state: PlayerPlayLog.connector(of: [d("disconnected")]).state, cecPower: "on").verdict, .displayAbsent)
+    }
+
     /// a, b, c stills of 4 s on a headless output (no display: `none`) on the simulated clock: the screen is off
     /// from 5 to 7 s (during b), the TV in standby per CEC from 9 to 10 s (during c); a and the last b are `unknown`.
     func testScreenOffAndTVStandbyGiveTheirVerdicts() throws {
