@@ -293,17 +293,19 @@ public final class PlayLog {
     // The writes themselves are for `PlayLogWriter`'s thread (and the bench, through SPI): the player cannot
     // reach them, so nothing on its frame loop can wait on the file, its lock or the disk.
 
-    /// A showing of `item` starts at `start`; its row id (nil when it could not be written, and counted missed).
-    @_spi(Bench) public func begin(_ item: ShowingItem, at start: Date, screenOn: Bool = true) -> Int64? {
-        let id = write { db throws(SQLiteError) -> Int64 in try insert(db, item, at: start, screenOn: screenOn) }
+    /// A showing of `item` starts at `start`, the display side knowing `display` (nil: nothing, an older caller's);
+    /// its row id (nil when it could not be written, and counted missed).
+    @_spi(Bench) public func begin(_ item: ShowingItem, at start: Date, screenOn: Bool = true, display: ShowingDisplay? = nil) -> Int64? {
+        let id = write { db throws(SQLiteError) -> Int64 in try insert(db, item, at: start, screenOn: screenOn, display: display) }
         if id == nil { missed += 1 }
         return id
     }
 
     /// Showing `id` ended at `end` for `reason` after `length` seconds, its screen off for `screenOff` of them
-    /// (`duration` is the time on screen: the rest, to the millisecond).
-    @_spi(Bench) public func end(_ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) {
-        _ = write { db throws(SQLiteError) in try update(db, id, at: end, reason: reason, length: length, screenOff: screenOff) }
+    /// (`duration` is the time on screen: the rest, to the millisecond), the display side knowing `display` then
+    /// (the showing's worst moment; nil: what its start knew stays).
+    @_spi(Bench) public func end(_ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double, display: ShowingDisplay? = nil) {
+        _ = write { db throws(SQLiteError) in try update(db, id, at: end, reason: reason, length: length, screenOff: screenOff, display: display) }
     }
 
     /// The open showings are still on at `now` (after a crash they are closed here).
@@ -312,13 +314,13 @@ public final class PlayLog {
     }
 
     /// `begin`, throwing what failed (for `PlayLogWriter`, which tries again).
-    func tryBegin(_ item: ShowingItem, at start: Date, screenOn: Bool) throws(SQLiteError) -> Int64 {
-        try writing { db throws(SQLiteError) -> Int64 in try insert(db, item, at: start, screenOn: screenOn) }
+    func tryBegin(_ item: ShowingItem, at start: Date, screenOn: Bool, display: ShowingDisplay? = nil) throws(SQLiteError) -> Int64 {
+        try writing { db throws(SQLiteError) -> Int64 in try insert(db, item, at: start, screenOn: screenOn, display: display) }
     }
 
     /// `end`, throwing what failed.
-    func tryEnd(_ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) throws(SQLiteError) {
-        try writing { db throws(SQLiteError) in try update(db, id, at: end, reason: reason, length: length, screenOff: screenOff) }
+    func tryEnd(_ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double, display: ShowingDisplay? = nil) throws(SQLiteError) {
+        try writing { db throws(SQLiteError) in try update(db, id, at: end, reason: reason, length: length, screenOff: screenOff, display: display) }
     }
 
     /// `heartbeat`, throwing what failed.
@@ -331,19 +333,23 @@ public final class PlayLog {
         max(0, ((length - screenOff) * 1000).rounded() / 1000)
     }
 
-    private func insert(_ db: SQLiteDatabase, _ item: ShowingItem, at start: Date, screenOn: Bool) throws(SQLiteError) -> Int64 {
+    private func insert(_ db: SQLiteDatabase, _ item: ShowingItem, at start: Date, screenOn: Bool, display: ShowingDisplay?) throws(SQLiteError) -> Int64 {
         try db.query("""
-            INSERT INTO showings (start_utc, heartbeat_utc, path, size, mtime_utc, kind, region, layout, element, screen_on, screen)
-            VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+            INSERT INTO showings (start_utc, heartbeat_utc, path, size, mtime_utc, kind, region, layout, element, screen_on, screen,
+                                  display_state, display_id, cec_power, verdict, thumb)
+            VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
             """, [.text(Self.timestamp(start)), .text(item.path), item.size.map { .int($0) } ?? .null,
                   item.mtime.map { .text(Self.timestamp($0)) } ?? .null, .text(item.kind), .text(item.region),
-                  item.layout.map { .text($0) } ?? .null, item.element.map { .text($0) } ?? .null, .int(screenOn ? 1 : 0), .text(item.screen)])
+                  item.layout.map { .text($0) } ?? .null, item.element.map { .text($0) } ?? .null, .int(screenOn ? 1 : 0), .text(item.screen)]
+                 + Self.values(of: display))
         return db.lastInsertID
     }
 
-    private func update(_ db: SQLiteDatabase, _ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double) throws(SQLiteError) {
+    private func update(_ db: SQLiteDatabase, _ id: Int64, at end: Date, reason: String, length: Double, screenOff: Double,
+                        display: ShowingDisplay?) throws(SQLiteError) {
         try Self.transaction(db) { () throws(SQLiteError) in
             try complete(db, id, at: end, reason: reason, length: length, screenOff: screenOff)
+            if let display { try Self.record(db, id, display) }
             try PlayLogChain.extend(db, ids: [id], now: now(), note: "a new log")
             try signIfDue(db)
         }

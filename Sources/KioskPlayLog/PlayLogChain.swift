@@ -8,7 +8,8 @@ import KioskTrust
 /// in a layout's side region) holds up no other. `chain` of the row at place n is the lower-case hex SHA-256 of the
 /// `chain` at place n-1 (64 hex characters) followed by the canonical encoding of the row's fields (`encode`). The
 /// first place continues from its start mark's `previous` (64 zeros for a new log; after retention removed older
-/// rows, the chain of the last removed place).
+/// rows, the chain of the last removed place). A row with a verdict (schema 5, proof of display) is encoded as
+/// `kiosk-showing-v2` over `fieldsV2` and its `chain_v` set to 2; one without (an older log's) as `kiosk-showing-v1`.
 ///
 /// Everything here runs inside the caller's transaction, so a row is never complete and unchained on disk: a
 /// batch of writes in one transaction chains all its rows at once.
@@ -19,18 +20,28 @@ enum PlayLogChain {
                          "layout", "element", "reason", "screen_on", "screen_off_ms", "screen"]
     /// `fields` as a SELECT list.
     static let columns = fields.joined(separator: ", ")
+    /// The fields of `kiosk-showing-v2` (schema version 5: a row with a verdict, `chain_v` 2): `fields`, then what
+    /// the display side knew (PlayLogDisplay), so that a verdict cannot be changed unnoticed.
+    static let fieldsV2 = fields + ["display_state", "display_id", "cec_power", "verdict", "thumb"]
+    /// `fieldsV2` as a SELECT list.
+    static let columnsV2 = fieldsV2.joined(separator: ", ")
+    /// The index of `verdict` in `fieldsV2`.
+    static let verdictIndex = fields.count + 3
     /// What the first row of a new log continues from.
     static let genesis = String(repeating: "0", count: 64)
     /// The encoding's first line: a later schema that hashes more fields says so with a new one.
     static let encodingVersion = "kiosk-showing-v1\n"
+    /// The first line of the encoding of `fieldsV2`.
+    static let encodingVersion2 = "kiosk-showing-v2\n"
 
     /// The canonical bytes of a row (`fields`' values, in order): `encodingVersion`, then per field its name, a
     /// space, the value and a newline. A value is `N` (NULL), `I` and the integer in decimal, `R` and the 16 hex
     /// digits of the IEEE 754 double's bits, or `T`, the UTF-8 length in decimal, `:` and the text: no value can
-    /// run into the next one.
+    /// run into the next one. A row of `fieldsV2`' values is encoded as `kiosk-showing-v2` (`encodingVersion2`).
     static func encode(_ row: ArraySlice<SQLiteDatabase.Value>) -> [UInt8] {
-        var out = Array(encodingVersion.utf8)
-        for (name, value) in zip(fields, row) {
+        let v2 = row.count == fieldsV2.count
+        var out = Array((v2 ? encodingVersion2 : encodingVersion).utf8)
+        for (name, value) in zip(v2 ? fieldsV2 : fields, row) {
             out += Array(name.utf8)
             out.append(0x20)
             switch value {
@@ -66,7 +77,7 @@ enum PlayLogChain {
     /// continues from its start or pruned mark; a start mark is made now (with `note`) when there is none.
     @discardableResult
     static func extend(_ db: SQLiteDatabase, ids: [Int64]?, now: Date, note: String) throws(SQLiteError) -> Int {
-        let select = "SELECT \(columns) FROM showings WHERE chain_seq IS NULL AND end_utc IS NOT NULL"
+        let select = "SELECT \(columnsV2) FROM showings WHERE chain_seq IS NULL AND end_utc IS NOT NULL"
         var rows: [[SQLiteDatabase.Value]] = []
         if let ids {
             for id in ids { rows += try db.query(select + " AND id = ?1", [.int(id)]) }
@@ -87,8 +98,11 @@ enum PlayLogChain {
         for row in rows {
             guard let id = row[0].int else { continue }
             seq += 1
-            previous = link(previous: previous, row: row[...])
-            try db.query("UPDATE showings SET chain = ?2, chain_seq = ?3 WHERE id = ?1", [.int(id), .text(previous), .int(seq)])
+            // a row with a verdict hashes what the display side knew too (v2); one without (an older log's) as before
+            let version: Int64 = row[verdictIndex] == .null ? 1 : 2
+            previous = link(previous: previous, row: version == 2 ? row[...] : row[0..<fields.count])
+            try db.query("UPDATE showings SET chain = ?2, chain_seq = ?3, chain_v = ?4 WHERE id = ?1",
+                         [.int(id), .text(previous), .int(seq), .int(version)])
         }
         return rows.count
     }

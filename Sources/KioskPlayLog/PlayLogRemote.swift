@@ -7,13 +7,17 @@ public enum PlayLogRemote {
     /// Serves `reports` from the log at `path`; today is the local day in `zone`.
     public static func connect(_ reports: PlayReports, path: String, zone: TimeZone) {
         reports.connect(report: { query throws(PlayReportRefusal) in
-            guard let by = PlayLogReport.Grouping(rawValue: query.by) else { throw PlayReportRefusal("'\(query.by)' is not item, hour, day, region or screen") }
+            guard let by = PlayLogReport.Grouping(rawValue: query.by) else { throw PlayReportRefusal("'\(query.by)' is not item, hour, day, region, screen or verdict") }
             guard let format = PlayLogReport.Format(rawValue: query.format) else {
                 throw PlayReportRefusal("'\(query.format)' is not table, csv, json or xibo")
             }
+            guard let verdicts = PlayLogReport.VerdictFilter(name: query.verdict) else { throw PlayReportRefusal("'\(query.verdict)' is not a verdict") }
+            if format == .xibo, verdicts != .seen { throw PlayReportRefusal("the xibo format counts only seen showings") }
             do throws(SQLiteError) {
-                let rows = try PlayLogReport.rows(path: path, since: query.since, until: query.until, by: by, perItem: format == .xibo)
+                let rows = try PlayLogReport.rows(path: path, since: query.since, until: query.until, by: by, perItem: format == .xibo, verdicts: verdicts)
+                guard format == .table else { return PlayLogReport.render(rows, by: by, format: format) }
                 return PlayLogReport.render(rows, by: by, format: format)
+                    + PlayLogReport.leftOutLine(try PlayLogReport.leftOut(path: path, since: query.since, until: query.until, verdicts: verdicts))
             } catch {
                 throw PlayReportRefusal("play log: \(error.description)")
             }
@@ -24,13 +28,14 @@ public enum PlayLogRemote {
 
     /// Today's figures as of `now` (the showings that started since local midnight in `zone` and have ended):
     /// `{"day", "timezone", "showings", "seconds", "items": [{"item", "showings", "seconds"}], "hours": [{"hour", …}],
-    /// "as_of"}`, hours in UTC as `kiosk report --by hour` gives them.
+    /// "as_of"}`, hours in UTC as `kiosk report --by hour` gives them. Every showing counts, whatever its verdict,
+    /// as in the status's figures for today (`kiosk report` counts the seen ones).
     public static func today(path: String, at now: Date, zone: TimeZone) throws(SQLiteError) -> JSONValue {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let midnight = calendar.startOfDay(for: now)
-        let items = try PlayLogReport.rows(path: path, since: midnight, until: nil, by: .item)
-        let hours = try PlayLogReport.rows(path: path, since: midnight, until: nil, by: .hour)
+        let items = try PlayLogReport.rows(path: path, since: midnight, until: nil, by: .item, verdicts: .all)
+        let hours = try PlayLogReport.rows(path: path, since: midnight, until: nil, by: .hour, verdicts: .all)
         func groups(_ rows: [PlayLogReport.Row], _ key: String) -> JSONValue {
             .array(rows.map { .object([(key, .string($0.group)), ("showings", .int(Int64($0.count))), ("seconds", .double(rounded($0.seconds)))]) })
         }

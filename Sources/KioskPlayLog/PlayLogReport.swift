@@ -2,12 +2,14 @@ import Foundation
 import KioskCore
 
 /// `kiosk report`: the play log's showings counted and their seconds on screen summed per item, hour, day,
-/// region or screen, between two times, as a table, CSV, JSON or Xibo's stats XML. The log is opened read-only (a WAL
-/// reader: the player writing it is never held up).
+/// region, screen or verdict, between two times, as a table, CSV, JSON or Xibo's stats XML. The log is opened
+/// read-only (a WAL reader: the player writing it is never held up). Only showings whose verdict is `seen` are
+/// counted unless asked otherwise (`VerdictFilter`); a row from before proof of display (no verdict) counts as `seen`,
+/// as it always did.
 public enum PlayLogReport {
     /// How showings are grouped.
     public enum Grouping: String, CaseIterable, Sendable {
-        case item, hour, day, region, screen
+        case item, hour, day, region, screen, verdict
 
         /// The SQL of a group's key (hours and days in UTC, as the log keeps its times).
         var key: String {
@@ -17,6 +19,7 @@ public enum PlayLogReport {
             case .day: "substr(start_utc, 1, 10)"
             case .region: "COALESCE(layout || ':', '') || region"
             case .screen: "screen"
+            case .verdict: "COALESCE(verdict, 'seen')"
             }
         }
     }
@@ -39,8 +42,10 @@ public enum PlayLogReport {
         public var last: String
     }
 
-    /// The groups of the showings that ended, started at or after `since` and before `until`, in the log at `path`.
-    public static func rows(path: String, since: Date?, until: Date?, by: Grouping, perItem: Bool = false) throws(SQLiteError) -> [Row] {
+    /// The groups of the showings that ended, started at or after `since` and before `until`, in the log at `path`,
+    /// of the verdicts `verdicts` lets through (by default only `seen`).
+    public static func rows(path: String, since: Date?, until: Date?, by: Grouping, perItem: Bool = false,
+                            verdicts: VerdictFilter = .seen) throws(SQLiteError) -> [Row] {
         guard FileManager.default.fileExists(atPath: path) else {
             throw SQLiteError(description: "\(path): no such file", code: 14)
         }
@@ -50,7 +55,12 @@ public enum PlayLogReport {
         }
         // a log no player of this version has opened yet has no screen column: its rows were all on `main`
         let hasScreens = try db.query("SELECT count(*) FROM pragma_table_info('showings') WHERE name = 'screen'").first?.first?.int == 1
-        let rows = try db.query(query(by: by, perItem: perItem, screens: hasScreens), [.text(since.map(PlayLog.timestamp) ?? ""), .text(until.map(PlayLog.timestamp) ?? "9999")])
+        // nor a verdict column: its rows count as seen
+        let hasVerdicts = try db.query("SELECT count(*) FROM pragma_table_info('showings') WHERE name = 'verdict'").first?.first?.int == 1
+        let rows = try db.query(query(by: by, perItem: perItem, screens: hasScreens, verdicts: hasVerdicts ? verdicts : .all),
+                                [.text(since.map(PlayLog.timestamp) ?? ""), .text(until.map(PlayLog.timestamp) ?? "9999")]
+                                    + (hasVerdicts ? verdicts.values : []))
+            .filter { _ in hasVerdicts || verdicts.admits(.seen) }
         return rows.map { r in
             Row(group: r[0].text ?? "", item: r[1].text ?? "", count: Int(r[2].int ?? 0), seconds: r[3].real ?? 0,
                 first: r[4].text ?? "", last: r[5].text ?? "")
@@ -59,7 +69,8 @@ public enum PlayLogReport {
 
     /// The SQL of a report (`?1` and `?2` the bounds of the showings' starts): the groups' key, the item with it
     /// when `perItem`, the count, the seconds, the first start and the last end.
-    static func query(by: Grouping, perItem: Bool, screens: Bool = true) -> String {
+    /// `verdicts`: those counted (`?3`: the one verdict, when it names one).
+    static func query(by: Grouping, perItem: Bool, screens: Bool = true, verdicts: VerdictFilter = .seen) -> String {
         let perItem = perItem && by != .item
         // By day the rows are read in showings_by_day's order (its key is the group's): the bounds are then
         // filters (`+`), so that SQLite does not take showings_by_start for them and sort what it finds.
@@ -67,7 +78,7 @@ public enum PlayLogReport {
         return """
             SELECT \(by == .screen && !screens ? "'main'" : by.key) AS g, \(perItem ? "path" : "''") AS i, count(*), total(duration), min(start_utc), max(end_utc)
             FROM showings
-            WHERE end_utc IS NOT NULL AND \(start) >= ?1 AND \(start) < ?2
+            WHERE end_utc IS NOT NULL AND \(start) >= ?1 AND \(start) < ?2\(verdicts.condition)
             GROUP BY g\(perItem ? ", i" : "") ORDER BY g\(perItem ? ", i" : "")
             """
     }

@@ -57,7 +57,11 @@ extension PlayLog {
         );
         """,
         // 5: each run of kiosk that wrote the log, so that one which ended without closing it (a crash, a power cut)
-        // is found at the next start, and the showings its last batch held, never written, are a recorded break
+        // is found at the next start, and the showings its last batch held, never written, are a recorded break;
+        // and proof of display (PlayLogDisplay): what the display side knew of each showing, its verdict, and the
+        // proof thumbnails, each distinct one stored once. Rows from before have no verdict (counted as seen) and
+        // are chained as before (`chain_v` NULL or 1: `kiosk-showing-v1`; 2: `kiosk-showing-v2`, PlayLogChain); the
+        // report by day counts only seen showings, so its index covers the verdict too
         """
         CREATE TABLE runs (
           id INTEGER PRIMARY KEY,
@@ -66,6 +70,20 @@ extension PlayLog {
           clean INTEGER NOT NULL DEFAULT 0,
           batch_s REAL NOT NULL DEFAULT 0
         );
+        ALTER TABLE showings ADD COLUMN display_state TEXT;
+        ALTER TABLE showings ADD COLUMN display_id TEXT;
+        ALTER TABLE showings ADD COLUMN cec_power TEXT;
+        ALTER TABLE showings ADD COLUMN verdict TEXT;
+        ALTER TABLE showings ADD COLUMN thumb TEXT;
+        ALTER TABLE showings ADD COLUMN chain_v INTEGER;
+        DROP INDEX showings_by_day;
+        CREATE INDEX showings_by_day ON showings(substr(start_utc, 1, 10), start_utc, end_utc, duration, verdict);
+        CREATE TABLE thumbs (
+          hash TEXT PRIMARY KEY,
+          width INTEGER NOT NULL,
+          height INTEGER NOT NULL,
+          rgb TEXT NOT NULL
+        ) WITHOUT ROWID;
         """,
     ]
 }

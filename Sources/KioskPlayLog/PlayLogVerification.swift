@@ -27,7 +27,7 @@ public enum PlayLogVerification {
         let signatures = try db.query("SELECT id, row_id, head, time_utc, public_key, signature FROM signatures ORDER BY id")
         var heads: [Int64: String] = Dictionary(signatures.compactMap { $0[1].int.map { ($0, "") } }, uniquingKeysWith: { a, _ in a })
         let summary: String
-        switch try walk(db, pageSize: pageSize, heads: &heads) {
+        switch try walk(db, pageSize: pageSize, heads: &heads, proof: version >= 5) {
         case .failure(let f): return .failed(row: f.row, reason: f.reason)
         case .success(let s): summary = s
         }
@@ -65,7 +65,9 @@ public enum PlayLogVerification {
 
     /// Checks every row in id order (a complete row has its place in the chain, an open one none), then the chain
     /// in its order from the start mark, setting the chain of each row `heads` names (the rows signed); the summary.
-    private static func walk(_ db: SQLiteDatabase, pageSize: Int, heads: inout [Int64: String]) throws(SQLiteError) -> Result<String, Problem> {
+    /// Each row is hashed in the encoding its `chain_v` names (`proof`: the log has the columns of schema 5; a row
+    /// whose `chain_v` is 2 hashes `PlayLogChain.fieldsV2`, any other `fields`).
+    private static func walk(_ db: SQLiteDatabase, pageSize: Int, heads: inout [Int64: String], proof: Bool) throws(SQLiteError) -> Result<String, Problem> {
         let limit = SQLiteDatabase.Value.int(Int64(pageSize))
         var after = Int64.min
         var open: [Int64] = []
@@ -99,14 +101,18 @@ public enum PlayLogVerification {
         var chained = 0
         var lastRow: Int64?
         var place = anchor.seq - 1
+        let width = PlayLogChain.fieldsV2.count
+        let select = proof ? "\(PlayLogChain.columnsV2), chain_v"
+            : PlayLogChain.columns + String(repeating: ", NULL", count: width - PlayLogChain.fields.count + 1)
         while true {
-            let rows = try db.query("SELECT \(PlayLogChain.columns), chain, chain_seq FROM showings WHERE chain_seq > ?1 ORDER BY chain_seq LIMIT ?2",
+            let rows = try db.query("SELECT \(select), chain, chain_seq FROM showings WHERE chain_seq > ?1 ORDER BY chain_seq LIMIT ?2",
                                     [.int(place), limit])
             guard let last = rows.last?.last?.int else { break }
             place = last
             for row in rows {
-                guard let id = row[0].int, let seq = row[PlayLogChain.fields.count + 1].int,
-                      let stored = row[PlayLogChain.fields.count].text else { continue }
+                guard let id = row[0].int, let seq = row[width + 2].int,
+                      let stored = row[width + 1].text else { continue }
+                let hashed = row[width].int == 2 ? row[0..<width] : row[0..<PlayLogChain.fields.count]
                 guard seq == expected else {
                     if seq < expected {
                         return .failure(Problem(row: id, reason: "row \(id) is before the chain's start (place \(anchor.seq)): inserted?"))
@@ -117,7 +123,7 @@ public enum PlayLogVerification {
                     return .failure(Problem(row: missing ?? id, reason: "\(name) from the chain \(between) (chain_seq jumps from \(expected - 1) to \(seq))"))
                 }
                 expected += 1
-                guard PlayLogChain.link(previous: previous, row: row[0..<PlayLogChain.fields.count]) == stored else {
+                guard PlayLogChain.link(previous: previous, row: hashed) == stored else {
                     return .failure(Problem(row: id, reason: "row \(id) does not match its chain (hash mismatch): changed, or put in another row's place"))
                 }
                 previous = stored

@@ -22,8 +22,10 @@ public final class PlayLogWriter: @unchecked Sendable {
     public typealias Showing = UInt64
 
     private enum Event {
-        case begin(Showing, ShowingItem, Date, screenOn: Bool)
-        case end(Showing, Date, reason: String, length: Double, screenOff: Double)
+        case begin(Showing, ShowingItem, Date, screenOn: Bool, display: ShowingDisplay?)
+        case end(Showing, Date, reason: String, length: Double, screenOff: Double, display: ShowingDisplay?)
+        /// A proof thumbnail to keep (once per distinct picture).
+        case thumb(ProofThumbnail)
         case heartbeat(Date)
         case prune(before: Date, days: Double)
         case sign
@@ -56,7 +58,7 @@ public final class PlayLogWriter: @unchecked Sendable {
     /// Why writes fail now, for `flush`'s line (nil while they work).
     private var heldBecause: String?
     // the writer thread's own
-    private var rows: [Showing: (row: Int64, item: ShowingItem, start: Date, screenOn: Bool)] = [:]
+    private var rows: [Showing: (row: Int64, item: ShowingItem, start: Date, screenOn: Bool, display: ShowingDisplay?)] = [:]
     private var failing: SQLiteError?
     /// The drops already said.
     private var reportedDrops = 0
@@ -64,7 +66,7 @@ public final class PlayLogWriter: @unchecked Sendable {
     /// The showings ended since the file was last seen in place: written again, whole, into a new file begun when
     /// it was deleted meanwhile (their ends went into the deleted one).
     private var endedSinceCheck: [(item: ShowingItem, start: Date, screenOn: Bool, end: Date, reason: String,
-                                   length: Double, screenOff: Double)] = []
+                                   length: Double, screenOff: Double, display: ShowingDisplay?)] = []
     /// Changes left out since the last one written, for a failure that trying again cannot mend (a damaged file).
     private var leftOut = 0
 
@@ -96,8 +98,9 @@ public final class PlayLogWriter: @unchecked Sendable {
     /// The log's file.
     public var path: String { store.path }
 
-    /// A showing of `item` came on screen at `start`; the number its `end` names. Never waits.
-    public func begin(_ item: ShowingItem, at start: Date, screenOn: Bool) -> Showing {
+    /// A showing of `item` came on screen at `start`, the display side knowing `display`; the number its `end`
+    /// names. Never waits.
+    public func begin(_ item: ShowingItem, at start: Date, screenOn: Bool, display: ShowingDisplay? = nil) -> Showing {
         cond.lock()
         defer { cond.unlock() }
         let showing = nextShowing
@@ -106,20 +109,25 @@ public final class PlayLogWriter: @unchecked Sendable {
             droppedShowings.insert(showing)
             dropped += 1
         } else {
-            enqueue(.begin(showing, item, start, screenOn: screenOn))
+            enqueue(.begin(showing, item, start, screenOn: screenOn, display: display))
             queuedBegins += 1
         }
         return showing
     }
 
     /// Showing `showing` left the screen at `end` after `length` seconds, `screenOff` of them with the screen off.
+    /// `display`: what the display side knew at the showing's worst moment (nil: what its start knew stays).
     /// Never waits; never dropped when its start was not.
-    public func end(_ showing: Showing, at end: Date, reason: String, length: Double, screenOff: Double) {
+    public func end(_ showing: Showing, at end: Date, reason: String, length: Double, screenOff: Double, display: ShowingDisplay? = nil) {
         cond.lock()
         defer { cond.unlock() }
         if droppedShowings.remove(showing) != nil { return }
-        enqueue(.end(showing, end, reason: reason, length: length, screenOff: screenOff))
+        enqueue(.end(showing, end, reason: reason, length: length, screenOff: screenOff, display: display))
     }
+
+    /// Keeps a proof thumbnail (a showing's `display.thumb` names its hash): written once per distinct picture,
+    /// dropped when the queue is full (the showing still names its hash).
+    public func thumbnail(_ thumb: ProofThumbnail) { enqueueSpare(.thumb(thumb)) }
 
     /// The showings on screen are still on at `now` (dropped when the queue is full: the next one says the same).
     public func heartbeat(at now: Date) { enqueueSpare(.heartbeat(now)) }
@@ -277,15 +285,17 @@ public final class PlayLogWriter: @unchecked Sendable {
     /// Writes one event; an earlier run found unclean when this run begins.
     private func write(_ event: Event) throws(SQLiteError) -> PlayLog.UncleanRun? {
         switch event {
-        case .begin(let showing, let item, let start, let screenOn):
-            let row = try store.tryBegin(item, at: start, screenOn: screenOn)
-            rows[showing] = (row, item, start, screenOn)
+        case .begin(let showing, let item, let start, let screenOn, let display):
+            let row = try store.tryBegin(item, at: start, screenOn: screenOn, display: display)
+            rows[showing] = (row, item, start, screenOn, display)
             if failing != nil { late += 1 }
-        case .end(let showing, let end, let reason, let length, let screenOff):
+        case .end(let showing, let end, let reason, let length, let screenOff, let display):
             guard let r = rows[showing] else { return nil }
-            try store.tryEnd(r.row, at: end, reason: reason, length: length, screenOff: screenOff)
+            try store.tryEnd(r.row, at: end, reason: reason, length: length, screenOff: screenOff, display: display)
             rows[showing] = nil
-            endedSinceCheck.append((r.item, r.start, r.screenOn, end, reason, length, screenOff))
+            endedSinceCheck.append((r.item, r.start, r.screenOn, end, reason, length, screenOff, display ?? r.display))
+        case .thumb(let thumb):
+            try store.tryStore(thumb: thumb)
             if endedSinceCheck.count > capacity { endedSinceCheck.removeFirst() }
         case .heartbeat(let now):
             try store.tryHeartbeat(at: now)
@@ -337,11 +347,11 @@ public final class PlayLogWriter: @unchecked Sendable {
             try store.reopen()
             _ = try store.tryOpenRun(batch: batch)
             for r in endedSinceCheck {
-                let row = try store.tryBegin(r.item, at: r.start, screenOn: r.screenOn)
+                let row = try store.tryBegin(r.item, at: r.start, screenOn: r.screenOn, display: r.display)
                 try store.tryEnd(row, at: r.end, reason: r.reason, length: r.length, screenOff: r.screenOff)
             }
             for (showing, r) in rows.sorted(by: { $0.key < $1.key }) {
-                rows[showing]?.row = try store.tryBegin(r.item, at: r.start, screenOn: r.screenOn)
+                rows[showing]?.row = try store.tryBegin(r.item, at: r.start, screenOn: r.screenOn, display: r.display)
             }
             let ended = endedSinceCheck.count
             endedSinceCheck.removeAll()

@@ -223,7 +223,8 @@ enum MPVCommandTable {
         },
         // kiosk's: the play log's report (`kiosk report`'s), read on the server's thread, never the player's
         MPVCommand(name: "play-report", args: [arg("by", "String", optional: true), arg("format", "String", optional: true),
-                                                arg("since", "String", optional: true), arg("until", "String", optional: true)],
+                                                arg("since", "String", optional: true), arg("until", "String", optional: true),
+                                                arg("verdict", "String", optional: true)],
                    vararg: false) { a, c throws(MPVError) in
             return .reply(try playReport(a, c))
         },
@@ -237,7 +238,7 @@ enum MPVCommandTable {
     ] + MPVPropertyCommands.all + MPVOverlayCommands.all + MPVContentCommands.all
 
     /// loadfile's and loadlist's flags.
-    /// `play-report [BY [FORMAT [SINCE [UNTIL]]]]`: the report's text. An unknown grouping or format, or a time not
+    /// `play-report [BY [FORMAT [SINCE [UNTIL [VERDICT]]]]]`: the report's text (VERDICT: `seen` by default). An unknown grouping or format, or a time not
     /// ISO 8601 with a zone, is "invalid parameter"; a log that is absent or unreadable is "error running command",
     /// with its reason in the server's log.
     static func playReport(_ a: MPVArgs, _ c: MPVCommandContext) throws(MPVError) -> MPVResult {
@@ -247,8 +248,10 @@ enum MPVCommandTable {
             guard let d = PlayReportQuery.instant(text) else { throw .invalidParameter }
             return d
         }
-        let query = PlayReportQuery(by: try given(0) ?? "item", format: try given(1) ?? "table", since: try instant(2), until: try instant(3))
-        guard PlayReportQuery.groupings.contains(query.by), PlayReportQuery.formats.contains(query.format) else { throw .invalidParameter }
+        let query = PlayReportQuery(by: try given(0) ?? "item", format: try given(1) ?? "table", since: try instant(2), until: try instant(3),
+                                    verdict: try given(4) ?? "seen")
+        guard PlayReportQuery.groupings.contains(query.by), PlayReportQuery.formats.contains(query.format),
+              PlayReportQuery.verdicts.contains(query.verdict) else { throw .invalidParameter }
         do {
             return .success(.string(try c.reports.report(query)))
         } catch {

@@ -133,12 +133,14 @@ extension WebApp {
             }
         }
         let by = r.query["by"] ?? "item", format = r.query["format"] ?? "json"
-        guard PlayReportQuery.groupings.contains(by) else { return .error(400, "by '\(by)' is not item, hour, day, region or screen") }
+        guard PlayReportQuery.groupings.contains(by) else { return .error(400, "by '\(by)' is not item, hour, day, region, screen or verdict") }
+        let verdict = r.query["verdict"] ?? "seen"
+        guard PlayReportQuery.verdicts.contains(verdict) else { return .error(400, "verdict '\(verdict)' is not \(PlayReportQuery.verdicts.joined(separator: ", "))") }
         guard PlayReportQuery.formats.contains(format) else { return .error(400, "format '\(format)' is not table, csv, json or xibo") }
         let (since, badSince) = instant("since"), (until, badUntil) = instant("until")
         if let bad = badSince ?? badUntil { return bad }
         do throws(PlayReportRefusal) {
-            let text = try backend.reports.report(PlayReportQuery(by: by, format: format, since: since, until: until))
+            let text = try backend.reports.report(PlayReportQuery(by: by, format: format, since: since, until: until, verdict: verdict))
             switch format {
             case "json": return .json(200, text)
             case "csv": return WebResponse(type: "text/csv; charset=utf-8", body: Array(text.utf8),

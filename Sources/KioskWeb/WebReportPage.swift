@@ -2,7 +2,8 @@ import Foundation
 import KioskCore
 
 /// The reports page: showings per day (the last 30 days) and per item (the 20 most shown) as SVG bar charts drawn
-/// here from the play log (no script, no library), with CSV downloads of both.
+/// here from the play log (no script, no library), with CSV downloads of both: the showings that were seen (proof of
+/// display, docs/proof-of-play.md); and every showing of the 30 days by its verdict, so that those not seen show.
 enum WebReportPage {
     static func body(_ reports: PlayReports) -> String {
         guard reports.available else {
@@ -12,6 +13,7 @@ enum WebReportPage {
         let days = rows(reports, PlayReportQuery(by: "day", format: "json", since: since), key: "day")
         let items = rows(reports, PlayReportQuery(by: "item", format: "json", since: since), key: "item")
             .sorted { $0.count > $1.count }.prefix(20)
+        let verdicts = rows(reports, PlayReportQuery(by: "verdict", format: "json", since: since, verdict: "all"), key: "verdict")
         let from = PlayReportQuery.text(since)
         return """
             <h1>Reports</h1>
@@ -21,6 +23,9 @@ enum WebReportPage {
             <h2>Showings per item, the last 30 days</h2>
             \(chart(items.map { (($0.label as NSString).lastPathComponent, $0.count, $0.seconds) }, labelWidth: 220, id: "chart-items"))
             <p><a href="/api/report?by=item&amp;format=csv&amp;since=\(from)" download>Download CSV (per item)</a></p>
+            <h2>Every showing by verdict, the last 30 days</h2>
+            <p>Only <em>seen</em> showings (a display connected and on) are counted above.</p>
+            \(chart(verdicts.map { ($0.label, $0.count, $0.seconds) }, labelWidth: 120, id: "chart-verdicts"))
             """
     }
 

@@ -93,11 +93,13 @@ struct CommandHelp {
         specs: FleetCommand.specs)
     /// `kiosk report`.
     static let report = CommandHelp(name: "report", arguments: "",
-        brief: "count what the play log says was shown, per item, hour, day, region or screen",
-        usage: "kiosk report [--play-log FILE] [--since T] [--until T] [--by item|hour|day|region|screen] [--format table|csv|json|xibo]\n"
+        brief: "count what the play log says was shown, per item, hour, day, region, screen or verdict",
+        usage: "kiosk report [--play-log FILE] [--since T] [--until T] [--by item|hour|day|region|screen|verdict] [--format table|csv|json|xibo]\n"
+            + "             [--verdict seen|all|screen-off|display-absent|tv-standby|unknown]\n"
             + "kiosk report --verify [--key PUBKEY|FILE] [--play-log FILE]\n"
             + "kiosk report --public-key | --sign [--play-log FILE]",
-        summary: "Counts the showings in the play log and sums their seconds on screen. --verify checks the log's hash\n"
+        summary: "Counts the showings in the play log and sums their seconds on screen: only those seen (a display\n"
+            + "connected and on) unless --verdict says otherwise; a table says the others under its total. --verify checks the log's hash\n"
             + "chain and signatures (docs/proof-of-play.md): exit 0 and a summary line, or exit 1 naming the first row\n"
             + "that does not match; a crash's recorded break is not an error.",
         specs: ReportCommand.specs)

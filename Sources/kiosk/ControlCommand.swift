@@ -15,7 +15,8 @@ struct ControlCommand {
         OptionSpec("timeout", .number(0.01...3600), metavar: "S", "seconds to wait for a reply (default 5)"),
         OptionSpec("until", .text, metavar: "T", "with alert: when it ends (90s, 10min, HH:MM, YYYY-MM-DDTHH:MM[:SS])"),
         OptionSpec("clear", .flag, "with alert: end the alert on screen"),
-        OptionSpec("by", .text, metavar: "G", "with report: group by item (default), hour, day, region or screen"),
+        OptionSpec("by", .text, metavar: "G", "with report: group by item (default), hour, day, region, screen or verdict"),
+        OptionSpec("verdict", .text, metavar: "V", "with report: count showings of this verdict: seen (default), all, screen-off, display-absent, tv-standby, unknown"),
         OptionSpec("format", .text, metavar: "F", "with report: table (default), csv, json or xibo"),
         OptionSpec("since", .text, metavar: "T", "with report: showings that started at or after T (YYYY-MM-DD[THH:MM[:SS]], local, or with Z or +HH:MM)"),
     ]
@@ -31,7 +32,8 @@ struct ControlCommand {
         }
         let (optionArgs, words) = Self.split(args)
         let options = try ParsedOptions.parse(optionArgs, specs: Self.specs, command: "ctl")
-        let report = ControlRequest.ReportOptions(by: options.string("by"), format: options.string("format"), since: options.string("since"))
+        let report = ControlRequest.ReportOptions(by: options.string("by"), format: options.string("format"), since: options.string("since"),
+                                                    verdict: options.string("verdict"))
         let request = try ControlRequest(words, directory: FileManager.default.currentDirectoryPath,
                                          until: options.string("until"), clear: options.has("clear"), report: report)
         let socket = (options.string("socket") ?? IPCSocketPath.standard(environment: ProcessInfo.processInfo.environment))

@@ -20,13 +20,14 @@ enum ControlRequest {
     /// Print the health readings (`kiosk-health`) as a table.
     case health
 
-    /// What `report` asks for beyond its word: `--by`, `--format`, `--since`, `--until`.
+    /// What `report` asks for beyond its word: `--by`, `--format`, `--since`, `--until`, `--verdict`.
     struct ReportOptions {
         var by: String?
         var format: String?
         var since: String?
         var until: String?
-        var any: Bool { by != nil || format != nil || since != nil }
+        var verdict: String?
+        var any: Bool { by != nil || format != nil || since != nil || verdict != nil }
     }
 
     /// The subcommands, for help and usage errors.
@@ -55,7 +56,7 @@ enum ControlRequest {
                                  the last hour, decode failures, the content's last good check, and each display's
                                  connector state and monitor (EDID) (kiosk-health; docs/health.md)
       check-content              check the content's URL now, not at the end of its period (check-content)
-      report [--by item|hour|day|region] [--format table|csv|json|xibo] [--since T] [--until T]
+      report [--by item|hour|day|region|screen|verdict] [--format table|csv|json|xibo] [--since T] [--until T] [--verdict V]
                                  the play log's report, as 'kiosk report' writes it (T: YYYY-MM-DD[THH:MM[:SS]], local)
     """
 
@@ -161,7 +162,7 @@ enum ControlRequest {
     /// `--until` sent as UTC instants (the server may keep another zone).
     static func reportCommand(_ r: ReportOptions, zone: TimeZone) throws(UsageError) -> [Any] {
         let by = r.by ?? "item", format = r.format ?? "table"
-        guard PlayReportQuery.groupings.contains(by) else { throw UsageError("ctl report: --by '\(by)' is not item, hour, day, region or screen") }
+        guard PlayReportQuery.groupings.contains(by) else { throw UsageError("ctl report: --by '\(by)' is not item, hour, day, region, screen or verdict") }
         guard PlayReportQuery.formats.contains(format) else { throw UsageError("ctl report: --format '\(format)' is not table, csv, json or xibo") }
         func instant(_ text: String?, _ name: String) throws(UsageError) -> String {
             guard let text else { return "" }
@@ -171,7 +172,11 @@ enum ControlRequest {
                 throw UsageError("ctl report: --\(name): \(error)")
             }
         }
-        return ["play-report", by, format, try instant(r.since, "since"), try instant(r.until, "until")]
+        let verdict = r.verdict ?? "seen"
+        guard PlayReportQuery.verdicts.contains(verdict) else {
+            throw UsageError("ctl report: --verdict '\(verdict)' is not \(PlayReportQuery.verdicts.joined(separator: ", "))")
+        }
+        return ["play-report", by, format, try instant(r.since, "since"), try instant(r.until, "until"), verdict]
     }
 
     /// A 0-based playlist index.

@@ -11,7 +11,9 @@ struct ReportCommand {
         OptionSpec("since", .text, metavar: "YYYY-MM-DD[THH:MM[:SS]]", "showings that started at or after this local time (or with Z or +HH:MM)"),
         OptionSpec("until", .text, metavar: "YYYY-MM-DD[THH:MM[:SS]]", "showings that started before this local time (or with Z or +HH:MM)"),
         OptionSpec("timezone", .text, metavar: "AREA/CITY", "the zone of --since and --until (default: the system's)"),
-        OptionSpec("by", .choice(PlayLogReport.Grouping.allCases.map(\.rawValue)), "group by item (default), hour, day, region or screen (hours and days in UTC)"),
+        OptionSpec("by", .choice(PlayLogReport.Grouping.allCases.map(\.rawValue)), "group by item (default), hour, day, region, screen or verdict (hours and days in UTC)"),
+        OptionSpec("verdict", .choice(PlayLogReport.VerdictFilter.names),
+                   "count the showings of this verdict: seen (default), all, screen-off, display-absent, tv-standby or unknown; xibo counts only seen"),
         OptionSpec("format", .choice(PlayLogReport.Format.allCases.map(\.rawValue)), "table (default), csv, json or xibo (Xibo's stats XML)"),
         OptionSpec("verify", .flag, "check the play log's hash chain and every signature; exit 1 naming the first row that does not match"),
         OptionSpec("key", .text, metavar: "PUBKEY|FILE", "the public key --verify checks against (base64 or hex, or a file holding it; default: the log's own key, LOG.key)"),
@@ -47,9 +49,16 @@ struct ReportCommand {
         }
         let by = PlayLogReport.Grouping(rawValue: o.string("by") ?? "item") ?? .item
         let format = PlayLogReport.Format(rawValue: o.string("format") ?? "table") ?? .table
+        let verdicts = PlayLogReport.VerdictFilter(name: o.string("verdict") ?? "seen") ?? .seen
+        if format == .xibo, verdicts != .seen {
+            throw UsageError("report: --format xibo counts only seen showings (a CMS pays for those); leave out --verdict")
+        }
         do {
-            let rows = try PlayLogReport.rows(path: path, since: since, until: until, by: by, perItem: format == .xibo)
+            let rows = try PlayLogReport.rows(path: path, since: since, until: until, by: by, perItem: format == .xibo, verdicts: verdicts)
             print(PlayLogReport.render(rows, by: by, format: format), terminator: "")
+            if format == .table {  // the others, said apart (a CSV or JSON's reader asks with --verdict or --by verdict)
+                print(PlayLogReport.leftOutLine(try PlayLogReport.leftOut(path: path, since: since, until: until, verdicts: verdicts)), terminator: "")
+            }
             return 0
         } catch {
             log.error("report: \(error.description)")

@@ -100,12 +100,13 @@ final class PlayLogChainTests: XCTestCase {
         XCTAssertEqual(bad, 1, badLine)
         XCTAssertTrue(badLine.contains("at row \(counts[3])") && badLine.contains("is bad"), badLine)
 
-        // a forger who knows the encoding changes row 3 and rebuilds the chain after it: the signature catches it
+        // a forger who knows the encoding (v2: the rows have verdicts) changes row 3 and rebuilds the chain after it:
+        // the signature catches it
         let rebuilt = try Self.copy(db, to: "rebuilt.sqlite", in: dir)
         _ = try PlayLogTests.sqlite3(rebuilt, "UPDATE showings SET path = '/forged.png' WHERE id = 3")
         let forge = try SQLiteDatabase(path: rebuilt)
         var previous = try XCTUnwrap(forge.query("SELECT chain FROM showings WHERE id = 2").first?.first?.text)
-        for row in try forge.query("SELECT \(PlayLogChain.columns) FROM showings WHERE id >= 3 ORDER BY chain_seq") {
+        for row in try forge.query("SELECT \(PlayLogChain.columnsV2) FROM showings WHERE id >= 3 ORDER BY chain_seq") {
             previous = PlayLogChain.link(previous: previous, row: row[...])
             try forge.query("UPDATE showings SET chain = ?1 WHERE id = ?2", [.text(previous), row[0]])
         }

@@ -17,7 +17,7 @@ final class PlayLogLockTests: XCTestCase {
         let pictures = try Self.colours.enumerated().map { try ColourPictures.make(dir, "\($0.offset)-\($0.element.name).png", $0.element.name) }
         let db = dir.file("plays.sqlite"), sock = dir.file("ipc.sock")
         let p = try LiveProcess(["play", "--output", "headless", "--size", "64x36", "--duration", "1", "--transition", "none",
-                                 "--no-state", "--play-log", db, "--input-ipc-server", sock, "--log-level", "info"] + pictures)
+                                 "--no-state", "--play-log", db, "--play-log-batch", "0", "--input-ipc-server", sock, "--log-level", "info"] + pictures)
         XCTAssertTrue(p.waitFor("ipc: listening on \(sock)", timeout: 30), p.stderr)
         XCTAssertTrue(p.waitFor("play log: kept in", timeout: 30), p.stderr)
         Thread.sleep(forTimeInterval: 1.5)  // a few rows written before the lock

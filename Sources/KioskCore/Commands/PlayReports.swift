@@ -9,15 +9,20 @@ public struct PlayReportQuery: Sendable, Equatable {
     /// Showings that started at or after `since` and before `until`; nil: no bound.
     public var since: Date?
     public var until: Date?
+    /// The showings counted, by verdict: one of `verdicts` (`seen` by default, as `kiosk report --verdict`).
+    public var verdict: String
 
     /// The groupings `kiosk report` knows.
-    public static let groupings = ["item", "hour", "day", "region", "screen"]
+    public static let groupings = ["item", "hour", "day", "region", "screen", "verdict"]
+    /// The verdicts `kiosk report --verdict` takes.
+    public static let verdicts = ["seen", "all", "display-absent", "screen-off", "tv-standby", "unknown"]
     /// The formats `kiosk report` writes.
     public static let formats = ["table", "csv", "json", "xibo"]
 
-    /// A query; `by` and `format` must be among `groupings` and `formats`.
-    public init(by: String = "item", format: String = "table", since: Date? = nil, until: Date? = nil) {
+    /// A query; `by`, `format` and `verdict` must be among `groupings`, `formats` and `verdicts`.
+    public init(by: String = "item", format: String = "table", since: Date? = nil, until: Date? = nil, verdict: String = "seen") {
         self.by = by
+        self.verdict = verdict
         self.format = format
         self.since = since
         self.until = until

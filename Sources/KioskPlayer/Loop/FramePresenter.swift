@@ -24,6 +24,12 @@ final class FramePresenter {
     /// Called once, right after the first frame has been presented.
     var onFirstFrame: (() -> Void)?
     private var pendingScreenshots: [PendingScreenshot] = []
+    /// Proof thumbnails asked for (`thumbnail`): each answered from the next frame drawn.
+    private var thumbnailWaiters: [(RGBAImage?) -> Void] = []
+    /// Reads them (made at the first).
+    private var thumbnails: ThumbnailReadback?
+    /// The size of a proof thumbnail.
+    static let thumbnailSize = PixelSize(width: 32, height: 18)
     /// The key of the frame on screen, and the output's generation it was shown in.
     private var onScreen: (key: FrameKey, generation: Int)?
 
@@ -56,7 +62,7 @@ final class FramePresenter {
 
     /// Whether this turn must draw even a frame that did not change: the output records every frame, or a
     /// screenshot waits.
-    var wantsFrame: Bool { output.needsEveryFrame || !pendingScreenshots.isEmpty }
+    var wantsFrame: Bool { output.needsEveryFrame || !pendingScreenshots.isEmpty || !thumbnailWaiters.isEmpty }
 
     /// Forgets the frame on screen, so the next one is drawn whatever its key (a mode took over the screen).
     func forget() { onScreen = nil }
@@ -68,6 +74,7 @@ final class FramePresenter {
         if let shown = onScreen, shown.key == key, shown.generation == output.generation, !wantsFrame { return .unchanged }
         try renderer.draw(try draw(), into: output.target, rotation: output.rotation)
         takeScreenshots()
+        takeThumbnails()
         // the output feeds its own presentation clock with the flip (DRM); here frames are only counted
         guard case .shown = try output.present() else { return .notShown }
         onScreen = (key, output.generation)
@@ -92,6 +99,28 @@ final class FramePresenter {
     /// Asks for a screenshot of the next frame drawn, written to `path`; `reply` is answered once it is.
     func screenshot(to path: String, reply: CommandInbox.Reply?) {
         pendingScreenshots.append(PendingScreenshot(path: path, reply: reply))
+    }
+
+    /// Asks for a proof thumbnail (`thumbnailSize`) of the next frame drawn, the one about to be shown: `done` gets
+    /// it on this thread, after the frame is drawn and before it is presented (nil when it could not be read).
+    func thumbnail(_ done: @escaping (RGBAImage?) -> Void) {
+        thumbnailWaiters.append(done)
+    }
+
+    /// Reads the thumbnail asked for from the frame just drawn: a blit into 32×18 pixels and 2 KB read back.
+    private func takeThumbnails() {
+        guard !thumbnailWaiters.isEmpty else { return }
+        let waiters = thumbnailWaiters
+        thumbnailWaiters.removeAll()
+        let reader = thumbnails ?? ThumbnailReadback(context: output.context, size: Self.thumbnailSize)
+        thumbnails = reader
+        var image: RGBAImage?
+        do {
+            image = try reader.read(output.target)
+        } catch {
+            log.debug("proof thumbnail: \(error)")
+        }
+        for w in waiters { w(image) }
     }
 
     /// Answers every screenshot still waiting with `why` (the player stopped).

@@ -27,6 +27,8 @@ public final class PlayerPlayLog: LoopProducer {
         /// The path as the player named it.
         let path: String
         let start: Double
+        /// What the display side knew at the showing's worst moment so far (`ShowingDisplay.worse`).
+        var display: ShowingDisplay
         var offSince: Double?
         var off = 0.0
         /// Begun by a layout's interrupt.
@@ -45,12 +47,27 @@ public final class PlayerPlayLog: LoopProducer {
         var alertOn = false
         var displayOff = false
         var tvOff = false
+        /// The TV's power as CEC last said it (`unknown` before it says, and without CEC).
+        var cecPower = TVPower.unknown.rawValue
+        /// Its displays as the health monitor last read them: connector state and EDID identity.
+        var connector: (state: String, id: String?)
+        /// The time of the health report `connector` was read from.
+        var readAt: WallInstant?
+        /// Where its frames are drawn: each showing's proof thumbnail is read from the first frame drawn with it.
+        weak var presenter: FramePresenter?
         /// Whether the display is off or the TV in standby.
         var isOff: Bool { displayOff || tvOff }
 
-        init(name: String, cache: DecodeCache) {
+        /// `hasDisplay`: whether its output has displays to probe (a headless one has `none`).
+        init(name: String, cache: DecodeCache, hasDisplay: Bool) {
             self.name = name
             self.cache = cache
+            connector = (hasDisplay ? "unknown" : "none", nil)
+        }
+
+        /// What the display side knows now.
+        var display: ShowingDisplay {
+            ShowingDisplay(state: connector.state, id: connector.id, cecPower: cecPower, screenOff: displayOff)
         }
     }
     /// Every screen's, in the player's order.
@@ -58,6 +75,10 @@ public final class PlayerPlayLog: LoopProducer {
     /// How many screens have shut down: the writer finishes with the last.
     private var shutDown = 0
     private var nextBeat = 0.0
+    /// The thumbnails handed to the writer (their hashes), not handed again.
+    private var thumbsKept: Set<String> = []
+    /// The most hashes `thumbsKept` holds.
+    static let thumbsRemembered = 4096
     private var nextPrune = 0.0
     /// Today's showings that ended (the local day of the player's wall clock), from the log as it was opened and
     /// from this player since.
@@ -84,7 +105,8 @@ public final class PlayerPlayLog: LoopProducer {
             today = (day, midnight, totals.showings, totals.seconds)
         }
         for screen in player.screens {
-            let showings = ScreenShowings(name: screen.name, cache: screen.cache)
+            let showings = ScreenShowings(name: screen.name, cache: screen.cache, hasDisplay: screen.presenter?.output.displayProbe != nil)
+            showings.presenter = screen.presenter
             screens.append(showings)
             screen.events.observe { [unowned self] event in handle(event, on: showings) }
         }
@@ -119,6 +141,7 @@ public final class PlayerPlayLog: LoopProducer {
             setScreen(display: !on, tv: s.tvOff, at: t, on: s)
         case .tvPower(let power):
             // standby, or going there; an unknown status leaves what was known
+            if power != .unknown { s.cecPower = power.rawValue }
             setScreen(display: s.displayOff, tv: power == .unknown ? s.tvOff : power == .standby || power == .toStandby, at: t, on: s)
         case .shutdown:
             for region in s.open.keys.sorted() { close(region, reason: "quit", at: t, on: s) }
@@ -136,14 +159,21 @@ public final class PlayerPlayLog: LoopProducer {
             s.covered[item.region] = (item, path, interrupt)
             return
         }
-        let row = writer.begin(item, at: wall(t), screenOn: !s.isOff)
-        s.open[item.region] = Open(row: row, item: item, path: path, start: t, offSince: s.isOff ? t : nil, interrupt: interrupt)
+        let display = s.display
+        let row = writer.begin(item, at: wall(t), screenOn: !s.isOff, display: display)
+        s.open[item.region] = Open(row: row, item: item, path: path, start: t, display: display, offSince: s.isOff ? t : nil,
+                                   interrupt: interrupt)
+        let region = item.region
+        s.presenter?.thumbnail { [weak self, weak s] image in
+            guard let self, let s, let image else { return }
+            self.keep(ProofThumbnails.thumbnail(of: image), forRow: row, region: region, on: s)
+        }
     }
 
     private func close(_ region: String, reason: String, at t: Double, on s: ScreenShowings) {
         guard let o = s.open.removeValue(forKey: region) else { return }
         let off = o.off + (o.offSince.map { t - $0 } ?? 0)
-        writer.end(o.row, at: wall(t), reason: reason, length: t - o.start, screenOff: off)
+        writer.end(o.row, at: wall(t), reason: reason, length: t - o.start, screenOff: off, display: o.display)
         countToday(at: t, adding: (wall(o.start), PlayLog.onScreen(length: t - o.start, screenOff: off)))
     }
 
@@ -176,6 +206,7 @@ public final class PlayerPlayLog: LoopProducer {
         let wasOff = s.isOff
         s.displayOff = display
         s.tvOff = tv
+        witness(s)
         guard s.isOff != wasOff else { return }
         for (region, var o) in s.open {
             if s.isOff {
@@ -213,6 +244,7 @@ public final class PlayerPlayLog: LoopProducer {
     }
 
     public func turn(at t: Double) -> [PlayerCommand] {
+        if let report = services.health?.report { readDisplays(report) }
         if t >= nextBeat {
             nextBeat = t + Self.beat
             if isShowing { writer.heartbeat(at: wall(t)) }
@@ -228,4 +260,40 @@ public final class PlayerPlayLog: LoopProducer {
 
     /// Whether any screen shows something.
     private var isShowing: Bool { screens.contains { !$0.open.isEmpty } }
+
+    /// Showing `row` (in `region` of `s`) began with `thumb` on screen: its hash goes into the row, and the picture,
+    /// when it is one not kept yet, to the writer (once per distinct picture).
+    private func keep(_ thumb: ProofThumbnail, forRow row: PlayLogWriter.Showing, region: String, on s: ScreenShowings) {
+        let hash = thumb.hash
+        if s.open[region]?.row == row, s.open[region]?.display.thumb == nil { s.open[region]?.display.thumb = hash }
+        if thumbsKept.count >= Self.thumbsRemembered { thumbsKept.removeAll() }  // bounded: the table ignores a repeat anyway
+        if thumbsKept.insert(hash).inserted { writer.thumbnail(thumb) }
+    }
+
+    /// Each open showing of `s` keeps the worse of what it knew and what the display side knows now.
+    private func witness(_ s: ScreenShowings) {
+        let now = s.display
+        for (region, o) in s.open where now.verdict < o.display.verdict { s.open[region]?.display = o.display.worse(now) }
+    }
+
+    /// Each screen's displays from the health monitor's latest round (read on its own thread; here only its
+    /// cached report, under its lock), when it is a new one: a change makes the open showings' verdicts worse.
+    private func readDisplays(_ report: HealthReport) {
+        for s in screens where s.readAt != report.time {
+            s.readAt = report.time
+            let mine = report.displays.filter { $0.screen == s.name }
+            guard !mine.isEmpty else { continue }
+            s.connector = Self.connector(of: mine)
+            witness(s)
+        }
+    }
+
+    /// The state of a screen's displays together: `connected` (and that monitor) when one is, `none` when it has
+    /// none (headless), `disconnected` when every one is, else `unknown`.
+    static func connector(of displays: [DisplayHealth]) -> (state: String, id: String?) {
+        if let on = displays.first(where: { $0.state == "connected" }) { return ("connected", on.monitor?.summary) }
+        if displays.allSatisfy({ $0.state == "none" }) { return ("none", nil) }
+        if displays.allSatisfy({ $0.state == "disconnected" }) { return ("disconnected", nil) }
+        return ("unknown", nil)
+    }
 }

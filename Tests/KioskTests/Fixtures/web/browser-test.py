@@ -130,6 +130,7 @@ try:
     # the reports: the chart of showings per day
     driver.get(base + "/reports")
     seen["chart_bars"] = len(driver.find_elements(By.CSS_SELECTOR, "svg#chart-days rect.bar"))
+    seen["verdict_bars"] = len(driver.find_elements(By.CSS_SELECTOR, "svg#chart-verdicts rect.bar"))
     seen["csv_link"] = len(driver.find_elements(By.CSS_SELECTOR, 'a[href^="/api/report?by=day&format=csv"]'))
     shot("reports")
     driver.get(base + "/system")
