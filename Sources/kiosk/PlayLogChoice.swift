@@ -17,7 +17,7 @@ enum PlayLogChoice {
     }
 
     /// Seconds of showings written together unless `--play-log-batch` says otherwise.
-    static let defaultBatch = 60.0
+    static let defaultBatch = 300.0
 
     /// Seconds between checkpoints of the WAL for a writer of `batch` seconds: a checkpoint writes each page the
     /// batches since changed once more, so the fewer the better, while the WAL stays small (a few batches).

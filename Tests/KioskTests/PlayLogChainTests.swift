@@ -158,7 +158,7 @@ final class PlayLogChainTests: XCTestCase {
         XCTAssertFalse(second.contains("are missing"), "nothing was held unwritten: \(second)")
     }
 
-    /// Showings written a minute at a time (the default, to spare an SD card): a kill 1.5 s in loses what was held
+    /// Showings written five minutes at a time (the default, to spare an SD card): a kill 1.5 s in loses what was held
     /// (five showings of 0.3 s; only the run's first write went at once), and the next start records the gap as a
     /// break that `--verify` names; a clean stop (SIGTERM) writes everything held, and its run is closed.
     func testAKillWhileShowingsAreHeldIsARecordedGap() throws {
@@ -167,15 +167,15 @@ final class PlayLogChainTests: XCTestCase {
         _ = try Self.play(dir, db: db, seconds: 1.5, signal: SIGKILL)
         let kept = try PlayLogTests.sqlite3(db, "SELECT count(*) FROM showings")
         XCTAssertLessThanOrEqual(Int(kept.first ?? "") ?? 99, 1, "the showings of the last minute were held, not written")
-        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT count(*), count(ended_utc), batch_s FROM runs"), ["1|0|60.0"])
+        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT count(*), count(ended_utc), batch_s FROM runs"), ["1|0|300.0"])
         let second = try Self.play(dir, db: db, seconds: 2)
-        XCTAssertTrue(second.contains("up to 60 s of showings before it stopped are missing, a recorded break"), second)
+        XCTAssertTrue(second.contains("up to 300 s of showings before it stopped are missing, a recorded break"), second)
         XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT clean FROM runs ORDER BY id"), ["0", "1"], "the killed run, then the clean one")
         let written = try PlayLogTests.sqlite3(db, "SELECT count(*) FROM showings WHERE end_utc IS NOT NULL")
         XCTAssertGreaterThanOrEqual(Int(written.first ?? "") ?? 0, 5, "SIGTERM writes what was held: 2 s of 0.3-s stills")
         let (status, line) = try Self.verify(db)
         XCTAssertEqual(status, 0, line)
-        XCTAssertTrue(line.contains("1 recorded break") && line.contains("showings of up to 60 s before it stopped were held to be written together"), line)
+        XCTAssertTrue(line.contains("1 recorded break") && line.contains("showings of up to 300 s before it stopped were held to be written together"), line)
     }
 
     func testAVersion3LogMigratesInPlaceAndItsChainIsTheDocumentedEncoding() throws {
