@@ -58,18 +58,18 @@ enum ScreensBench {
     }
 
     /// The frames per second kiosk says it presented after the first (`…, 23.70 frames/s after the first`).
-    private static func presentedFPS(_ log: String) -> Double? {
+    static func presentedFPS(_ log: String) -> Double? {
         guard let line = log.split(separator: "\n").last(where: { $0.contains("frames/s after the first") }),
               let range = line.range(of: " frames/s after the first") else { return nil }
         return Double(line[..<range.lowerBound].reversed().prefix { $0 == "." || $0.isNumber }.reversed().map(String.init).joined())
     }
 
     /// CPU seconds (user + system) of the waited-for children so far.
-    private static func childCPU() -> Double {
+    static func childCPU() -> Double {
         var u = rusage()
         getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &u)
         return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
     }
 
-    private static func median(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.sorted()[xs.count / 2] }
+    static func median(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.sorted()[xs.count / 2] }
 }

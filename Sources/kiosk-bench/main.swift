@@ -71,6 +71,9 @@ do {
         guard args.count >= 2 else { throw BenchError("usage: kiosk-bench sdwrites KIOSK [MINUTES] [DIR]") }
         try SDWritesBench.run(kiosk: args[1], minutes: max(0.5, args.count >= 3 ? Double(args[2]) ?? 12 : 12),
                               directory: args.count >= 4 ? args[3] : nil)
+    case "health":  // kiosk-bench health KIOSK: CPU with health and proof of display on against off (issue 41)
+        guard args.count >= 2 else { throw BenchError("usage: kiosk-bench health KIOSK") }
+        try HealthBench.run(bench: bench, kiosk: args[1])
     case "jpeg":  // only the JPEG step: kiosk-bench jpeg
         try bench.jpeg()
     case "video":  // only the video step: kiosk-bench video KIOSK [DIR] (DIR keeps the clips made, for a rerun)
