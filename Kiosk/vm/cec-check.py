@@ -199,6 +199,26 @@ def main():
     ok, detail = same('cec-resumed', 'a')
     c.check('cec-tv-back-resumes', 'info: playing' in back and f'showing {a.fixtures}/a.png' in back and ok,
             f'kiosk after the mark: playing {"info: playing" in back}, a shown {f"showing {a.fixtures}/a.png" in back}; {detail}')
+    # (d3) the health alert tv-standby (issue 41, docs/health.md): the TV in standby while the player has the screen on
+    # (paused is not off) is raised once in the standby step, not before it, and cleared once after the TV is back;
+    # each a line of its own (a raise is a warn line, a clear an info line)
+    def alert_lines(text, edge):
+        return [ln for ln in text.splitlines() if f'health: {edge} tv-standby (' in ln]
+    before = between('start', 'tv-standby')['log']
+    raised = alert_lines(said, 'raised')
+    c.check('cec-tv-standby-alert-raised', len(raised) == 1 and 'warn: health: raised tv-standby' in raised[0]
+            and not alert_lines(before, 'raised') and not alert_lines(said, 'cleared'),
+            f'{len(raised)} raise line(s) in the standby step (1 wanted): {raised}; before it {len(alert_lines(before, "raised"))} '
+            f'(0 wanted); clears in the step {len(alert_lines(said, "cleared"))} (0 wanted); '
+            f'health rounds on: {"health: every 0.5 s" in log}')
+    cleared, again = alert_lines(back, 'cleared'), alert_lines(back, 'raised')
+    c.check('cec-tv-back-alert-cleared', len(cleared) == 1 and 'info: health: cleared tv-standby' in cleared[0] and not again,
+            f'{len(cleared)} clear line(s) after the TV came back (1 wanted): {cleared}; raised again: {len(again)} (0 wanted)')
+    # the schedule's off window: the screen is off, so a TV in standby then is no alert ("opening hours")
+    window = between('wait-off', 'wait-on')['log']
+    c.check('cec-off-window-no-alert', not alert_lines(window, 'raised') and 'cec: screen off' in window,
+            f'tv-standby raised in the off window: {alert_lines(window, "raised") or "never"}; '
+            f'screen off said: {"cec: screen off" in window}')
     # (e) the schedule's off window on the simulated clock: kiosk sends <Standby>, and the TV's own power status
     # replies after it are all on the way to standby or in it, never on (cec-follower's answers, in order: it may
     # still say to-standby when the window's checks are done; a CI run saw only that); the screen is dark.

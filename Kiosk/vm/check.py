@@ -125,6 +125,49 @@ def check_health(c, g, a):
             f'{late.get("unit")!r}')
 
 
+def check_unplug(c, g, a):
+    """The display unplugged (issue 41): `off` written to Virtual-1's sysfs status, later `detect`. Health rounds of
+    0.5 s: display-disconnected raised once after the unplug (a warn line, none before it, none again while it
+    lasts), cleared once after the re-plug (an info line); kiosk alive then and exit 0 on SIGTERM. Two checks."""
+    log = read(os.path.join(a.results, 'rot.log')).splitlines()
+    steps = {}
+    for line in read(os.path.join(a.results, 'unplug.steps')).splitlines():
+        f = line.split(None, 2)
+        if len(f) >= 2 and f[1].isdigit():
+            steps[f[0]] = (int(f[1]), f[2] if len(f) > 2 else '')
+    err = read(os.path.join(a.results, 'unplug.err')).strip()
+
+    def lines(start, end, edge):
+        l0 = steps[start][0] if start else 0
+        l1 = steps.get(end, (None, ''))[0]
+        return [ln for ln in log[l0:l1] if f'health: {edge} display-disconnected (' in ln]
+
+    sysfs = {k: v[1] for k, v in steps.items()}
+    if not {'unplug', 'off', 'replug', 'detect', 'end'} <= set(steps):
+        c.check(f'{g} unplug-alert', False, f'the unplug step did not run to its end: steps {sorted(steps)}; {err!r}')
+        c.check(f'{g} replug-alert-cleared', False, 'no re-plug step')
+        return
+    # the counts are taken before each write: 'unplug' before `off`, 'replug' before `detect`
+    before = lines(None, 'unplug', 'raised') + lines(None, 'unplug', 'cleared')
+    raised = lines('unplug', 'replug', 'raised')
+    early_clear = lines('unplug', 'replug', 'cleared')
+    said = [ln for ln in log[steps['unplug'][0]:steps['replug'][0]] if 'display on Virtual-1 disconnected' in ln]
+    c.check(f'{g} unplug-alert', len(raised) == 1 and 'warn: health: raised display-disconnected' in raised[0]
+            and 'Virtual-1' in raised[0] and not before and not early_clear and sysfs.get('off') == 'disconnected',
+            f'sysfs status before {sysfs.get("unplug")!r}, after off {sysfs.get("off")!r} (disconnected wanted); '
+            f'{len(raised)} raise line(s) while unplugged (1 wanted; 3 s of further rounds after it): {raised}; '
+            f'alert lines before: {before}; cleared while unplugged: {early_clear}; output said: {said}'
+            + (f'; sysfs errors: {err!r}' if err else ''))
+    cleared = lines('replug', 'end', 'cleared')
+    again = lines('replug', 'end', 'raised')
+    alive = read(os.path.join(a.results, 'unplug.alive')).strip()
+    ex = read(os.path.join(a.results, 'rot.exit')).strip()
+    c.check(f'{g} replug-alert-cleared', len(cleared) == 1 and 'info: health: cleared display-disconnected' in cleared[0]
+            and not again and sysfs.get('detect') == 'connected' and alive == '1' and ex == '0',
+            f'sysfs status after detect {sysfs.get("detect")!r} (connected wanted); {len(cleared)} clear line(s) '
+            f'(1 wanted): {cleared}; raised again: {again}; alive after {alive!r} (1), exit on SIGTERM {ex!r} (0)')
+
+
 def check_input(c, g, a, shot, ref):
     """A key pauses, a swipe shows the next item, a double tap zooms, a drag turns a 360 view."""
     log = read(os.path.join(a.results, 'input.log'))
@@ -360,6 +403,7 @@ def main():
         c.check(f'{g} ipc-screenshot', p >= 40,
                 f'PSNR {p:.1f} dB screenshot-to-file vs the screendump of the rotated screen (>= 40); kiosk ctl: {ipc_log}')
     check_health(c, g, a)
+    check_unplug(c, g, a)
     rot = read(os.path.join(a.results, 'rot.log'))
     c.check(f'{g} auto-picks-drm', '(auto: a connected display)' in rot and 'rotate 90' in rot,
             next((line for line in rot.splitlines() if 'output:' in line), 'no output line'))

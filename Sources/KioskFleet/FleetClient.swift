@@ -298,8 +298,15 @@ public final class FleetClient: @unchecked Sendable {
                 }
                 send([.alert(request)], for: topic)
             case .stats:
-                guard services.reports.available else { throw FleetRefusal("there is no play log (--no-play-log, or no state folder)") }
+                guard services.reports.available else { throw FleetRefusal(PlayReports.noPlayLog) }
                 publishStats(why: topic)
+            case .signPlayLog:
+                do throws(PlayReportRefusal) {
+                    try services.reports.signHead()
+                } catch {
+                    throw FleetRefusal(error.description)
+                }
+                log.info("mqtt: \(topic): \(PlayReports.signingLine)")
             case .snapshot:
                 let path = try camera.take(now: MonotonicClock.seconds())
                 let mailbox = self.mailbox

@@ -18,6 +18,8 @@ enum FleetRequest: Equatable, Sendable {
     case snapshot
     /// Today's figures from the play log on the stats topic.
     case stats
+    /// The play log's head signed now by its writer (IPC's `sign-play-log`).
+    case signPlayLog
     /// An emergency alert (its picture, if any, still to go through the media gate), or its clearing.
     case alert(AlertRequest)
 
@@ -28,7 +30,7 @@ enum FleetRequest: Equatable, Sendable {
 
     /// The commands, as docs/fleets-and-walls.md lists them.
     static let names = ["next", "previous", "pause", "resume", "volume", "mute", "screen", "view", "load", "playlist",
-                        "snapshot", "stats", "notify", "alert", "check-content"]
+                        "snapshot", "stats", "sign-play-log", "notify", "alert", "check-content"]
 
     /// The request `command` with `payload` makes, or why it is refused (one line).
     static func parse(_ command: String, payload bytes: [UInt8]) throws(FleetRefusal) -> FleetRequest {
@@ -67,6 +69,7 @@ enum FleetRequest: Equatable, Sendable {
             return .playlist(payload)
         case "snapshot": return .snapshot
         case "stats": return .stats
+        case "sign-play-log": return .signPlayLog
         case "alert": return .alert(try alert(payload))
         case "notify":
             // the layout's notify(NAME) begins: the payload is NAME

@@ -135,8 +135,9 @@ public final class PlayLogWriter: @unchecked Sendable {
     /// Removes the showings that ended before `date` (`days` old, for the line that says how many).
     public func prune(before date: Date, days: Double) { enqueueSpare(.prune(before: date, days: days)) }
 
-    /// Signs the chain's head with the screen's key now (on demand; done each day and at `finish` anyway).
-    public func signHead() { enqueueSpare(.sign) }
+    /// Signs the chain's head with the screen's key now (on demand; done each day and at `finish` anyway): written at
+    /// once with what is queued, not after the batch's seconds. Never waits.
+    public func signHead() { enqueueSpare(.sign, urgent: true) }
 
     private func enqueueSpare(_ event: Event, urgent now: Bool = false) {
         cond.lock()

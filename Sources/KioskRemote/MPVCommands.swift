@@ -228,6 +228,17 @@ enum MPVCommandTable {
                    vararg: false) { a, c throws(MPVError) in
             return .reply(try playReport(a, c))
         },
+        // kiosk's: the play log's head signed now (its writer signs each day and at the end anyway); the reply comes
+        // once asked, the signature a moment later on the writer's thread
+        MPVCommand(name: "sign-play-log", args: [], vararg: false) { _, c throws(MPVError) in
+            do throws(PlayReportRefusal) {
+                try c.reports.signHead()
+            } catch {
+                c.refuse("sign-play-log", error.description)
+                throw .command
+            }
+            return .reply(.success(.string(PlayReports.signingLine)))
+        },
         MPVCommand(name: "script-message", args: [arg("args", "String", optional: true)], vararg: true) { a, _ throws(MPVError) in
             .broadcast(try (0..<a.count).map { i throws(MPVError) in try a.required(i) })
         },

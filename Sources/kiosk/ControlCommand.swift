@@ -55,8 +55,9 @@ struct ControlCommand {
         case .answer(let command):
             let reply = try client.request(command)
             if !reply.succeeded, !json, reply.error == "error running command" {
-                throw IPCClientError.failed(request: IPCClient.name(command),
-                                            error: reply.error + " (\(ContentStatus.notFetching)? 'kiosk ctl content' says)")
+                let hint = command.first as? String == "sign-play-log" ? "is the player writing a play log? its log says why"
+                    : "\(ContentStatus.notFetching)? 'kiosk ctl content' says"
+                throw IPCClientError.failed(request: IPCClient.name(command), error: reply.error + " (\(hint))")
             }
             try check(reply, command, json: json)
             if !json { Self.write(Self.display(reply.data) + "\n") }

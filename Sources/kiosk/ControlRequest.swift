@@ -58,11 +58,13 @@ enum ControlRequest {
       check-content              check the content's URL now, not at the end of its period (check-content)
       report [--by item|hour|day|region|screen|verdict] [--format table|csv|json|xibo] [--since T] [--until T] [--verdict V]
                                  the play log's report, as 'kiosk report' writes it (T: YYYY-MM-DD[THH:MM[:SS]], local)
+      sign-play-log              sign the play log's chain head now with the screen's key (sign-play-log)
     """
 
     /// The names of the subcommands.
     static let names = ["next", "prev", "pause", "resume", "toggle", "goto", "load", "remove", "get", "set",
-                        "observe", "screenshot", "notify", "alert", "status", "content", "health", "check-content", "report"]
+                        "observe", "screenshot", "notify", "alert", "status", "content", "health", "check-content", "report",
+                        "sign-play-log"]
 
     /// Parses `words` (the subcommand and its arguments). Relative file names are made absolute against
     /// `directory`, since the server's working folder is not ours.
@@ -111,6 +113,7 @@ enum ControlRequest {
         case "content": try arity(0...0, "content"); self = .content
         case "health": try arity(0...0, "health"); self = .health
         case "check-content": try arity(0...0, "check-content"); self = .answer(["check-content"])
+        case "sign-play-log": try arity(0...0, "sign-play-log"); self = .answer(["sign-play-log"])
         case "report":
             try arity(0...0, "report [--by G] [--format F] [--since T] [--until T]")
             var r = report

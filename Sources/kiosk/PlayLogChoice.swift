@@ -55,10 +55,12 @@ enum PlayLogChoice {
     }
 
     /// Logs `player`'s showings into the log `open` gave (on its wall clock, which must be set first), and lets the
-    /// remotes read it (IPC's `play-report`, MQTT's `stats`; today is the wall clock's local day).
+    /// remotes read it (IPC's `play-report`, MQTT's `stats`; today is the wall clock's local day) and have its head
+    /// signed (IPC's `sign-play-log`, MQTT's `cmd/sign-play-log`).
     static func attach(_ opened: Opened?, to player: Player, reports: PlayReports) {
         guard let opened else { return }
-        _ = PlayerPlayLog(store: opened.store, player: player, keepDays: opened.days, batch: opened.batch)
+        let writing = PlayerPlayLog(store: opened.store, player: player, keepDays: opened.days, batch: opened.batch)
         PlayLogRemote.connect(reports, path: opened.store.path, zone: player.wallClock.zone)
+        reports.connect(sign: writing.signOnDemand)
     }
 }

@@ -61,6 +61,7 @@ final class FleetRequestTests: XCTestCase {
         "playlist": ["evening"],
         "snapshot": [""],
         "stats": [""],
+        "sign-play-log": [""],
         "alert": ["Storm warning", #"{"clear": true}"#],
     ]
 
@@ -87,7 +88,7 @@ final class FleetRequestTests: XCTestCase {
             }
         }
         // what goes through the fleet's own services, which the mpv table does not have
-        XCTAssertEqual(services, ["load", "playlist", "snapshot", "stats", "alert"])
+        XCTAssertEqual(services, ["load", "playlist", "snapshot", "stats", "sign-play-log", "alert"])
     }
 
     func testMQTTAndIPCSayTheSameThingToThePlayer() throws {

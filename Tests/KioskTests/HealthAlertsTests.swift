@@ -72,6 +72,27 @@ final class HealthAlertsTests: XCTestCase {
         XCTAssertEqual(rules.alerts(in: report(0)), [], "a healthy report")
     }
 
+    /// A TV put in standby reports standby, then to-standby while it gets there, then standby (cec-follower does, as
+    /// the VM's cec-test.sh saw): one alert, raised once and cleared once when it is on its way on; the screen off
+    /// (a schedule's window) is no alert in any of them.
+    func testTheTVsWayToStandbyIsOneAlert() {
+        var tracker = HealthAlertTracker(rules: HealthAlertRules())
+        let powers = ["on", "standby", "to-standby", "standby", "to-on", "on"]
+        var edges: [(Int, HealthAlertChange.Edge)] = []
+        for (i, power) in powers.enumerated() {
+            let r = report(Double(i), texts: [("tv-power", "main", power), ("screen-power", "main", "on")])
+            edges += tracker.update(with: r).map { (i, $0.edge) }
+        }
+        XCTAssertEqual(edges.map(\.0), [1, 4])
+        XCTAssertEqual(edges.map(\.1), [.raised, .cleared])
+        let going = HealthAlertRules().alerts(in: report(0, texts: [("tv-power", "main", "to-standby"), ("screen-power", "main", "on")]))
+        XCTAssertEqual(going.map(\.message), ["the TV of screen main is going to standby while the screen is on"])
+        for power in ["standby", "to-standby"] {
+            XCTAssertEqual(HealthAlertRules().alerts(in: report(0, texts: [("tv-power", "main", power), ("screen-power", "main", "off")])), [],
+                           "the screen off: \(power) is no alert")
+        }
+    }
+
     func testThresholdsFromOptionsAndOff() throws {
         let o = try ParsedOptions.parse(["--health-alert-storage", "50", "--health-alert-temperature", "off",
                                          "--health-alert-display", "off", "--health-alert-content-age", "0.5",

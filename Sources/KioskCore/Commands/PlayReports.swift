@@ -51,17 +51,27 @@ public struct PlayReportRefusal: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 }
 
-/// The play log as the remotes read it: IPC's `play-report` and MQTT's `stats`. Set once the log is open, and
-/// absent when there is none. A report is read on the asking thread (the IPC server's, the fleet's) through a
-/// read-only connection of its own: a WAL reader, so the player writing the log is never held up.
+/// The play log as the remotes read it: IPC's `play-report` and MQTT's `stats`, and the one thing they ask of its
+/// writer: IPC's `sign-play-log` and MQTT's `cmd/sign-play-log`, the chain's head signed now. Set once the log is
+/// open, and absent when there is none. A report is read on the asking thread (the IPC server's, the fleet's)
+/// through a read-only connection of its own: a WAL reader, so the player writing the log is never held up.
 public final class PlayReports: @unchecked Sendable {
     /// Writes a report.
     public typealias Report = @Sendable (PlayReportQuery) throws(PlayReportRefusal) -> String
     /// Today's figures (the local day of `now`) as JSON.
     public typealias Today = @Sendable (Date) throws(PlayReportRefusal) -> JSONValue
+    /// Asks the play log's writer to sign the chain's head now; never waits for it.
+    public typealias Sign = @Sendable () -> Void
+
+    /// What a remote says once it asked for the signature (IPC's reply, MQTT's log line).
+    public static let signingLine = "signing the play log's head"
+
+    /// Why a remote's request finds no play log.
+    public static let noPlayLog = "there is no play log (--no-play-log, or no state folder)"
 
     private let lock = NSLock()
     private var reader: (report: Report, today: Today)?
+    private var signer: Sign?
     private var dayZone = TimeZone.current
 
     /// No log yet.
@@ -83,6 +93,23 @@ public final class PlayReports: @unchecked Sendable {
         return dayZone
     }
 
+    /// The player writes the log: `signHead` asks it through `sign`.
+    public func connect(sign: @escaping Sign) {
+        lock.lock()
+        signer = sign
+        lock.unlock()
+    }
+
+    /// Asks the writer to sign the chain's head now (on demand; it signs each day and at the player's end anyway). The
+    /// signature is written on the writer's thread, a moment later; a head signed already gets no new one.
+    public func signHead() throws(PlayReportRefusal) {
+        lock.lock()
+        let sign = signer
+        lock.unlock()
+        guard let sign else { throw PlayReportRefusal(Self.noPlayLog) }
+        sign()
+    }
+
     private var current: (report: Report, today: Today)? {
         lock.lock()
         defer { lock.unlock() }
@@ -94,13 +121,13 @@ public final class PlayReports: @unchecked Sendable {
 
     /// The report `query` asks for.
     public func report(_ query: PlayReportQuery) throws(PlayReportRefusal) -> String {
-        guard let r = current else { throw PlayReportRefusal("there is no play log (--no-play-log, or no state folder)") }
+        guard let r = current else { throw PlayReportRefusal(Self.noPlayLog) }
         return try r.report(query)
     }
 
     /// Today's figures as of `now`.
     public func today(at now: Date) throws(PlayReportRefusal) -> JSONValue {
-        guard let r = current else { throw PlayReportRefusal("there is no play log (--no-play-log, or no state folder)") }
+        guard let r = current else { throw PlayReportRefusal(Self.noPlayLog) }
         return try r.today(now)
     }
 }

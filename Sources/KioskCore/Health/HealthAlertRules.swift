@@ -6,7 +6,8 @@ import Foundation
 public struct HealthAlertRules: Sendable, Equatable {
     /// A display whose connector reads `disconnected` is an alert.
     public var displayDisconnected = true
-    /// The TV in standby (its `tv-power` reading) while the player has the screen on (`screen-power`) is an alert.
+    /// The TV in standby or going there (its `tv-power` reading: `standby`, `to-standby`) while the player has the
+    /// screen on (`screen-power`) is an alert.
     public var tvStandby = true
     /// Free space below this share of its file system, in percent (nil: off).
     public var storageBelowPercent: Double? = 10
@@ -54,8 +55,12 @@ public struct HealthAlertRules: Sendable, Equatable {
                     add(.framesDropped, r.subject, "\(Self.shown(v)) frames dropped in the last hour, more than \(Self.shown(limit))")
                 }
             case "tv-power":
-                if tvStandby, r.text == "standby", screenIsOn(r.subject, in: report) {
-                    add(.tvStandby, r.subject, "the TV of screen \(r.subject ?? "?") is in standby while the screen is on")
+                // on its way to standby counts as standby: a TV answers `to-standby` for seconds after it was put
+                // there, and often after it said `standby` (cec-follower does: standby, to-standby, standby), which
+                // would clear the alert and raise it again while the TV stays off
+                if tvStandby, r.text == "standby" || r.text == "to-standby", screenIsOn(r.subject, in: report) {
+                    let state = r.text == "standby" ? "is in standby" : "is going to standby"
+                    add(.tvStandby, r.subject, "the TV of screen \(r.subject ?? "?") \(state) while the screen is on")
                 }
             default:
                 break

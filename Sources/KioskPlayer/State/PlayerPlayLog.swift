@@ -114,6 +114,13 @@ public final class PlayerPlayLog: LoopProducer {
         countToday(at: clock.now, adding: nil)
     }
 
+    /// Asks the writer to sign the chain's head now (a remote's `sign-play-log`): callable from any thread, never
+    /// waits; the signature is written on the writer's thread, at once rather than after the batch.
+    public var signOnDemand: @Sendable () -> Void {
+        let writer = self.writer
+        return { writer.signHead() }
+    }
+
     private var now: Double { clock.now }
     private func wall(_ t: Double) -> Date { services.wallClock.at(t) }
 
