@@ -112,6 +112,10 @@ public struct RenderOverlay {
 
 /// One frame: the background colour, then the layers from bottom to top.
 public struct RenderFrame {
+    /// Whether no picture is in a change between items: every layer whole (its transition done, fully opaque), so
+    /// the frame shows the pictures themselves, the same each time they show (a proof thumbnail's moment).
+    public var isSettled: Bool { layers.allSatisfy { $0.transition.progress >= 1 && $0.opacity >= 1 } }
+
     /// The colour of the canvas where no picture is.
     public var background: RGBColor
     /// The picture layers, bottom first.

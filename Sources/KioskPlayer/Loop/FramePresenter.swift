@@ -24,8 +24,12 @@ final class FramePresenter {
     /// Called once, right after the first frame has been presented.
     var onFirstFrame: (() -> Void)?
     private var pendingScreenshots: [PendingScreenshot] = []
-    /// Proof thumbnails asked for (`thumbnail`): each answered from the next frame drawn.
+    /// Proof thumbnails asked for (`thumbnail`): each answered from the next settled frame drawn.
     private var thumbnailWaiters: [(RGBAImage?) -> Void] = []
+    /// Frames drawn in a change while thumbnails wait: at `thumbnailPatience` the next is read whatever it shows.
+    private var thumbnailWait = 0
+    /// Frames a thumbnail waits for a change to end (4 s at 60 Hz).
+    static let thumbnailPatience = 240
     /// Reads them (made at the first).
     private var thumbnails: ThumbnailReadback?
     /// The size of a proof thumbnail.
@@ -72,9 +76,10 @@ final class FramePresenter {
     func show(key: FrameKey, draw: () throws -> RenderFrame) throws -> Outcome {
         guard output.isAvailable else { return .unavailable }
         if let shown = onScreen, shown.key == key, shown.generation == output.generation, !wantsFrame { return .unchanged }
-        try renderer.draw(try draw(), into: output.target, rotation: output.rotation)
+        let frame = try draw()
+        try renderer.draw(frame, into: output.target, rotation: output.rotation)
         takeScreenshots()
-        takeThumbnails()
+        takeThumbnails(settled: frame.isSettled)
         // the output feeds its own presentation clock with the flip (DRM); here frames are only counted
         guard case .shown = try output.present() else { return .notShown }
         onScreen = (key, output.generation)
@@ -101,15 +106,22 @@ final class FramePresenter {
         pendingScreenshots.append(PendingScreenshot(path: path, reply: reply))
     }
 
-    /// Asks for a proof thumbnail (`thumbnailSize`) of the next frame drawn, the one about to be shown: `done` gets
-    /// it on this thread, after the frame is drawn and before it is presented (nil when it could not be read).
+    /// Asks for a proof thumbnail (`thumbnailSize`) of the next settled frame drawn (`RenderFrame.isSettled`: the
+    /// transition into the item over, so a picture shown again gives the same thumbnail and the play log stores it
+    /// once): `done` gets it on this thread, after the frame is drawn and before it is presented (nil when it could
+    /// not be read).
     func thumbnail(_ done: @escaping (RGBAImage?) -> Void) {
         thumbnailWaiters.append(done)
     }
 
     /// Reads the thumbnail asked for from the frame just drawn: a blit into 32×18 pixels and 2 KB read back.
-    private func takeThumbnails() {
+    private func takeThumbnails(settled: Bool) {
         guard !thumbnailWaiters.isEmpty else { return }
+        if !settled, thumbnailWait < Self.thumbnailPatience {
+            thumbnailWait += 1
+            return
+        }
+        thumbnailWait = 0
         let waiters = thumbnailWaiters
         thumbnailWaiters.removeAll()
         let reader = thumbnails ?? ThumbnailReadback(context: output.context, size: Self.thumbnailSize)
