@@ -32,8 +32,8 @@ final class ContentScreensTests: XCTestCase {
 
     private func play(_ a: String, _ b: String, cache: String, db: String, socket: String, length: Double) throws -> LiveProcess {
         try LiveProcess(["play", "--screen", "a:HDMI-A-1:\(a)", "--screen", "b:HDMI-A-2:\(b)", "--output", "headless", "--size", "64x36",
-                         "--content-cache", cache, "--no-state", "--play-log", db, "--input-ipc-server", socket,
-                         "--log-level", "info", "--length", String(length), "--transition", "none"])
+                         "--content-cache", cache, "--no-state", "--play-log", db, "--play-log-batch", "0", "--input-ipc-server", socket,
+                         "--log-level", "info", "--length", String(length), "--transition", "none"])  // the log is read as it plays
     }
 
     /// The play log's showings of `screen`, by start: each one's path.
