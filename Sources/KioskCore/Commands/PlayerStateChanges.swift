@@ -63,8 +63,10 @@ extension PlayerState {
 
     /// Whether this state differs from `last` only where the player moves on by itself: the item, a clip's position
     /// and the resume book, and each further screen's item and position; not in volume, mute, pause or the alert,
-    /// which someone asked for. The keeper saves such changes at most every five minutes (`StateKeeper.movePeriod`).
+    /// which someone asked for, nor the first item when none was kept. The keeper saves such changes at most every
+    /// five minutes (`StateKeeper.movePeriod`).
     public func onlyMovedOn(from last: PlayerState) -> Bool {
+        guard last.path != nil else { return false }  // the first item since nothing was kept: a restart needs it now
         var a = self
         (a.saved, a.path, a.position, a.duration, a.resume) = (last.saved, last.path, last.position, last.duration, last.resume)
         if let mine = a.screens, let theirs = last.screens, Set(mine.keys) == Set(theirs.keys) {
