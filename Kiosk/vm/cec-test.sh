@@ -181,7 +181,7 @@ mark tv-back
 cec-ctl -s -d2 --to 0 --image-view-on >> \$R/cec-box.log 2>&1
 cec-ctl -s -d0 --to 15 --request-active-source >> \$R/cec-tv.log 2>&1
 after tv-back "info: playing" 20 && after tv-back "showing \$F/a.png" 20 && sleep 1.5 && shot cec-resumed
-after tv-back "health: cleared tv-standby" 10
+after tv-back "health: cleared tv-standby" 25  # cleared once the TV has stayed out of standby 5 s
 ctl set image-display-duration 600; ctl goto 0; waitcount \$R/cec.log "showing \$F/a.png" 4 20
 # cec-compliance from the TV's adapter against kiosk (on, and the source), without the follower answering for the
 # TV; then the follower plays the TV again

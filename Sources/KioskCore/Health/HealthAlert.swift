@@ -16,6 +16,11 @@ public enum HealthAlertKind: String, Sendable, CaseIterable {
     /// More frames were dropped in the last hour than the threshold.
     case framesDropped = "frames-dropped"
 
+    /// Seconds its condition must stay gone before the alert is cleared: a TV's power status passes through
+    /// standby and `to-on` on its way back (cec-follower in the VM said on, standby, to-on, on within seconds), and
+    /// an alert cleared at the first `on` was raised and cleared again. Other conditions clear at once.
+    public var clearAfter: Double { self == .tvStandby ? 5 : 0 }
+
     /// A short title for a person (Home Assistant's entity names).
     public var title: String {
         switch self {
@@ -110,6 +115,8 @@ public struct HealthAlertTracker: Sendable {
     public let rules: HealthAlertRules
     /// The alerts that hold now, in the order they were raised.
     public private(set) var active: [HealthAlert] = []
+    /// Since when each active alert's condition has been gone (`HealthAlertKind.clearAfter`), by key.
+    private var goneSince: [String: WallInstant] = [:]
 
     /// A tracker with no alert yet.
     public init(rules: HealthAlertRules) {
@@ -132,8 +139,16 @@ public struct HealthAlertTracker: Sendable {
                 var going = old
                 going.message = current.message
                 kept.append(going)
+                goneSince[old.key] = nil
             } else {
-                changes.append(HealthAlertChange(.cleared, old, at: report.time))
+                let gone = goneSince[old.key] ?? report.time
+                if report.time.secondsSince1970 - gone.secondsSince1970 >= old.kind.clearAfter {
+                    changes.append(HealthAlertChange(.cleared, old, at: report.time))
+                    goneSince[old.key] = nil
+                } else {
+                    goneSince[old.key] = gone  // held until its condition has stayed gone long enough
+                    kept.append(old)
+                }
             }
         }
         let held = Set(active.map(\.key))
