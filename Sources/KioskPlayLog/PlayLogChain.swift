@@ -11,6 +11,11 @@ import KioskTrust
 /// rows, the chain of the last removed place). A row with a verdict (schema 5, proof of display) is encoded as
 /// `kiosk-showing-v2` over `fieldsV2` and its `chain_v` set to 2; one without (an older log's) as `kiosk-showing-v1`.
 ///
+/// The row at the head keeps all 64 hex digits (the next row continues from them, and a signature signs them); once
+/// another row is chained after it, it keeps the first 16 (`storedDigits`, 64 bits), which still tell the row that
+/// does not match (`kiosk report --verify` computes every chain in full from the start mark and compares): a row's
+/// 48 digits fewer are an eighth of what a showing writes to an SD card. Rows chained before kept all 64, and verify.
+///
 /// Everything here runs inside the caller's transaction, so a row is never complete and unchained on disk: a
 /// batch of writes in one transaction chains all its rows at once.
 enum PlayLogChain {
@@ -33,6 +38,13 @@ enum PlayLogChain {
     static let encodingVersion = "kiosk-showing-v1\n"
     /// The first line of the encoding of `fieldsV2`.
     static let encodingVersion2 = "kiosk-showing-v2\n"
+    /// How many leading hex digits of its chain a row keeps once it is no longer the head.
+    static let storedDigits = 16
+
+    /// Whether `stored`, a row's `chain` column, is the chain `computed`: all 64 digits, or the first `storedDigits`.
+    static func matches(stored: String, computed: String) -> Bool {
+        stored.count == 64 ? stored == computed : stored.count == storedDigits && computed.hasPrefix(stored)
+    }
 
     /// The canonical bytes of a row (`fields`' values, in order): `encodingVersion`, then per field its name, a
     /// space, the value and a newline. A value is `N` (NULL), `I` and the integer in decimal, `R` and the 16 hex
@@ -64,12 +76,35 @@ enum PlayLogChain {
         SHA256Sum.hex(Array(previous.utf8) + encode(row))
     }
 
-    /// The last chained row: its id, chain and place in the chain; nil when none is.
+    /// The last chained row: its id, chain (all 64 digits) and place in the chain; nil when none is.
     static func head(_ db: SQLiteDatabase) throws(SQLiteError) -> (id: Int64, chain: String, seq: Int64)? {
         guard let row = try db.query("""
             SELECT id, chain, chain_seq FROM showings WHERE chain_seq IS NOT NULL ORDER BY chain_seq DESC LIMIT 1
             """).first, let id = row[0].int, let chain = row[1].text, let seq = row[2].int else { return nil }
-        return (id, chain, seq)
+        return (id, chain.count == 64 ? chain : try full(db, at: seq) ?? chain, seq)
+    }
+
+    /// The chain at place `seq` in all 64 digits: computed from the nearest place at or before it that keeps all 64
+    /// (or the start mark), over the rows between; nil when there is neither (for retention's `pruned` mark).
+    static func full(_ db: SQLiteDatabase, at seq: Int64) throws(SQLiteError) -> String? {
+        var previous: String
+        var place: Int64
+        if let row = try db.query("""
+            SELECT chain, chain_seq FROM showings WHERE chain_seq <= ?1 AND length(chain) = 64 ORDER BY chain_seq DESC LIMIT 1
+            """, [.int(seq)]).first, let chain = row[0].text, let at = row[1].int {
+            (previous, place) = (chain, at)
+        } else if let mark = try PlayLogMarks.anchor(db), mark.seq - 1 <= seq {
+            (previous, place) = (mark.previous, mark.seq - 1)
+        } else {
+            return nil
+        }
+        let rows = try db.query("SELECT \(columnsV2), chain_v FROM showings WHERE chain_seq > ?1 AND chain_seq <= ?2 ORDER BY chain_seq",
+                                [.int(place), .int(seq)])
+        for row in rows {
+            let width = fieldsV2.count
+            previous = link(previous: previous, row: row[width].int == 2 ? row[0..<width] : row[0..<fields.count])
+        }
+        return previous
     }
 
     /// Chains the rows `ids` (those completed in this transaction), or with nil every complete row not chained yet
@@ -95,14 +130,20 @@ enum PlayLogChain {
             try PlayLogMarks.add(db, row: first, kind: .start, at: now, seq: 1, previous: genesis, note: note)
             (seq, previous) = (0, genesis)
         }
+        // the head keeps all 64 digits only while it is the head
+        var last = try head(db)?.id
         for row in rows {
             guard let id = row[0].int else { continue }
             seq += 1
             // a row with a verdict hashes what the display side knew too (v2); one without (an older log's) as before
             let version: Int64 = row[verdictIndex] == .null ? 1 : 2
             previous = link(previous: previous, row: version == 2 ? row[...] : row[0..<fields.count])
+            if let last {
+                try db.query("UPDATE showings SET chain = substr(chain, 1, ?2) WHERE id = ?1", [.int(last), .int(Int64(storedDigits))])
+            }
             try db.query("UPDATE showings SET chain = ?2, chain_seq = ?3, chain_v = ?4 WHERE id = ?1",
                          [.int(id), .text(previous), .int(seq), .int(version)])
+            last = id
         }
         return rows.count
     }

@@ -13,8 +13,8 @@ enum PlayLogRetention {
             SELECT min(chain_seq) FROM showings WHERE chain_seq IS NOT NULL AND end_utc >= ?1
             """, [.text(endedBefore)]).first?.first?.int
         let last = min(keep.map { $0 - 1 } ?? head.seq, head.seq - 1)
-        guard let cut = try db.query("SELECT chain, id FROM showings WHERE chain_seq = ?1", [.int(last)]).first,
-              let chain = cut[0].text else { return 0 }
+        guard try db.query("SELECT id FROM showings WHERE chain_seq = ?1", [.int(last)]).first != nil,
+              let chain = try PlayLogChain.full(db, at: last) else { return 0 }
         let counted = try db.query("SELECT count(*), max(id) FROM showings WHERE chain_seq <= ?1", [.int(last)]).first ?? []
         let n = counted.first?.int ?? 0
         try db.query("DELETE FROM showings WHERE chain_seq <= ?1", [.int(last)])

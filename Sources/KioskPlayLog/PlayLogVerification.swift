@@ -123,11 +123,12 @@ public enum PlayLogVerification {
                     return .failure(Problem(row: missing ?? id, reason: "\(name) from the chain \(between) (chain_seq jumps from \(expected - 1) to \(seq))"))
                 }
                 expected += 1
-                guard PlayLogChain.link(previous: previous, row: hashed) == stored else {
+                let linked = PlayLogChain.link(previous: previous, row: hashed)
+                guard PlayLogChain.matches(stored: stored, computed: linked) else {
                     return .failure(Problem(row: id, reason: "row \(id) does not match its chain (hash mismatch): changed, or put in another row's place"))
                 }
-                previous = stored
-                if heads[id] != nil { heads[id] = stored }
+                previous = linked
+                if heads[id] != nil { heads[id] = linked }
                 chained += 1
                 lastRow = id
             }

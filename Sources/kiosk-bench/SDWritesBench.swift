@@ -92,7 +92,8 @@ enum SDWritesBench {
     /// How many rows the log at `path` holds, and their values' bytes, as the sqlite3 shell sums them.
     private static func rowBytes(_ path: String) throws -> (count: Int, bytes: Double) {
         let columns = ["start_utc", "end_utc", "heartbeat_utc", "duration", "path", "size", "mtime_utc", "kind", "region",
-                       "layout", "element", "reason", "screen_on", "screen_off_ms", "screen", "chain", "chain_seq"]
+                       "layout", "element", "reason", "screen_on", "screen_off_ms", "screen", "chain", "chain_seq",
+                       "display_state", "display_id", "cec_power", "verdict", "thumb", "chain_v"]
         let sum = columns.map { "COALESCE(length(CAST(\($0) AS BLOB)), 0)" }.joined(separator: " + ")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")

@@ -71,6 +71,8 @@ final class PlayLogChainTests: XCTestCase {
         let cases: [(String, String, [String])] = [
             ("update", "UPDATE showings SET duration = duration + 1 WHERE id = 3", ["at row 3", "hash mismatch"]),
             ("delete", "DELETE FROM showings WHERE id = 3", ["at row 3", "row 3 is missing"]),
+            // a row keeps 16 digits of its chain; one cut shorter (a prefix of the right chain) does not pass
+            ("short chain", "UPDATE showings SET chain = substr(chain, 1, 2) WHERE id = 3", ["at row 3", "hash mismatch"]),
             ("insert", """
                 UPDATE showings SET id = id + 100000 WHERE id >= 3;
                 UPDATE showings SET id = id - 99999 WHERE id >= 100000;
@@ -105,7 +107,9 @@ final class PlayLogChainTests: XCTestCase {
         let rebuilt = try Self.copy(db, to: "rebuilt.sqlite", in: dir)
         _ = try PlayLogTests.sqlite3(rebuilt, "UPDATE showings SET path = '/forged.png' WHERE id = 3")
         let forge = try SQLiteDatabase(path: rebuilt)
-        var previous = try XCTUnwrap(forge.query("SELECT chain FROM showings WHERE id = 2").first?.first?.text)
+        // (row 2 keeps 16 digits of its chain: the forger computes all 64 from the start, as verify does)
+        let place = try XCTUnwrap(forge.query("SELECT chain_seq FROM showings WHERE id = 2").first?.first?.int)
+        var previous = try XCTUnwrap(PlayLogChain.full(forge, at: place))
         for row in try forge.query("SELECT \(PlayLogChain.columnsV2) FROM showings WHERE id >= 3 ORDER BY chain_seq") {
             previous = PlayLogChain.link(previous: previous, row: row[...])
             try forge.query("UPDATE showings SET chain = ?1 WHERE id = ?2", [.text(previous), row[0]])
@@ -205,7 +209,10 @@ final class PlayLogChainTests: XCTestCase {
         try (PlayLogChain.genesis + encoding).write(toFile: input, atomically: true, encoding: .utf8)
         let sum = try BoundedProcess.run("/usr/bin/sha256sum", [input], timeout: 30)
         let hex = String(decoding: sum.stdout, as: UTF8.self).prefix(64)
-        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT chain FROM showings WHERE id = 1"), [String(hex)])
+        // a row keeps the first 16 digits once another is chained after it; the head keeps all 64
+        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT chain FROM showings WHERE id = 1"), [String(hex.prefix(16))])
+        XCTAssertEqual(try PlayLogTests.sqlite3(db, "SELECT length(chain) FROM showings ORDER BY chain_seq"), ["16", "16", "64"])
+        XCTAssertEqual(try PlayLogChain.full(SQLiteDatabase(path: db), at: 1), String(hex))
     }
 
     /// Retention removes rows only from the chain's start, and what stays verifies from the `pruned` mark.
