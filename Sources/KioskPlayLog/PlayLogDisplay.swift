@@ -72,9 +72,11 @@ public struct ShowingDisplay: Sendable, Equatable {
     }
 
     /// What a showing that knew `self` knows once `now` is seen too: `now` when its verdict is worse (the thumbnail
-    /// kept), else `self`.
+    /// kept), or when `self` knew nothing (`unknown`: a showing that began before the display's first reading) and
+    /// `now` knows; else `self`. Not knowing is no moment of not being seen; once known, the worst moment stays.
     public func worse(_ now: ShowingDisplay) -> ShowingDisplay {
-        guard now.verdict < verdict else { return self }
+        let learned = verdict == .unknown && now.verdict != .unknown
+        guard learned || now.verdict < verdict else { return self }
         var kept = now
         kept.thumb = thumb ?? now.thumb
         return kept

@@ -25,6 +25,14 @@ final class PlayLogProofTests: XCTestCase {
         XCTAssertEqual(on.worse(standby).verdict, .tvStandby)
         XCTAssertEqual(on.worse(standby).thumb, "ab", "the thumbnail of its start is kept")
         XCTAssertEqual(standby.worse(on), standby, "a better moment later does not make it seen")
+        // a showing that began before the display's first reading takes the first one that knows; once known, the
+        // worst moment stays (an unknown reading later is worse than seen)
+        let notYet = ShowingDisplay(state: "unknown", thumb: "cd")
+        XCTAssertEqual(notYet.worse(on).verdict, .seen)
+        XCTAssertEqual(notYet.worse(on).thumb, "cd", "the thumbnail of its start is kept")
+        XCTAssertEqual(notYet.worse(standby).verdict, .tvStandby)
+        XCTAssertEqual(on.worse(notYet).verdict, .unknown)
+        XCTAssertEqual(notYet.worse(ShowingDisplay(state: "none")), notYet, "nothing known either way")
     }
 
     /// A screen's connectors together, as the health monitor read them: one connected is enough; all disconnected

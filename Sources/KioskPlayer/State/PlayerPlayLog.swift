@@ -277,10 +277,14 @@ public final class PlayerPlayLog: LoopProducer {
         if thumbsKept.insert(hash).inserted { writer.thumbnail(thumb) }
     }
 
-    /// Each open showing of `s` keeps the worse of what it knew and what the display side knows now.
+    /// Each open showing of `s` keeps the worse of what it knew and what the display side knows now
+    /// (`ShowingDisplay.worse`).
     private func witness(_ s: ScreenShowings) {
         let now = s.display
-        for (region, o) in s.open where now.verdict < o.display.verdict { s.open[region]?.display = o.display.worse(now) }
+        for (region, o) in s.open {
+            let kept = o.display.worse(now)
+            if kept != o.display { s.open[region]?.display = kept }
+        }
     }
 
     /// Each screen's displays from the health monitor's latest round (read on its own thread; here only its
