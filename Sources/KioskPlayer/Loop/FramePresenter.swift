@@ -32,6 +32,11 @@ final class FramePresenter {
     static let thumbnailPatience = 240
     /// Reads them (made at the first).
     private var thumbnails: ThumbnailReadback?
+    /// The waiters of the readback under way, and the frames drawn since it began.
+    private var thumbnailReading: (waiters: [(RGBAImage?) -> Void], frames: Int)?
+    /// Frames a readback is left to the GPU before the CPU waits for it (at most `thumbnailWaitLimit` seconds).
+    static let thumbnailFrames = 8
+    static let thumbnailWaitLimit = 0.1
     /// The size of a proof thumbnail.
     static let thumbnailSize = PixelSize(width: 32, height: 18)
     /// The key of the frame on screen, and the output's generation it was shown in.
@@ -66,7 +71,9 @@ final class FramePresenter {
 
     /// Whether this turn must draw even a frame that did not change: the output records every frame, or a
     /// screenshot waits.
-    var wantsFrame: Bool { output.needsEveryFrame || !pendingScreenshots.isEmpty || !thumbnailWaiters.isEmpty }
+    var wantsFrame: Bool {
+        output.needsEveryFrame || !pendingScreenshots.isEmpty || !thumbnailWaiters.isEmpty || thumbnailReading != nil
+    }
 
     /// Forgets the frame on screen, so the next one is drawn whatever its key (a mode took over the screen).
     func forget() { onScreen = nil }
@@ -79,6 +86,7 @@ final class FramePresenter {
         let frame = try draw()
         try renderer.draw(frame, into: output.target, rotation: output.rotation)
         takeScreenshots()
+        collectThumbnails()
         takeThumbnails(settled: frame.isSettled)
         // the output feeds its own presentation clock with the flip (DRM); here frames are only counted
         guard case .shown = try output.present() else { return .notShown }
@@ -114,9 +122,10 @@ final class FramePresenter {
         thumbnailWaiters.append(done)
     }
 
-    /// Reads the thumbnail asked for from the frame just drawn: a blit into 32×18 pixels and 2 KB read back.
+    /// Begins reading the thumbnail asked for from the frame just drawn (a blit into 32×18 pixels, 2 KB read back
+    /// behind a fence: `ThumbnailReadback`), unless one is under way; `collectThumbnails` answers it.
     private func takeThumbnails(settled: Bool) {
-        guard !thumbnailWaiters.isEmpty else { return }
+        guard !thumbnailWaiters.isEmpty, thumbnailReading == nil else { return }
         if !settled, thumbnailWait < Self.thumbnailPatience {
             thumbnailWait += 1
             return
@@ -126,13 +135,33 @@ final class FramePresenter {
         thumbnailWaiters.removeAll()
         let reader = thumbnails ?? ThumbnailReadback(context: output.context, size: Self.thumbnailSize)
         thumbnails = reader
+        do {
+            try reader.begin(output.target)
+            thumbnailReading = (waiters, 0)
+        } catch {
+            log.debug("proof thumbnail: \(error)")
+            for w in waiters { w(nil) }
+        }
+    }
+
+    /// Answers the readback under way once the GPU has written it: looked at each frame drawn without waiting, and
+    /// waited for (`thumbnailWaitLimit`) only after `thumbnailFrames` frames.
+    private func collectThumbnails() {
+        guard let reading = thumbnailReading, let reader = thumbnails else { return }
+        let late = reading.frames >= Self.thumbnailFrames
         var image: RGBAImage?
         do {
-            image = try reader.read(output.target)
+            image = try reader.collect(waiting: late ? Self.thumbnailWaitLimit : 0)
         } catch {
             log.debug("proof thumbnail: \(error)")
         }
-        for w in waiters { w(image) }
+        if image == nil, !late, reader.isReading {
+            thumbnailReading?.frames += 1
+            return
+        }
+        if image == nil { reader.cancel() }  // the GPU took more than the frames and the wait: that frame is let go
+        thumbnailReading = nil
+        for w in reading.waiters { w(image) }
     }
 
     /// Answers every screenshot still waiting with `why` (the player stopped).
