@@ -130,7 +130,7 @@ struct Commands {
         }
         if let schedule, let fleet { fleet.choosePlaylists(through: ScheduleChoice(schedule).choose) }
         let clock = try? ScheduleSetup.wallClock(o, realClock: true)
-        let reload = ConfigReload(raw: raw, schedule: schedule, log: log)
+        let reload = ConfigReload(raw: raw, schedule: schedule, health: health, log: log)
         stop.onReload { reload.reload() }
         web?.onScheduleSaved { reload.reload() }
         let service = SystemdNotifier()  // Type=notify units: ready, watchdog, status; nothing elsewhere

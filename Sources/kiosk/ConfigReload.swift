@@ -5,20 +5,24 @@ import KioskPlayer
 
 /// SIGHUP: reads the command line's config again (the same arguments, `--config FILE` read anew), and sends the
 /// running player what changed: the playlist (the item on screen stays, with no transition, when it is still
-/// listed), the schedule, and the slideshow's settings (duration, transition, loop, shuffle, effect). A config
+/// listed), the schedule, the slideshow's settings (duration, transition, loop, shuffle, effect) and the health
+/// alerts' thresholds (`--health-alert-*`, from the next health round). A config
 /// that no longer parses changes nothing: one warn line naming the file and line, and kiosk plays on. With several
 /// screens (`--screen`, `[screen NAME]` sections) each screen gets its own source and section's settings.
 final class ConfigReload: @unchecked Sendable {
     private let raw: [String]
     private let log: Log
     private let schedule: ScheduleDriver?
+    private let health: HealthMonitor?
     private let lock = NSLock()
     private var inbox: CommandInbox?
 
-    /// A reloader of `raw` (the play command's arguments before `--config` was expanded).
-    init(raw: [String], schedule: ScheduleDriver?, log: Log) {
+    /// A reloader of `raw` (the play command's arguments before `--config` was expanded), which hands `health`
+    /// the thresholds.
+    init(raw: [String], schedule: ScheduleDriver?, health: HealthMonitor?, log: Log) {
         self.raw = raw
         self.schedule = schedule
+        self.health = health
         self.log = log
     }
 
@@ -41,23 +45,27 @@ final class ConfigReload: @unchecked Sendable {
             guard !plans.isEmpty else {
                 let o: ParsedOptions
                 let config: PlayerConfig
+                let rules: HealthAlertRules
                 do {
                     o = try ParsedOptions.parse(expanded.args, specs: CommandSpecs.play, command: "play")
                     config = try CommandSpecs.config(from: o)
                     try RenderChoices.validate(config)
+                    rules = try HealthAlertRules(o)
                 } catch let e as UsageError {
                     throw ConfigFile.locate(e, args: expanded.args, origins: expanded.origins)
                 }
                 let count = try send(o, config, to: nil, inbox: inbox, schedules: true)
-                log.info("SIGHUP: reloaded: \(Self.items(count))\(schedule == nil ? "" : " and the schedule")")
+                log.info("SIGHUP: reloaded: \(Self.items(count))\(schedule == nil ? "" : " and the schedule")\(thresholds(rules))")
                 return
             }
             // several screens (issue 40): each its own source and section, the schedule the first screen's; every
             // screen checked before any is sent anything (a screen added or renamed since the start is the reply's
             // failure: the screens themselves are set at start)
+            var rules: HealthAlertRules?  // the box's: the global options, as every screen's plan holds them
             for plan in plans {
                 do {
                     try RenderChoices.validate(plan.config)
+                    rules = try rules ?? HealthAlertRules(plan.options)
                 } catch let e as UsageError {
                     throw ConfigFile.locate(e, args: plan.arguments, origins: plan.origins)
                 }
@@ -66,11 +74,17 @@ final class ConfigReload: @unchecked Sendable {
                 let count = try send(plan.options, plan.config, to: plan.name, inbox: inbox, schedules: i == 0)
                 log.info("SIGHUP: reloaded screen \(plan.name): \(Self.items(count))")
             }
+            if let rules, !thresholds(rules).isEmpty { log.info("SIGHUP: reloaded the health thresholds") }
         } catch let e as UsageError {
             log.warn("SIGHUP: not reloaded: \(e.message); playing on")
         } catch {
             log.warn("SIGHUP: not reloaded: \(error); playing on")
         }
+    }
+
+    /// Hands the health monitor `rules`: " and the health thresholds" when they changed, else "".
+    private func thresholds(_ rules: HealthAlertRules) -> String {
+        health?.setAlertRules(rules) == true ? " and the health thresholds" : ""
     }
 
     /// Sends screen `screen` (nil: the first) the playlist and the slideshow's settings `o` and `config` say (the

@@ -49,4 +49,45 @@ final class ConfigReloadTests: XCTestCase {
         XCTAssertNotNil(try c.waitForEvent("property-change") { $0["id"] == .int(2) && $0["data"] == .string(files[1]) }, "\(c.events)")
         XCTAssertEqual(try c.get("playlist-count"), .int(1))
     }
+
+    /// The health alerts' thresholds are reloaded too: storage alerts off, then at 100 % (any disk is below it):
+    /// raised at the next rounds; a bad threshold changes nothing (one line naming the line); off again: cleared once.
+    func testSIGHUPReloadsTheHealthThresholds() throws {
+        let dir = try TempDir()
+        let still = dir.file("red.png")
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=red:s=32x24", "-frames:v", "1", still])
+        let conf = dir.file("kiosk.conf")
+        func config(_ storage: String) throws {
+            try ["duration = 30", "health-interval = 0.5", "health-alert-storage = \(storage)", "path = \(still)"]
+                .joined(separator: "\n").write(toFile: conf, atomically: true, encoding: .utf8)
+        }
+        try config("off")
+        // the play log's folder is a folder whose free space is read
+        let p = try LiveProcess(["play", "--config", conf, "--output", "headless", "--size", "32x24", "--no-state",
+                                 "--play-log", dir.file("plays.sqlite"), "--log-level", "info"])
+        defer {
+            p.send(SIGTERM)
+            XCTAssertEqual(p.finish(timeout: 15).status, 0, p.stderr)
+        }
+        XCTAssertTrue(p.waitFor("showing \(still)", timeout: 20), p.stderr)
+        Thread.sleep(forTimeInterval: 1.5)  // three rounds with the storage alert off
+        XCTAssertFalse(p.stderr.contains("health: raised storage-low"), p.stderr)
+        try config("100")
+        p.send(SIGHUP)
+        XCTAssertTrue(p.waitFor("SIGHUP: reloaded: 1 item and the health thresholds", timeout: 10), p.stderr)
+        XCTAssertTrue(p.waitFor("health: raised storage-low", timeout: 10), p.stderr)
+        try config("150")
+        p.send(SIGHUP)
+        XCTAssertTrue(p.waitFor("SIGHUP: not reloaded: \(conf):3: --health-alert-storage", timeout: 10), p.stderr)
+        try config("off")
+        p.send(SIGHUP)
+        XCTAssertTrue(p.waitFor("health: cleared storage-low", timeout: 10), p.stderr)
+        let raised = p.stderr.components(separatedBy: "health: raised storage-low").count - 1
+        let cleared = p.stderr.components(separatedBy: "health: cleared storage-low").count - 1
+        XCTAssertEqual(raised, 1, "raised once, not again after the bad config: \(p.stderr)")
+        XCTAssertEqual(cleared, 1, p.stderr)
+        // the same config again: nothing to say about the thresholds
+        p.send(SIGHUP)
+        XCTAssertTrue(p.waitFor("SIGHUP: reloaded: 1 item\n", timeout: 10), p.stderr)
+    }
 }

@@ -111,8 +111,9 @@ public struct HealthAlertChange: Sendable, Equatable {
 /// when it ends, never repeated while it lasts (an alert is the same one while its kind and subject are). Fed one
 /// report per round; its clock is the reports' times, so a test drives it with made reports.
 public struct HealthAlertTracker: Sendable {
-    /// The thresholds.
-    public let rules: HealthAlertRules
+    /// The thresholds. Changed between rounds (a reloaded config: SIGHUP), the next round judges by the new ones:
+    /// an alert they no longer raise is cleared as one whose condition ended, one they now raise is raised.
+    public var rules: HealthAlertRules
     /// The alerts that hold now, in the order they were raised.
     public private(set) var active: [HealthAlert] = []
     /// Since when each active alert's condition has been gone (`HealthAlertKind.clearAfter`), by key.

@@ -51,6 +51,9 @@ public final class HealthMonitor: @unchecked Sendable {
     private var thread: Thread?
     /// The alerts that hold (the monitor's thread's).
     private var tracker: HealthAlertTracker
+    /// The thresholds in force (`setAlertRules`), and new ones not yet handed to the tracker.
+    private var rulesInForce: HealthAlertRules
+    private var newRules: HealthAlertRules?
     /// Changes the first screen has not posted yet (under `condition`).
     private var unposted: [HealthAlertChange] = []
     /// The first screen's name: the one that posts the changes.
@@ -64,6 +67,19 @@ public final class HealthMonitor: @unchecked Sendable {
         self.machine = MachineReadings(root: settings.root)
         self.log = log
         tracker = HealthAlertTracker(rules: settings.alerts)
+        rulesInForce = settings.alerts
+    }
+
+    /// Judges by `rules` from the next round on (a reloaded config: SIGHUP); whether they differ from those in force.
+    /// An alert they no longer raise is cleared once, as one whose condition ended.
+    @discardableResult
+    public func setAlertRules(_ rules: HealthAlertRules) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard rules != rulesInForce else { return false }
+        rulesInForce = rules
+        newRules = rules
+        return true
     }
 
     /// The latest report; nil before the first round.
@@ -114,6 +130,10 @@ public final class HealthMonitor: @unchecked Sendable {
     private func loop() {
         while true {
             var report = round(at: WallInstant(clamping: Date()), now: MonotonicClock.seconds())
+            condition.lock()
+            if let rules = newRules { tracker.rules = rules }
+            newRules = nil
+            condition.unlock()
             let changes = tracker.update(with: report)
             report.alerts = tracker.active
             for c in changes {
