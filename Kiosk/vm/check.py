@@ -168,6 +168,102 @@ def check_unplug(c, g, a):
             f'(1 wanted): {cleared}; raised again: {again}; alive after {alive!r} (1), exit on SIGTERM {ex!r} (0)')
 
 
+def thumb_of(img, tw=32, th=18):
+    """A (tw, th, RGB) thumbnail of a (w, h, px) image as `glBlitFramebuffer` with GL_LINEAR makes one: each
+    thumbnail pixel's centre mapped into the image and sampled bilinearly between the four nearest pixel centres."""
+    w, h, px = img
+
+    def axis(i, n, size):
+        v = (i + 0.5) * size / n - 0.5
+        f = math.floor(v)
+        return max(0, min(size - 1, f)), max(0, min(size - 1, f + 1)), v - f
+    out = bytearray()
+    for y in range(th):
+        y0, y1, fy = axis(y, th, h)
+        for x in range(tw):
+            x0, x1, fx = axis(x, tw, w)
+            for k in range(3):
+                top = px[(y0 * w + x0) * 3 + k] * (1 - fx) + px[(y0 * w + x1) * 3 + k] * fx
+                bottom = px[(y1 * w + x0) * 3 + k] * (1 - fx) + px[(y1 * w + x1) * 3 + k] * fx
+                out.append(int(round(top * (1 - fy) + bottom * fy)))
+    return tw, th, bytes(out)
+
+
+SHOWINGS_SQL = ('SELECT s.path, s.verdict, s.display_state, s.display_id, s.cec_power, t.width, t.height, t.rgb '
+                'FROM showings s LEFT JOIN thumbs t ON substr(t.hash, 1, 16) = s.thumb ORDER BY s.id')
+
+
+def showings(path):
+    """The play log's showings at `path` in id order: (file name, verdict, display_state, display_id, cec_power,
+    thumbnail (w, h, RGB) or None); a text saying why when it cannot be read."""
+    if not os.path.exists(path):
+        return f'{path}: missing'
+    try:
+        db = sqlite3.connect(path)
+        rows = db.execute(SHOWINGS_SQL).fetchall()
+        db.close()
+    except sqlite3.Error as e:
+        return f'{path}: {e}'
+    return [(os.path.basename(r[0]).split('.')[0], r[1], r[2], r[3], r[4],
+             (r[5], r[6], bytes.fromhex(r[7])) if r[7] else None) for r in rows]
+
+
+def check_proof(c, g, a, shot):
+    """Proof of display on a real display (issue 41). The first run's play log: a and b were `seen` on a connected
+    display with an EDID identity, and a's thumbnail is the screendump of a made small as the GPU's blit does (PSNR
+    >= 30 dB, and < 30 against b's). The unplug run's: a seen, b display-absent, a display-absent, b seen. Three
+    checks."""
+    rows = showings(os.path.join(a.results, 'play.sqlite'))
+    if isinstance(rows, str) or not rows:
+        c.check(f'{g} proof-seen', False, rows or 'play.sqlite: no showings')
+        c.check(f'{g} proof-thumbnail', False, 'no play log')
+    else:
+        named = {r[0]: r for r in rows}
+        ok = all(n in named and named[n][1:3] == ('seen', 'connected') and named[n][3] for n in 'ab')
+        c.check(f'{g} proof-seen', ok, '; '.join(f'{r[0]}: {r[1]} ({r[2]}, monitor {r[3]!r}, cec {r[4]})' for r in rows))
+        thumb = named.get('a', (None,) * 6)[5]
+        sa, sb = shot('play-a'), shot('play-b')
+        if thumb is None or sa is None or sb is None:
+            c.check(f'{g} proof-thumbnail', False, f'thumbnail of a {"present" if thumb else "missing"}, '
+                    f'screendumps play-a {sa is not None}, play-b {sb is not None}')
+        else:
+            p, other = psnr(thumb, thumb_of(sa)), psnr(thumb, thumb_of(sb))
+            c.check(f'{g} proof-thumbnail', thumb[:2] == (32, 18) and p >= 30 and other < 30,
+                    f"a's {thumb[0]}x{thumb[1]} thumbnail vs the screendump of a made 32x18: PSNR {p:.1f} dB (>= 30), "
+                    f'vs that of b {other:.1f} dB (< 30)')
+    rows = showings(os.path.join(a.results, 'rot.sqlite'))
+    ctl = read(os.path.join(a.results, 'unplug.ctl')).strip().replace('\n', ' | ')
+    got = [(r[0], r[1]) for r in rows] if not isinstance(rows, str) else rows
+    want = [('a', 'seen'), ('b', 'display-absent'), ('a', 'display-absent'), ('b', 'seen')]
+    c.check(f'{g} proof-unplug-verdicts', got == want, f'showings {got} ({want} wanted); ctl: {ctl}')
+
+
+def check_fleet(c, g, a):
+    """The fleet view (issue 41): `kiosk fleet --json` against the broker in the guest shows vm-screen online with a
+    display-disconnected alert within a minute of the unplug, and without it within a minute of the re-plug. Two
+    checks."""
+    steps = {}
+    for line in read(os.path.join(a.results, 'fleet.steps')).splitlines():
+        f = line.split()
+        if len(f) == 3:
+            steps[f[0]] = float(f[1]) - float(f[2])
+    err = (read(os.path.join(a.results, 'fleet.err')).strip() + ' ' + read(os.path.join(a.results, 'mosquitto.log')).strip())[-300:]
+    for name, want in [('unplug', True), ('replug', False)]:
+        try:
+            roster = json.loads(read(os.path.join(a.results, f'fleet-{name}.json')) or 'null') or {}
+        except ValueError as e:
+            roster = {'error': str(e)}
+        screen = next((k for k in roster.get('kiosks', []) if k.get('id') == 'vm-screen'), None)
+        kinds = [al.get('kind') for al in (screen or {}).get('alerts', [])]
+        took = steps.get(name)
+        ok = screen is not None and screen.get('state') == 'online' and ('display-disconnected' in kinds) == want \
+            and took is not None and took <= 60
+        c.check(f'{g} fleet-{name}', ok,
+                f'vm-screen {screen.get("state") if screen else "missing"} with alerts {kinds} '
+                f'({"display-disconnected" if want else "none"} wanted) {took if took is None else round(took, 1)} s after the '
+                f'{"unplug" if want else "re-plug"} (<= 60)' + ('' if ok else f'; {err!r}; roster {str(roster)[:300]}'))
+
+
 def check_input(c, g, a, shot, ref):
     """A key pauses, a swipe shows the next item, a double tap zooms, a drag turns a 360 view."""
     log = read(os.path.join(a.results, 'input.log'))
@@ -404,6 +500,8 @@ def main():
                 f'PSNR {p:.1f} dB screenshot-to-file vs the screendump of the rotated screen (>= 40); kiosk ctl: {ipc_log}')
     check_health(c, g, a)
     check_unplug(c, g, a)
+    check_proof(c, g, a, shot)
+    check_fleet(c, g, a)
     rot = read(os.path.join(a.results, 'rot.log'))
     c.check(f'{g} auto-picks-drm', '(auto: a connected display)' in rot and 'rotate 90' in rot,
             next((line for line in rot.splitlines() if 'output:' in line), 'no output line'))

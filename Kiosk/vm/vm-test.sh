@@ -16,8 +16,8 @@ SCRATCH=${SCRATCH:-$ROOT/.build}
 OUT=${OUT:-$ROOT/out/vm}
 DURATION=3
 # How many checks check.py runs for each GPU: fewer means a step stopped checking (judge_checks fails the run).
-declare -A CHECKS=([bochs]=32 [virtio]=33)
-PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg"
+declare -A CHECKS=([bochs]=37 [virtio]=38)
+PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg mosquitto"
 T0=$(date +%s.%N)
 elapsed() { python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f} s')" "$T0"; }
 
@@ -103,8 +103,11 @@ sleep 0.5   # fbcon and virtio-gpu's flush draw the text a little later
 shot console-before
 # The screen is watched (a screendump every 0.2 s, host-timed) from before the start to b's screendump.
 echo "KIOSK-VM watch play"
+# Its play log (each showing written as it comes) holds each showing's proof of display: check.py compares a's
+# thumbnail with the screendump of a (issue 41). Play logs are kept on the guest's tmpfs and copied out after the
+# run: SQLite's WAL index is a shared mapping, which the 9p results folder does not give (disk I/O error).
 "$KIOSK" play --no-state --output drm --drm-device /dev/dri/card0 --duration $DURATION --transition none --log-level info \
-  \$F/c.png \$F/a.png \$F/b.png > \$R/play.log 2>&1 &
+  --play-log /run/tmp/play.sqlite --play-log-batch 0 \$F/c.png \$F/a.png \$F/b.png > \$R/play.log 2>&1 &
 pid=\$!
 # c's slot covers the start-up (the first frame compiles shaders on llvmpipe under TCG: seconds); a and b are timed.
 waitlog \$R/play.log "first frame presented" 90
@@ -112,10 +115,18 @@ waitlog \$R/play.log "showing \$F/a.png" 20 && sleep 1 && shot play-a
 waitlog \$R/play.log "showing \$F/b.png" 10 && sleep 1 && shot play-b
 echo "KIOSK-VM unwatch play"
 t0=\$(now); kill -TERM \$pid; wait \$pid; rc=\$?; echo "\$rc \$(now) \$t0" > \$R/play.exit
+cp /run/tmp/play.sqlite* \$R/
 sleep 0.5
 shot console-after
-"$KIOSK" play --no-state --rotate 90 --transition none --log-level info --health-interval 0.5 \
-  --input-ipc-server /run/tmp/ipc.sock \$F/a.png > \$R/rot.log 2>&1 &
+# The fleet view (issue 41): a broker in the guest on 127.0.0.1, to which kiosk reports its health; kiosk fleet
+# reads it as an operator would, during the unplug below.
+ip link set lo up 2>> \$R/fleet.err
+printf 'listener 18830 127.0.0.1\nallow_anonymous true\npersistence false\n' > /run/tmp/mosquitto.conf
+/usr/sbin/mosquitto -c /run/tmp/mosquitto.conf > \$R/mosquitto.log 2>&1 &
+mpid=\$!
+"$KIOSK" play --no-state --rotate 90 --transition none --log-level info --health-interval 0.5 --duration 600 \
+  --mqtt 127.0.0.1:18830 --mqtt-id vm-screen --play-log /run/tmp/rot.sqlite --play-log-batch 0 \
+  --input-ipc-server /run/tmp/ipc.sock \$F/a.png \$F/b.png > \$R/rot.log 2>&1 &
 pid=\$!
 waitlog \$R/rot.log "first frame presented" 90 && sleep 0.5 && shot rot90
 # The remote's screenshot is the frame as presented: the same pixels as the screendump, rotation included.
@@ -130,16 +141,32 @@ cat /sys/class/drm/card0-Virtual-1/edid > \$R/edid.bin 2>> \$R/health.err
 # display-disconnected once, not again while it lasts, and clear it once; kiosk plays on. Each mark in
 # unplug.steps is the log's line count and the sysfs status then; the counts are taken before each write (a round
 # may log within the write's time), so check.py judges each step by what came after its write.
+# Each showing's verdict in the play log (rot.sqlite): a (seen) ends just before the unplug, b is shown while the
+# display is gone (display-absent), a again from then until after the re-plug (display-absent: its worst moment),
+# then b (seen) until the end.
 C=/sys/class/drm/card0-Virtual-1/status
 umark() { echo "\$1 \$(grep -c '' \$R/rot.log) \$(cat \$C 2>&1)" >> \$R/unplug.steps; }
+next() { "$KIOSK" ctl --socket /run/tmp/ipc.sock --timeout 30 next >> \$R/unplug.ctl 2>&1; echo "next rc \$?" >> \$R/unplug.ctl; }
+# fleet WANT NAME T0: kiosk fleet --json once a second until display-disconnected is among vm-screen's alerts
+# (WANT alert) or is not (WANT clear), for up to 60 s; fleet.steps gets NAME, when and T0 (the unplug or re-plug)
+fleet() { end=\$((\$(date +%s) + 60)); while :; do
+    "$KIOSK" fleet --mqtt 127.0.0.1:18830 --wait 2 --json > \$R/fleet-\$2.json 2>> \$R/fleet.err
+    if grep -q '"display-disconnected"' \$R/fleet-\$2.json; then [ \$1 = alert ] && break; else [ \$1 = clear ] && break; fi
+    [ \$(date +%s) -ge \$end ] && break; sleep 1; done
+  echo "\$2 \$(now) \$3" >> \$R/fleet.steps; }
 umark unplug
-echo off > \$C 2>> \$R/unplug.err; umark off
-waitlog \$R/rot.log "health: raised display-disconnected" 15; sleep 3; umark replug
-echo detect > \$C 2>> \$R/unplug.err; umark detect
-waitlog \$R/rot.log "health: cleared display-disconnected" 15; sleep 3
+next; waitcount \$R/rot.log "info: showing " 2 15; sleep 1
+toff=\$(now); echo off > \$C 2>> \$R/unplug.err; umark off
+waitlog \$R/rot.log "health: raised display-disconnected" 15; next; waitcount \$R/rot.log "info: showing " 3 15
+fleet alert unplug \$toff; sleep 3; umark replug
+ton=\$(now); echo detect > \$C 2>> \$R/unplug.err; umark detect
+waitlog \$R/rot.log "health: cleared display-disconnected" 15; next; waitcount \$R/rot.log "info: showing " 4 15
+fleet clear replug \$ton; sleep 3
 kill -0 \$pid 2>/dev/null && alive=1 || alive=0; umark end
 echo \$alive > \$R/unplug.alive
 kill -TERM \$pid; wait \$pid; echo \$? > \$R/rot.exit
+cp /run/tmp/rot.sqlite* \$R/
+kill \$mpid 2>/dev/null; wait \$mpid 2>/dev/null
 cd "$ROOT"
 # Each XCTest run names one test and is judged by XCTest's counts too (1 executed, 0 skipped, 0 failures).
 # On the serial as well: it asks for screendumps.
