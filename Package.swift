@@ -60,6 +60,12 @@ let cModules: [Target] = [
     .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
     .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
                    providers: [.apt(["libmosquitto-dev"])]),
+    // web content: WPE WebKit renders a page offscreen in `kiosk web-helper`; wpebackend-fdo hands its frames over as
+    // shared memory (wl_shm, read with libwayland-server). Both are wrapped by one C shim (CKioskWebShim).
+    .systemLibrary(name: "CWPE", path: "Sources/CWPE", pkgConfig: "wpe-webkit-1.1",
+                   providers: [.apt(["libwpewebkit-1.1-dev"])]),
+    .systemLibrary(name: "CWPEFdo", path: "Sources/CWPEFdo", pkgConfig: "wpebackend-fdo-1.0",
+                   providers: [.apt(["libwpebackend-fdo-1.0-dev", "libwpe-1.0-dev", "libwayland-dev"])]),
 ]
 
 let package = Package(
@@ -132,16 +138,24 @@ let package = Package(
         // signed bundles from a folder; the player plays from the cache. The only part of kiosk that speaks HTTP and the
         // only place libcurl is imported.
         .target(name: "KioskFetch", dependencies: ["KioskCore", "KioskMedia", "KioskTrust", "CCurl"]),
+        // WPE WebKit's signals, main loop and SHM frames, and SCM_RIGHTS descriptor passing: C that Swift cannot write
+        // (g_signal_connect, CMSG_*), used only by KioskWebContent.
+        .target(name: "CKioskWebShim", dependencies: ["CWPE", "CWPEFdo"],
+                linkerSettings: [.linkedLibrary("wayland-server")]),  // wl_shm_buffer_*: not in wpebackend-fdo's pkg-config libs
+        // Web pages as content: the helper process (`kiosk web-helper`, WPE WebKit offscreen, frames sent as memfds)
+        // and the player's side of it (starts, reads and ends the helper). Not KioskWeb, the admin page's server.
+        .target(name: "KioskWebContent", dependencies: ["KioskCore", "CKioskWebShim"]),
         .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer", "KioskRemote", "KioskFleet",
                                                         "KioskSeat", "KioskCEC", "KioskPlayLog", "KioskWeb", "KioskTrust",
-                                                        "KioskFetch"]),
+                                                        "KioskFetch", "KioskWebContent"]),
         // The benchmark: figures for this machine against ffmpeg in the same run (Kiosk/bench.sh).
         .executableTarget(name: "kiosk-bench", dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput",
                                                              "KioskPlayer", "KioskPlayLog"]),
         .testTarget(name: "KioskTests",
                     dependencies: ["KioskCore", "KioskMedia", "KioskRender", "KioskOutput", "KioskPlayer",
                                    "KioskAudio", "KioskInput", "KioskSeat", "KioskRemote", "KioskText", "KioskFleet",
-                                   "KioskCEC", "CCEC", "KioskPlayLog", "KioskWeb", "KioskTrust", "KioskFetch"],
+                                   "KioskCEC", "CCEC", "KioskPlayLog", "KioskWeb", "KioskTrust", "KioskFetch",
+                                   "KioskWebContent"],
                     exclude: ["Fixtures"]),
     ]
 )

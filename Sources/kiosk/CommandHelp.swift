@@ -28,7 +28,7 @@ struct CommandHelp {
     }
 
     /// Every command, in the order `kiosk --help` lists them.
-    static let all: [CommandHelp] = [play, record, snapshot, probe, outputs, checkConfig, ctl, fleet, report, content, passwd]
+    static let all: [CommandHelp] = [play, record, snapshot, probe, outputs, checkConfig, ctl, fleet, report, content, webSnapshot, passwd]
 
     /// `kiosk play`.
     static let play = CommandHelp(name: "play", arguments: "[PATH ...]",
@@ -119,6 +119,16 @@ struct CommandHelp {
             + "1 with one line per problem when refused (unsigned, forged, a medium missing, changed or outside the\n"
             + "bundle): nothing in the cache changes.",
         specs: ContentCommand.specs)
+    /// `kiosk web-snapshot`.
+    static let webSnapshot = CommandHelp(name: "web-snapshot", arguments: "PAGE.html",
+        brief: "render a local web page in the web helper (WPE WebKit) into a PNG",
+        usage: "kiosk web-snapshot PAGE.html --output OUT.png [--size WxH] [--timeout S] [--settle S]",
+        summary: "Shows PAGE.html in kiosk's web helper (a child 'kiosk web-helper': WPE WebKit offscreen, its frames\n"
+            + "handed back in shared memory) at WxH device pixels and writes the first frame it paints once loaded\n"
+            + "(the newest after --settle) as a PNG. The page reaches only its own folder: other navigations are\n"
+            + "refused, http and https go nowhere, nothing is stored. A page missing, failing to load or not\n"
+            + "painted within --timeout is one line (exit 1).",
+        specs: WebSnapshotCommand.specs)
     /// `kiosk passwd`.
     static let passwd = CommandHelp(name: "passwd", arguments: "FILE",
         brief: "read a password on standard input and write its crypt(3) hash for --http-password-file",

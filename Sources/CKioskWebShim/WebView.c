@@ -1,0 +1,155 @@
+#include "CKioskWebShim.h"
+#include <errno.h>
+#include <glib-unix.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <string.h>
+#include <unistd.h>
+#include <wpe/webkit.h>
+#include <wpe/fdo.h>
+#include <wpe/unstable/fdo-shm.h>
+#include <wayland-server.h>
+
+/* One page being shown: the view, its backend and where its frames and events go. Lives on kiosk_web_run's stack. */
+typedef struct {
+    struct wpe_view_backend_exportable_fdo *exportable;
+    GMainLoop *loop;
+    const char *allowed_prefix;
+    kiosk_web_frame_hook frame;
+    kiosk_web_event_hook event;
+    void *context;
+    gboolean failed;
+} kiosk_web_page;
+
+/* A frame from the web process in shared memory: handed on while it is mapped, then released and acknowledged, so
+ * WebKit paints the next one. */
+static void on_shm_buffer(void *data, struct wpe_fdo_shm_exported_buffer *buffer) {
+    kiosk_web_page *page = data;
+    struct wl_shm_buffer *shm = wpe_fdo_shm_exported_buffer_get_shm_buffer(buffer);
+    if (shm != NULL) {
+        wl_shm_buffer_begin_access(shm);
+        const unsigned char *pixels = wl_shm_buffer_get_data(shm);
+        int width = wl_shm_buffer_get_width(shm), height = wl_shm_buffer_get_height(shm);
+        int stride = wl_shm_buffer_get_stride(shm);
+        if (pixels != NULL && width > 0 && height > 0 && stride >= width * 4) {
+            page->frame(page->context, pixels, (unsigned int)width, (unsigned int)height, (unsigned int)stride,
+                        (unsigned int)wl_shm_buffer_get_format(shm));
+        }
+        wl_shm_buffer_end_access(shm);
+    }
+    wpe_view_backend_exportable_fdo_dispatch_release_shm_exported_buffer(page->exportable, buffer);
+    wpe_view_backend_exportable_fdo_dispatch_frame_complete(page->exportable);
+}
+
+static void on_load_changed(WebKitWebView *view, WebKitLoadEvent load_event, gpointer data) {
+    (void)view;
+    kiosk_web_page *page = data;
+    if (load_event == WEBKIT_LOAD_FINISHED && !page->failed) page->event(page->context, KIOSK_WEB_EVENT_LOADED, "");
+}
+
+static gboolean on_load_failed(WebKitWebView *view, WebKitLoadEvent load_event, gchar *failing_uri, GError *error,
+                               gpointer data) {
+    (void)view; (void)load_event;
+    kiosk_web_page *page = data;
+    page->failed = TRUE;
+    char text[1024];
+    snprintf(text, sizeof text, "%s: %s", failing_uri ? failing_uri : "", error && error->message ? error->message : "failed");
+    page->event(page->context, KIOSK_WEB_EVENT_LOAD_FAILED, text);
+    return TRUE;  /* no error page */
+}
+
+static void on_web_process_terminated(WebKitWebView *view, WebKitWebProcessTerminationReason reason, gpointer data) {
+    (void)view;
+    kiosk_web_page *page = data;
+    const char *why = reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT ? "the web process went over its memory limit"
+                    : reason == WEBKIT_WEB_PROCESS_CRASHED ? "the web process crashed" : "the web process was ended";
+    page->event(page->context, KIOSK_WEB_EVENT_WEB_PROCESS_ENDED, why);
+}
+
+/* Navigations (links, location changes, frames, new windows) stay inside the page's folder; everything else
+ * (responses) takes WebKit's default. */
+static gboolean on_decide_policy(WebKitWebView *view, WebKitPolicyDecision *decision, WebKitPolicyDecisionType type,
+                                 gpointer data) {
+    (void)view;
+    kiosk_web_page *page = data;
+    if (type != WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION && type != WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION)
+        return FALSE;
+    WebKitNavigationAction *action =
+        webkit_navigation_policy_decision_get_navigation_action(WEBKIT_NAVIGATION_POLICY_DECISION(decision));
+    WebKitURIRequest *request = action ? webkit_navigation_action_get_request(action) : NULL;
+    const char *uri = request ? webkit_uri_request_get_uri(request) : NULL;
+    if (uri != NULL && type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION
+        && strncmp(uri, page->allowed_prefix, strlen(page->allowed_prefix)) == 0)
+        return FALSE;
+    webkit_policy_decision_ignore(decision);
+    page->event(page->context, KIOSK_WEB_EVENT_NAVIGATION_REFUSED, uri ? uri : "");
+    return TRUE;
+}
+
+/* The parent's end of the socket: its end (or an error, or 'q') ends the loop. */
+static gboolean on_control(gint fd, GIOCondition condition, gpointer data) {
+    kiosk_web_page *page = data;
+    if (condition & G_IO_IN) {
+        char byte[64];
+        ssize_t n = recv(fd, byte, sizeof byte, MSG_DONTWAIT);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR)) return G_SOURCE_CONTINUE;
+        if (n > 0 && byte[0] != 'q') return G_SOURCE_CONTINUE;
+    }
+    g_main_loop_quit(page->loop);
+    return G_SOURCE_REMOVE;
+}
+
+static const struct wpe_view_backend_exportable_fdo_client exportable_client = {
+    .export_shm_buffer = on_shm_buffer,
+};
+
+int kiosk_web_run(const char *uri, const char *allowed_prefix, unsigned int width, unsigned int height, int control_fd,
+                  kiosk_web_frame_hook frame, kiosk_web_event_hook event, void *context, char *error, size_t error_size) {
+    if (!wpe_loader_init("libWPEBackend-fdo-1.0.so.1")) {
+        snprintf(error, error_size, "cannot load libWPEBackend-fdo-1.0.so.1");
+        return -1;
+    }
+    if (!wpe_fdo_initialize_shm()) {
+        snprintf(error, error_size, "wpebackend-fdo's shared-memory export did not start");
+        return -1;
+    }
+    kiosk_web_page page = { .allowed_prefix = allowed_prefix, .frame = frame, .event = event, .context = context };
+    page.exportable = wpe_view_backend_exportable_fdo_create(&exportable_client, &page, width, height);
+    if (page.exportable == NULL) {
+        snprintf(error, error_size, "cannot make a %ux%u view backend", width, height);
+        return -1;
+    }
+    struct wpe_view_backend *backend = wpe_view_backend_exportable_fdo_get_view_backend(page.exportable);
+    wpe_view_backend_add_activity_state(backend, wpe_view_activity_state_visible | wpe_view_activity_state_focused
+                                                 | wpe_view_activity_state_in_window);
+    WebKitWebContext *web_context = webkit_web_context_new_ephemeral();
+    WebKitWebsiteDataManager *data = webkit_web_context_get_website_data_manager(web_context);
+    /* offline: http and https go to a proxy on a port nothing listens on (the discard port) */
+    WebKitNetworkProxySettings *proxy = webkit_network_proxy_settings_new("http://127.0.0.1:9", NULL);
+    webkit_website_data_manager_set_network_proxy_settings(data, WEBKIT_NETWORK_PROXY_MODE_CUSTOM, proxy);
+    webkit_network_proxy_settings_free(proxy);
+    WebKitWebViewBackend *view_backend = webkit_web_view_backend_new(
+        backend, (GDestroyNotify)wpe_view_backend_exportable_fdo_destroy, page.exportable);
+    WebKitWebView *view = webkit_web_view_new_with_context(view_backend, web_context);
+    WebKitSettings *settings = webkit_web_view_get_settings(view);
+    webkit_settings_set_allow_file_access_from_file_urls(settings, FALSE);
+    webkit_settings_set_allow_universal_access_from_file_urls(settings, FALSE);
+    webkit_settings_set_javascript_can_open_windows_automatically(settings, FALSE);
+    webkit_settings_set_enable_page_cache(settings, FALSE);
+    webkit_settings_set_enable_developer_extras(settings, FALSE);
+    g_signal_connect(view, "load-changed", G_CALLBACK(on_load_changed), &page);
+    g_signal_connect(view, "load-failed", G_CALLBACK(on_load_failed), &page);
+    g_signal_connect(view, "web-process-terminated", G_CALLBACK(on_web_process_terminated), &page);
+    g_signal_connect(view, "decide-policy", G_CALLBACK(on_decide_policy), &page);
+
+    page.loop = g_main_loop_new(NULL, FALSE);
+    guint watch = g_unix_fd_add(control_fd, G_IO_IN | G_IO_HUP | G_IO_ERR, on_control, &page);
+    webkit_web_view_load_uri(view, uri);
+    g_main_loop_run(page.loop);
+    g_source_remove(watch);
+    g_signal_handlers_disconnect_by_data(view, &page);
+    g_object_unref(view);
+    g_object_unref(web_context);
+    g_main_loop_unref(page.loop);
+    return 0;
+}

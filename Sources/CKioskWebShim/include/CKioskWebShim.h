@@ -1,0 +1,60 @@
+#ifndef CKIOSK_WEB_SHIM_H
+#define CKIOSK_WEB_SHIM_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The web helper's glue to WPE WebKit, in C because Swift cannot connect GObject signals (g_signal_connect is a
+ * macro over variadic marshalling) and wpebackend-fdo's client table wants plain C callbacks. It also holds the
+ * descriptor passing (memfd_create, SCM_RIGHTS) that both ends of the helper's socket use, since CMSG_* are macros.
+ * No GLib or WPE type appears here, so Swift sees only this header. */
+
+/* What the page did, for kiosk_web_event_hook. */
+enum kiosk_web_event {
+    /* The page and its resources finished loading (WEBKIT_LOAD_FINISHED without a failure). */
+    KIOSK_WEB_EVENT_LOADED = 1,
+    /* The page could not be loaded: text is "URI: reason". */
+    KIOSK_WEB_EVENT_LOAD_FAILED = 2,
+    /* The web process ended: text says why (crashed, over its memory limit). */
+    KIOSK_WEB_EVENT_WEB_PROCESS_ENDED = 3,
+    /* A navigation outside the page's folder was refused: text is the URI asked for. */
+    KIOSK_WEB_EVENT_NAVIGATION_REFUSED = 4,
+};
+
+/* One painted frame: `pixels` (valid only during the call) holds `height` rows `stride` bytes apart, in the wl_shm
+ * `format` (0: ARGB8888, 1: XRGB8888; little-endian, so B, G, R, A in memory; premultiplied alpha). */
+typedef void (*kiosk_web_frame_hook)(void *context, const unsigned char *pixels, unsigned int width,
+                                     unsigned int height, unsigned int stride, unsigned int format);
+
+/* One event of `enum kiosk_web_event`; `text` (valid only during the call) may be "". */
+typedef void (*kiosk_web_event_hook)(void *context, int event, const char *text);
+
+/* Loads `uri` in an offscreen WPE web view of `width` x `height` device pixels (wpebackend-fdo's SHM export) and runs
+ * the GLib main loop until `control_fd` reaches its end or an error (the parent went away) or a byte 'q' arrives on
+ * it. Navigations whose URI does not start with `allowed_prefix` are refused. The web context is ephemeral (nothing
+ * is stored), http and https go to a proxy that does not exist. Each painted frame goes to `frame`, each event to
+ * `event`, both on the calling thread. Returns 0 when the loop ended, -1 when the view could not be made (the reason
+ * in `error`, at most `error_size` bytes with its NUL). */
+int kiosk_web_run(const char *uri, const char *allowed_prefix, unsigned int width, unsigned int height, int control_fd,
+                  kiosk_web_frame_hook frame, kiosk_web_event_hook event, void *context, char *error, size_t error_size);
+
+/* A new anonymous shared-memory file (memfd_create, close-on-exec, sealable) named `name`; -1 with errno. */
+int kiosk_web_memfd(const char *name);
+
+/* Seals the memfd `fd` against shrinking, growing and writing, so the reader's mapping cannot fault; 0 or -1. */
+int kiosk_web_seal(int fd);
+
+/* 1 when the memfd `fd` is sealed against shrinking (kiosk_web_seal), else 0. */
+int kiosk_web_is_sealed(int fd);
+
+/* Sends `length` bytes of `bytes` as one message on the socket `socket_fd`, with the descriptor `fd` attached
+ * (SCM_RIGHTS) unless it is -1. `dont_wait`: MSG_DONTWAIT. Never raises SIGPIPE. Returns the bytes sent, or -1 with
+ * errno. */
+ssize_t kiosk_web_send(int socket_fd, const void *bytes, size_t length, int fd, int dont_wait);
+
+/* Receives one message of at most `capacity` bytes into `bytes` from `socket_fd`; `*fd` is the descriptor that came
+ * with it (close-on-exec) or -1. Returns the bytes received (0 at the end), or -1 with errno (EMSGSIZE when the
+ * message or its descriptors did not fit; any descriptor received is then closed). */
+ssize_t kiosk_web_receive(int socket_fd, void *bytes, size_t capacity, int *fd);
+
+#endif

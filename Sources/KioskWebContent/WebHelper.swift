@@ -1,0 +1,97 @@
+internal import CKioskWebShim
+import Glibc
+import KioskCore
+
+/// The web helper's side (`kiosk web-helper`): shows one page in WPE WebKit offscreen and sends what it paints and
+/// what happens to its parent over the socket it was given. Runs until the parent closes its end (or sends `q`).
+public enum WebHelper {
+    /// Shows the page at `uri` (navigations outside `allowedPrefix` refused) at `size` device pixels, talking on
+    /// `socket`; returns the exit status (0 when the parent ended it, 1 when the page could not be shown at all).
+    public static func run(uri: String, allowedPrefix: String, size: PixelSize, socket: Int32) -> Int32 {
+        setenv("NO_AT_BRIDGE", "1", 1)  // no accessibility bus on a player: WebKit would complain on stderr
+        let sender = WebHelperSender(socket: socket)
+        let context = Unmanaged.passRetained(sender)
+        defer { context.release() }
+        var error = [CChar](repeating: 0, count: 512)
+        let status = kiosk_web_run(uri, allowedPrefix, UInt32(size.width), UInt32(size.height), socket,
+                                   { context, pixels, width, height, stride, format in
+                                       guard let context, let pixels else { return }
+                                       Unmanaged<WebHelperSender>.fromOpaque(context).takeUnretainedValue()
+                                           .frame(pixels, width: width, height: height, stride: stride, format: format)
+                                   },
+                                   { context, event, text in
+                                       guard let context else { return }
+                                       let words = text.map { String(cString: $0) } ?? ""
+                                       Unmanaged<WebHelperSender>.fromOpaque(context).takeUnretainedValue().event(event, words)
+                                   },
+                                   context.toOpaque(), &error, error.count)
+        guard status == 0 else {
+            let why = error.withUnsafeBufferPointer { String(decoding: $0.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+            sender.send(.helperFailed(why))
+            return 1
+        }
+        return 0
+    }
+}
+
+/// Turns the shim's callbacks into messages: each frame copied into a new sealed memfd and sent with it. The latest
+/// frame's memfd is kept, so a frame painted before the page finished loading is sent again once it has. A frame the
+/// parent has no room for (its socket full) is dropped, not queued: the parent always gets the newest.
+final class WebHelperSender {
+    private let socket: Int32
+    private var loaded = false
+    private var frames: UInt64 = 0
+    private var latest: (fd: Int32, header: WebFrameHeader)?
+
+    init(socket: Int32) {
+        self.socket = socket
+    }
+
+    deinit {
+        if let latest { close(latest.fd) }
+    }
+
+    /// Sends `message` (with `fd` attached unless -1); false when it could not go (the socket full or closed).
+    @discardableResult
+    func send(_ message: WebHelperMessage, fd: Int32 = -1) -> Bool {
+        let bytes = message.bytes
+        return bytes.withUnsafeBytes { kiosk_web_send(socket, $0.baseAddress, $0.count, fd, 1) } == bytes.count
+    }
+
+    func frame(_ pixels: UnsafePointer<UInt8>, width: UInt32, height: UInt32, stride: UInt32, format: UInt32) {
+        frames += 1
+        let header = WebFrameHeader(width: width, height: height, stride: stride, format: format, loaded: loaded, number: frames)
+        let fd = kiosk_web_memfd("kiosk-web-frame")
+        guard fd >= 0 else { return }
+        var done = 0
+        let count = header.byteCount
+        while done < count {
+            let n = pwrite(fd, pixels + done, count - done, off_t(done))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { close(fd); return }
+            done += n
+        }
+        guard kiosk_web_seal(fd) == 0 else { close(fd); return }
+        send(.frame(header), fd: fd)
+        if let latest { close(latest.fd) }
+        latest = (fd, header)
+    }
+
+    func event(_ event: Int32, _ text: String) {
+        switch event {
+        case Int32(KIOSK_WEB_EVENT_LOADED.rawValue):
+            loaded = true
+            send(.loaded)
+            if let latest, !latest.header.loaded {
+                var again = latest.header
+                again.loaded = true
+                send(.frame(again), fd: latest.fd)
+                self.latest = (latest.fd, again)
+            }
+        case Int32(KIOSK_WEB_EVENT_LOAD_FAILED.rawValue): send(.loadFailed(text))
+        case Int32(KIOSK_WEB_EVENT_WEB_PROCESS_ENDED.rawValue): send(.webProcessEnded(text))
+        case Int32(KIOSK_WEB_EVENT_NAVIGATION_REFUSED.rawValue): send(.navigationRefused(text))
+        default: break
+        }
+    }
+}
