@@ -1,63 +1,120 @@
 import Foundation
 import KioskCore
+import KioskMedia
+import KioskWebContent
 import XCTest
 
-/// The content fetcher on the web page, through the real HTTP server and nginx: `GET /api/status` carries `content`
-/// (the URL, the last check and its result, the cache's use), the dashboard offers "Check now" (the IPC command
-/// `check-content` through `/api/command`), which makes a check at once (one more index request in nginx's log),
-/// and `/api/command`'s `loadfile` of another URL plays that content.
-final class WebContentTests: WebServerTestCase {
-    private func status() throws -> JSONValue {
-        let r = try curl(["-H", "Authorization: Bearer \(token)", base + "/api/status"])
-        XCTAssertEqual(r.status, 200, r.body)
-        return try JSONValue.parse(Array(r.body.utf8))
+/// Web pages through kiosk's web helper (`kiosk web-snapshot` → `kiosk web-helper`, WPE WebKit offscreen, frames as
+/// memfds): a page of coloured boxes and a line of big text against headless chromium's screenshot of the same page
+/// at the same size (a reference no one here wrote), the text read back by tesseract; a missing page, a page that
+/// never paints and a navigation out of the page's folder, each one clear line and bounded in time.
+final class WebContentTests: XCTestCase {
+    /// The boxes the page draws (left, top, 140x100 each) and their colours.
+    static let boxes: [(x: Int, y: Int, colour: String)] = [(20, 20, "#d81b1b"), (180, 20, "#1bb04a"), (340, 20, "#1b4ad8"), (480, 200, "#f0c419")]
+    static let text = "KIOSK WEB 42"
+
+    static var page: String {
+        let divs = boxes.enumerated().map { i, b in
+            "<div style=\"position:absolute;left:\(b.x)px;top:\(b.y)px;width:140px;height:100px;background:\(b.colour)\" id=\"b\(i)\"></div>"
+        }.joined()
+        return """
+        <!doctype html><html><head><meta charset="utf-8"><style>
+        html,body{margin:0;padding:0;background:#ffffff;overflow:hidden}
+        p{position:absolute;left:20px;top:180px;margin:0;font:bold 48px "DejaVu Sans",sans-serif;color:#000000}
+        </style></head><body>\(divs)<p>\(text)</p></body></html>
+        """
     }
 
-    private func command(_ json: String) throws -> (status: Int, reply: JSONValue?) {
-        let r = try curl(["-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json", "-d", json, base + "/api/command"])
-        return (r.status, try? JSONValue.parse(Array(r.body.utf8)))
+    /// The picture in a PNG, decoded by ffmpeg (an outside decoder) into RGBA of `size`.
+    func load(_ png: String, _ size: PixelSize) throws -> RGBAImage {
+        let data = try FFmpegCLI.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-pix_fmt", "rgba", "-f", "rawvideo", "-"])
+        XCTAssertEqual(data.count, size.width * size.height * 4, png)
+        return RGBAImage(size: size, pixels: data.count == size.width * size.height * 4 ? [UInt8](data) : [UInt8](repeating: 0, count: size.width * size.height * 4))
     }
 
-    func testTheStatusCheckNowAndAnotherURL() throws {
-        let nginx = try NginxServer(dir)
-        defer { nginx.stop() }
-        try ContentRemoteFixtures.serve(nginx)
-        let url = nginx.url("index.smil"), other = nginx.url("other.smil")
-        let p = try start(["--content-cache", dir.file("cache")], play: url)
-        XCTAssertTrue(p.waitFor("content: \(url) fetched; playing it", timeout: 30), p.stderr)
-        var content: JSONValue?
-        XCTAssertTrue(try eventually(15, every: 0.2) {
-            content = try status()["content"]
-            return content?["result"] == .string("changed") && content?["media"] == .int(2)
-        }, "\(String(describing: content))")
-        XCTAssertEqual(content?["url"], .string(url))
-        XCTAssertGreaterThan(content?["cache_bytes"]?.number ?? 0, 0)
-        XCTAssertNotNil(content?["last_check"]?.string.flatMap(PlayReportQuery.instant), "\(String(describing: content))")
+    func testPageMatchesChromiumAndItsTextReadsBack() throws {
+        let dir = try TempDir()
+        let page = dir.file("page.html")
+        try Self.page.write(toFile: page, atomically: true, encoding: .utf8)
+        let size = PixelSize(width: 640, height: 360)
+        let run = try CLITests.run(["web-snapshot", page, "--size", "640x360", "--output", dir.file("kiosk.png")], timeout: 60)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "", "a page that paints says nothing")
+        let chromium = try BoundedProcess.run("/usr/bin/chromium", [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--disable-extensions",
+            "--window-size=640,360", "--screenshot=" + dir.file("chromium.png"), "file://" + page,
+        ], environment: ["HOME": dir.path], timeout: 90)
+        XCTAssertEqual(chromium.status, 0, String(decoding: chromium.stderr, as: UTF8.self))
+        let ours = try load(dir.file("kiosk.png"), size), reference = try load(dir.file("chromium.png"), size)
+        for (i, box) in Self.boxes.enumerated() {
+            // 2 pixels in from each edge: the boxes' own pixels, not how an edge falls on the grid
+            let rect = PixelRect(x: box.x + 2, y: box.y + 2, width: 136, height: 96)
+            let psnr = ImageCompare.psnr(TextTestSupport.crop(ours, rect), TextTestSupport.crop(reference, rect))
+            XCTAssertGreaterThanOrEqual(psnr, 40, "box \(i) (\(box.colour)) differs from chromium's: \(psnr) dB")
+        }
+        // tesseract reads the line of text on kiosk's picture (its band, black on white)
+        let band = TextTestSupport.crop(ours, PixelRect(x: 0, y: 160, width: 460, height: 100))
+        try PNGWriter.write(band, to: dir.file("band.png"))
+        let ocr = try BoundedProcess.run(TextTestSupport.tesseract, [dir.file("band.png"), "-", "--psm", "7", "-l", "eng"],
+                                         environment: ["OMP_THREAD_LIMIT": "1"], timeout: 60)
+        XCTAssertEqual(ocr.status, 0, String(decoding: ocr.stderr, as: UTF8.self))
+        let read = String(decoding: ocr.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertEqual(read, Self.text, "tesseract read '\(read)'")
+    }
 
-        _ = try logIn()
-        let page = try curl([base + "/"])
-        XCTAssertEqual(page.status, 200)
-        XCTAssertTrue(page.body.contains(#"<button id="check-content" data-command='["check-content"]'>Check now</button>"#), page.body)
-        let script = try curl([base + "/app.js"])
-        XCTAssertTrue(script.body.contains("content(s.content)"), "the dashboard shows the status's content")
+    func testMissingPageIsOneLineNamingIt() throws {
+        let dir = try TempDir()
+        let run = try CLITests.run(["web-snapshot", dir.file("nope.html"), "--size", "320x240", "--output", dir.file("x.png")], timeout: 30)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("nope.html") && run.stderr.contains("No such file"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("x.png")))
+    }
 
-        let before = ContentRemoteFixtures.indexRequests(nginx)
-        let checked = try command(#"["check-content"]"#)
-        XCTAssertEqual(checked.status, 200)
-        XCTAssertEqual(checked.reply?["data"], .string("checking \(url)"))
-        XCTAssertTrue(eventually(10, every: 0.05) { ContentRemoteFixtures.indexRequests(nginx) == before + 1 },
-                      nginx.requests().joined(separator: "\n"))
-        XCTAssertTrue(try eventually(10, every: 0.2) { try status()["content"]?["result"] == .string("unchanged") })
+    func testPageThatNeverPaintsIsBoundedAndOneLine() throws {
+        let dir = try TempDir()
+        let page = dir.file("hang.html")
+        try "<html><body style=\"background:red\"><script>while (true) {}</script></body></html>".write(toFile: page, atomically: true, encoding: .utf8)
+        let run = try CLITests.run(["web-snapshot", page, "--size", "320x240", "--timeout", "2", "--output", dir.file("x.png")], timeout: 30)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("hang.html: not painted within 2 s"), run.stderr)
+        XCTAssertLessThan(run.seconds, 10, "the timeout bounds it")
+        XCTAssertEqual(Self.livingProcesses(naming: dir.path), [], "the helper was ended with kiosk")
+    }
 
-        let bad = try command(#"["loadfile","https://"]"#)
-        XCTAssertEqual(bad.status, 400)
-        XCTAssertEqual(bad.reply?["error"], .string("loading failed"))
-        XCTAssertEqual(try command(#"["loadfile","\#(other)"]"#).status, 200)
-        XCTAssertTrue(try eventually(30, every: 0.2) {
-            let s = try status()
-            return s["content"]?["url"] == .string(other) && ContentRemoteFixtures.shows(s["regions"], oneOf: ContentRemoteFixtures.second)
-        }, p.stderr)
-        p.send(SIGTERM)
-        XCTAssertEqual(p.finish(timeout: 20).status, 0, p.stderr)
+    func testNavigationOutOfThePagesFolderIsRefused() throws {
+        let dir = try TempDir()
+        let page = dir.file("nav.html")
+        try "<html><body><p>here</p><script>location.href = 'file:///etc/passwd'</script></body></html>".write(toFile: page, atomically: true, encoding: .utf8)
+        let run = try CLITests.run(["web-snapshot", page, "--size", "320x240", "--output", dir.file("x.png")], timeout: 60)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("refused a navigation to file:///etc/passwd"), run.stderr)
+    }
+
+    func testMessagesRoundTripAndOthersAreRefused() {
+        let messages: [WebHelperMessage] = [
+            .frame(WebFrameHeader(width: 1920, height: 1080, stride: 7680, format: 0, loaded: true, number: 1 << 33 + 5)),
+            .loaded, .loadFailed("file:///x.html: gone"), .webProcessEnded("crashed"), .navigationRefused("https://example.org/"),
+            .helperFailed("no backend"),
+        ]
+        for message in messages { XCTAssertEqual(WebHelperMessage(bytes: message.bytes), message) }
+        XCTAssertNil(WebHelperMessage(bytes: [UInt8](repeating: 0, count: 36)), "another magic")
+        XCTAssertNil(WebHelperMessage(bytes: Array(WebHelperMessage.loaded.bytes.prefix(20))), "short")
+        var unknown = WebHelperMessage.loaded.bytes
+        unknown[4] = 99
+        XCTAssertNil(WebHelperMessage(bytes: unknown), "an unknown kind")
+    }
+
+    /// The pids of processes (not zombies) whose command line names `text`.
+    static func livingProcesses(naming text: String) -> [Int] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int.init).filter { pid in
+            guard let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                  String(decoding: line, as: UTF8.self).contains(text),
+                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            return !stat[close...].hasPrefix(") Z")
+        }
     }
 }
