@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import KioskCore
 import KioskMedia
 import KioskWebContent
@@ -90,6 +91,34 @@ final class WebContentTests: XCTestCase {
         let run = try CLITests.run(["web-snapshot", page, "--size", "320x240", "--output", dir.file("x.png")], timeout: 60)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("refused a navigation to file:///etc/passwd"), run.stderr)
+    }
+
+    func testPageReachesNoServer() throws {
+        // a listening socket on 127.0.0.1: any connection the page makes waits in its backlog, accepted or not
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(listener, 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, 16) == 0
+                && getsockname(listener, $0, &length) == 0 }
+        }
+        XCTAssertTrue(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let dir = try TempDir()
+        let page = dir.file("net.html")
+        try """
+        <html><body><p>offline</p><img src="http://127.0.0.1:\(port)/image.png">
+        <script>fetch("http://127.0.0.1:\(port)/fetch").catch(() => 0)</script></body></html>
+        """.write(toFile: page, atomically: true, encoding: .utf8)
+        let run = try CLITests.run(["web-snapshot", page, "--size", "320x240", "--settle", "1.5", "--output", dir.file("x.png")], timeout: 60)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let connection = accept(listener, nil, nil)
+        XCTAssertLessThan(connection, 0, "the page reached the server on 127.0.0.1:\(port)")
+        if connection >= 0 { close(connection) }
     }
 
     func testMessagesRoundTripAndOthersAreRefused() {
