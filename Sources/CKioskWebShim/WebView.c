@@ -1,4 +1,5 @@
 #include "CKioskWebShim.h"
+#include "FolderFilter.h"
 #include <errno.h>
 #include <glib-unix.h>
 #include <stdio.h>
@@ -113,10 +114,13 @@ int kiosk_web_run(const char *uri, const char *allowed_prefix, unsigned int widt
         snprintf(error, error_size, "wpebackend-fdo's shared-memory export did not start");
         return -1;
     }
+    WebKitUserContentFilter *filter = kiosk_web_folder_filter(allowed_prefix, error, error_size);
+    if (filter == NULL) return -1;
     kiosk_web_page page = { .allowed_prefix = allowed_prefix, .frame = frame, .event = event, .context = context };
     page.exportable = wpe_view_backend_exportable_fdo_create(&exportable_client, &page, width, height);
     if (page.exportable == NULL) {
         snprintf(error, error_size, "cannot make a %ux%u view backend", width, height);
+        webkit_user_content_filter_unref(filter);
         return -1;
     }
     struct wpe_view_backend *backend = wpe_view_backend_exportable_fdo_get_view_backend(page.exportable);
@@ -130,7 +134,12 @@ int kiosk_web_run(const char *uri, const char *allowed_prefix, unsigned int widt
     webkit_network_proxy_settings_free(proxy);
     WebKitWebViewBackend *view_backend = webkit_web_view_backend_new(
         backend, (GDestroyNotify)wpe_view_backend_exportable_fdo_destroy, page.exportable);
-    WebKitWebView *view = webkit_web_view_new_with_context(view_backend, web_context);
+    /* every load outside the page's folder is blocked: other files, http, https */
+    WebKitUserContentManager *content = webkit_user_content_manager_new();
+    webkit_user_content_manager_add_filter(content, filter);
+    webkit_user_content_filter_unref(filter);
+    WebKitWebView *view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "backend", view_backend, "web-context", web_context,
+                                                       "user-content-manager", content, NULL));
     WebKitSettings *settings = webkit_web_view_get_settings(view);
     webkit_settings_set_allow_file_access_from_file_urls(settings, FALSE);
     webkit_settings_set_allow_universal_access_from_file_urls(settings, FALSE);
@@ -149,6 +158,7 @@ int kiosk_web_run(const char *uri, const char *allowed_prefix, unsigned int widt
     g_source_remove(watch);
     g_signal_handlers_disconnect_by_data(view, &page);
     g_object_unref(view);
+    g_object_unref(content);
     g_object_unref(web_context);
     g_main_loop_unref(page.loop);
     return 0;

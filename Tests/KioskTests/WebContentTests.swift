@@ -93,6 +93,29 @@ final class WebContentTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("refused a navigation to file:///etc/passwd"), run.stderr)
     }
 
+    func testPageLoadsNoFileOutsideItsFolder() throws {
+        let dir = try TempDir()
+        try FileManager.default.createDirectory(atPath: dir.file("page"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir.file("outside"), withIntermediateDirectories: true)
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=red:s=40x40", "-frames:v", "1", dir.file("page/red.png")])
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=blue:s=40x40", "-frames:v", "1", dir.file("outside/blue.png")])
+        let page = dir.file("page/files.html")
+        try """
+        <html><body style="margin:0;background:#fff"><img src="red.png" style="position:absolute;left:0;top:0;width:40px;height:40px">
+        <img src="../outside/blue.png" style="position:absolute;left:100px;top:0;width:40px;height:40px">
+        <img src="file://\(dir.file("outside/blue.png"))" style="position:absolute;left:200px;top:0;width:40px;height:40px"></body></html>
+        """.write(toFile: page, atomically: true, encoding: .utf8)
+        let run = try CLITests.run(["web-snapshot", page, "--size", "320x240", "--settle", "0.5", "--output", dir.file("x.png")], timeout: 60)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let image = try load(dir.file("x.png"), PixelSize(width: 320, height: 240))
+        let own = RenderTestSupport.pixel(image, 20, 20)
+        XCTAssertTrue(own[0] > 200 && own[1] < 60 && own[2] < 60, "the page's own image is not shown: \(own)")
+        for x in [120, 220] {
+            let p = RenderTestSupport.pixel(image, x, 20)
+            XCTAssertFalse(p[2] > 200 && p[0] < 60, "the image outside the page's folder was shown at x \(x): \(p)")
+        }
+    }
+
     func testPageReachesNoServer() throws {
         // a listening socket on 127.0.0.1: any connection the page makes waits in its backlog, accepted or not
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)

@@ -31,8 +31,9 @@ typedef void (*kiosk_web_event_hook)(void *context, int event, const char *text)
 
 /* Loads `uri` in an offscreen WPE web view of `width` x `height` device pixels (wpebackend-fdo's SHM export) and runs
  * the GLib main loop until `control_fd` reaches its end or an error (the parent went away) or a byte 'q' arrives on
- * it. Navigations whose URI does not start with `allowed_prefix` are refused. The web context is ephemeral (nothing
- * is stored), http and https go to a proxy that does not exist. Each painted frame goes to `frame`, each event to
+ * it. Navigations whose URI does not start with `allowed_prefix` are refused, and so is every load from outside it (a
+ * content filter: other files, http, https); http and https also go to a proxy that does not exist. The web context is
+ * ephemeral (nothing is stored). Each painted frame goes to `frame`, each event to
  * `event`, both on the calling thread. Returns 0 when the loop ended, -1 when the view could not be made (the reason
  * in `error`, at most `error_size` bytes with its NUL). */
 int kiosk_web_run(const char *uri, const char *allowed_prefix, unsigned int width, unsigned int height, int control_fd,
