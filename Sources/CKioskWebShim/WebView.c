@@ -20,7 +20,65 @@ typedef struct {
     kiosk_web_event_hook event;
     void *context;
     gboolean failed;
+    gboolean awaiting_paint;  /* the page's second animation frame after load has run; the next frame shows it */
+    gboolean was_painted;     /* KIOSK_WEB_EVENT_PAINTED was given */
+    guint paint_timeout;
+    guint load_timeout;
 } kiosk_web_page;
+
+/* What every page gets at the end of its document: `kiosk.done()`, and a message once the frame after its load
+ * event has been drawn (two animation frames on), which is when its first real paint is on its way. */
+static const char page_script[] =
+    "window.kiosk = Object.freeze({ done: function () { window.webkit.messageHandlers.kiosk.postMessage('done'); } });"
+    "(function () {"
+    "  function painted() { requestAnimationFrame(function () { requestAnimationFrame(function () {"
+    "    window.webkit.messageHandlers.kiosk.postMessage('painted'); }); }); }"
+    "  if (document.readyState === 'complete') painted(); else addEventListener('load', painted, { once: true });"
+    "})();";
+
+static void painted(kiosk_web_page *page) {
+    page->awaiting_paint = FALSE;
+    page->was_painted = TRUE;
+    if (page->paint_timeout != 0) g_source_remove(page->paint_timeout);
+    page->paint_timeout = 0;
+    page->event(page->context, KIOSK_WEB_EVENT_PAINTED, "");
+}
+
+/* No frame came after the page's message: the one before it already showed the page (a page that paints once). */
+static gboolean on_paint_timeout(gpointer data) {
+    kiosk_web_page *page = data;
+    page->paint_timeout = 0;
+    if (page->awaiting_paint) painted(page);
+    return G_SOURCE_REMOVE;
+}
+
+/* The next frame shows the page; or, when none comes within 150 ms, the latest did. */
+static void await_paint(kiosk_web_page *page) {
+    if (page->awaiting_paint || page->was_painted || page->failed) return;
+    page->awaiting_paint = TRUE;
+    page->paint_timeout = g_timeout_add(150, on_paint_timeout, page);
+}
+
+/* The page's message did not come within 500 ms of its load (a script of its own stopped it, or a navigation it
+ * started and was refused): its paints are taken from now on, as when it comes. */
+static gboolean on_load_timeout(gpointer data) {
+    kiosk_web_page *page = data;
+    page->load_timeout = 0;
+    await_paint(page);
+    return G_SOURCE_REMOVE;
+}
+
+static void on_script_message(WebKitUserContentManager *manager, WebKitJavascriptResult *result, gpointer data) {
+    (void)manager;
+    kiosk_web_page *page = data;
+    char *text = jsc_value_to_string(webkit_javascript_result_get_js_value(result));
+    if (text != NULL && strcmp(text, "painted") == 0) {
+        await_paint(page);
+    } else if (text != NULL && strcmp(text, "done") == 0) {
+        page->event(page->context, KIOSK_WEB_EVENT_DONE, "");
+    }
+    g_free(text);
+}
 
 /* A frame from the web process in shared memory: handed on while it is mapped, then released and acknowledged, so
  * WebKit paints the next one. */
@@ -37,6 +95,7 @@ static void on_shm_buffer(void *data, struct wpe_fdo_shm_exported_buffer *buffer
                         (unsigned int)wl_shm_buffer_get_format(shm));
         }
         wl_shm_buffer_end_access(shm);
+        if (page->awaiting_paint) painted(page);
     }
     wpe_view_backend_exportable_fdo_dispatch_release_shm_exported_buffer(page->exportable, buffer);
     wpe_view_backend_exportable_fdo_dispatch_frame_complete(page->exportable);
@@ -45,7 +104,10 @@ static void on_shm_buffer(void *data, struct wpe_fdo_shm_exported_buffer *buffer
 static void on_load_changed(WebKitWebView *view, WebKitLoadEvent load_event, gpointer data) {
     (void)view;
     kiosk_web_page *page = data;
-    if (load_event == WEBKIT_LOAD_FINISHED && !page->failed) page->event(page->context, KIOSK_WEB_EVENT_LOADED, "");
+    if (load_event == WEBKIT_LOAD_FINISHED && !page->failed) {
+        page->event(page->context, KIOSK_WEB_EVENT_LOADED, "");
+        if (page->load_timeout == 0 && !page->was_painted) page->load_timeout = g_timeout_add(500, on_load_timeout, page);
+    }
 }
 
 static gboolean on_load_failed(WebKitWebView *view, WebKitLoadEvent load_event, gchar *failing_uri, GError *error,
@@ -138,6 +200,12 @@ int kiosk_web_run(const char *uri, const char *allowed_prefix, unsigned int widt
     WebKitUserContentManager *content = webkit_user_content_manager_new();
     webkit_user_content_manager_add_filter(content, filter);
     webkit_user_content_filter_unref(filter);
+    WebKitUserScript *script = webkit_user_script_new(page_script, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                                                      WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_END, NULL, NULL);
+    webkit_user_content_manager_add_script(content, script);
+    webkit_user_script_unref(script);
+    webkit_user_content_manager_register_script_message_handler(content, "kiosk");
+    g_signal_connect(content, "script-message-received::kiosk", G_CALLBACK(on_script_message), &page);
     WebKitWebView *view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "backend", view_backend, "web-context", web_context,
                                                        "user-content-manager", content, NULL));
     WebKitSettings *settings = webkit_web_view_get_settings(view);
@@ -156,7 +224,10 @@ int kiosk_web_run(const char *uri, const char *allowed_prefix, unsigned int widt
     webkit_web_view_load_uri(view, uri);
     g_main_loop_run(page.loop);
     g_source_remove(watch);
+    if (page.paint_timeout != 0) g_source_remove(page.paint_timeout);
+    if (page.load_timeout != 0) g_source_remove(page.load_timeout);
     g_signal_handlers_disconnect_by_data(view, &page);
+    g_signal_handlers_disconnect_by_data(content, &page);
     g_object_unref(view);
     g_object_unref(content);
     g_object_unref(web_context);

@@ -34,9 +34,10 @@ public enum WebHelper {
     }
 }
 
-/// Turns the shim's callbacks into messages: each frame copied into a new sealed memfd and sent with it. The latest
-/// frame's memfd is kept, so a frame painted before the page finished loading is sent again once it has. A frame the
-/// parent has no room for (its socket full) is dropped, not queued: the parent always gets the newest.
+/// Turns the shim's callbacks into messages: each frame copied into a new sealed memfd and sent with it. Frames are
+/// marked `loaded` from the one that shows the loaded page (the shim's painted event) on; the latest frame's memfd is
+/// kept, so when that event names a frame already sent, it is sent again, marked. A frame the parent has no room for
+/// (its socket full) is dropped, not queued: the parent always gets the newest.
 final class WebHelperSender {
     private let socket: Int32
     private var loaded = false
@@ -79,9 +80,10 @@ final class WebHelperSender {
 
     func event(_ event: Int32, _ text: String) {
         switch event {
-        case Int32(KIOSK_WEB_EVENT_LOADED.rawValue):
+        case Int32(KIOSK_WEB_EVENT_LOADED.rawValue): send(.loaded)
+        case Int32(KIOSK_WEB_EVENT_DONE.rawValue): send(.done)
+        case Int32(KIOSK_WEB_EVENT_PAINTED.rawValue):
             loaded = true
-            send(.loaded)
             if let latest, !latest.header.loaded {
                 var again = latest.header
                 again.loaded = true

@@ -3,8 +3,9 @@
 /// the text kinds the text in UTF-8. A frame's pixels are not in the message: they are in the memfd sent with it.
 public enum WebHelperMessage: Equatable, Sendable {
     /// A painted frame in the attached memfd: `height` rows `stride` bytes apart in wl_shm `format` (0 ARGB8888,
-    /// 1 XRGB8888: B, G, R, A bytes, premultiplied). `loaded`: the page had finished loading (a frame painted before
-    /// that is sent again, with `loaded`, once it has). `number` counts the frames the helper was given, from 1.
+    /// 1 XRGB8888: B, G, R, A bytes, premultiplied). `loaded`: the frame shows the loaded page (the first such is the
+    /// one painted after its load event, never the blank page before; a frame sent before it is known is sent again,
+    /// marked). `number` counts the frames the helper was given, from 1.
     case frame(WebFrameHeader)
     /// The page and its resources finished loading.
     case loaded
@@ -16,6 +17,8 @@ public enum WebHelperMessage: Equatable, Sendable {
     case navigationRefused(String)
     /// The helper could not show the page at all (the text: why); it exits after sending this.
     case helperFailed(String)
+    /// The page called `kiosk.done()`.
+    case done
 
     /// The header's size in bytes.
     public static let headerSize = 36
@@ -31,6 +34,7 @@ public enum WebHelperMessage: Equatable, Sendable {
         case .webProcessEnded: 4
         case .navigationRefused: 5
         case .helperFailed: 6
+        case .done: 7
         }
     }
 
@@ -51,7 +55,7 @@ public enum WebHelperMessage: Equatable, Sendable {
         switch self {
         case .loadFailed(let text), .webProcessEnded(let text), .navigationRefused(let text), .helperFailed(let text):
             out.append(contentsOf: Array(text.utf8).prefix(Self.maximumSize - Self.headerSize))
-        case .frame, .loaded:
+        case .frame, .loaded, .done:
             break
         }
         return out
@@ -75,6 +79,7 @@ public enum WebHelperMessage: Equatable, Sendable {
         case 4: self = .webProcessEnded(text)
         case 5: self = .navigationRefused(text)
         case 6: self = .helperFailed(text)
+        case 7: self = .done
         default: return nil
         }
     }
@@ -90,7 +95,7 @@ public struct WebFrameHeader: Equatable, Sendable {
     public var stride: UInt32
     /// The wl_shm format: 0 ARGB8888 (premultiplied alpha), 1 XRGB8888 (opaque).
     public var format: UInt32
-    /// Whether the page had finished loading when this frame was sent.
+    /// Whether the frame shows the loaded page (see `WebHelperMessage.frame`).
     public var loaded: Bool
     /// The frame's number in the helper, from 1.
     public var number: UInt64

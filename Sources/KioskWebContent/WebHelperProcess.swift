@@ -10,6 +10,8 @@ public final class WebHelperProcess {
     public let location: WebPageLocation
     /// The navigations the page tried and the helper refused, as they came.
     public private(set) var refusedNavigations: [String] = []
+    /// Whether the page has called `kiosk.done()`.
+    public private(set) var pageDone = false
     private let pid: pid_t
     private let socket: Int32
     private var running = true
@@ -67,6 +69,7 @@ public final class WebHelperProcess {
             case .loadFailed(let reason): throw .loadFailed(page: location.path, reason: reason)
             case .webProcessEnded(let reason), .helperFailed(let reason): throw .helperEnded(page: location.path, reason: reason)
             case .navigationRefused(let uri): refusedNavigations.append(uri)
+            case .done: pageDone = true
             case .loaded: continue
             }
         }

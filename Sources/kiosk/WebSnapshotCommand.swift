@@ -13,7 +13,7 @@ struct WebSnapshotCommand {
         OptionSpec("output", .text, metavar: "OUT.png", "the PNG to write (required)"),
         OptionSpec("size", .size, metavar: "WxH", "the page's size in device pixels (default 1920x1080)"),
         OptionSpec("timeout", .number(0.5...120), metavar: "S", "a page not painted within S seconds is an error (default 10)"),
-        OptionSpec("settle", .number(0...10), metavar: "S", "after the first paint, take the newest frame S seconds on (default 0.1)"),
+        OptionSpec("settle", .number(0...10), metavar: "S", "after the first paint, take the newest frame S seconds on (default 0: the first)"),
     ]
 
     func run(_ args: [String]) throws -> Int32 {
@@ -29,7 +29,7 @@ struct WebSnapshotCommand {
         do throws(WebContentError) {
             let helper = try WebHelperProcess(page: page, size: size, executable: WebHelperCommand.executable())
             defer { helper.stop() }
-            image = try helper.paintedFrame(timeout: o.number("timeout") ?? 10, settle: o.number("settle") ?? 0.1)
+            image = try helper.paintedFrame(timeout: o.number("timeout") ?? 10, settle: o.number("settle") ?? 0)
             for uri in helper.refusedNavigations { log.warn("web page \(page): refused a navigation to \(uri)") }
         } catch {
             log.error(error.description)

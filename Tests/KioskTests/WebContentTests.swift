@@ -63,6 +63,25 @@ final class WebContentTests: XCTestCase {
         XCTAssertEqual(read, Self.text, "tesseract read '\(read)'")
     }
 
+    func testFirstFrameIsThePaintedPageNeverTheBlankOneBefore() throws {
+        // at 1920x1080 WebKit's first frame after the load event is often still white; the snapshot must not be
+        let dir = try TempDir()
+        let page = dir.file("dark.html")
+        try """
+        <html><body style="margin:0;background:#203a60;font:bold 120px 'DejaVu Sans',sans-serif;color:#f0c419">
+        <div style="position:absolute;left:80px;top:80px;width:520px;height:300px;background:#1bb04a"></div>
+        <h1 style="position:absolute;left:80px;top:500px;margin:0">Welcome</h1></body></html>
+        """.write(toFile: page, atomically: true, encoding: .utf8)
+        for attempt in 1...3 {
+            let out = dir.file("dark-\(attempt).png")
+            let run = try CLITests.run(["web-snapshot", page, "--size", "1920x1080", "--output", out], timeout: 60)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let image = try load(out, PixelSize(width: 1920, height: 1080))
+            XCTAssertEqual(RenderTestSupport.pixel(image, 1800, 1000), [0x20, 0x3a, 0x60, 255], "attempt \(attempt): the background")
+            XCTAssertEqual(RenderTestSupport.pixel(image, 300, 200), [0x1b, 0xb0, 0x4a, 255], "attempt \(attempt): the box")
+        }
+    }
+
     func testMissingPageIsOneLineNamingIt() throws {
         let dir = try TempDir()
         let run = try CLITests.run(["web-snapshot", dir.file("nope.html"), "--size", "320x240", "--output", dir.file("x.png")], timeout: 30)
@@ -148,7 +167,7 @@ final class WebContentTests: XCTestCase {
         let messages: [WebHelperMessage] = [
             .frame(WebFrameHeader(width: 1920, height: 1080, stride: 7680, format: 0, loaded: true, number: 1 << 33 + 5)),
             .loaded, .loadFailed("file:///x.html: gone"), .webProcessEnded("crashed"), .navigationRefused("https://example.org/"),
-            .helperFailed("no backend"),
+            .helperFailed("no backend"), .done,
         ]
         for message in messages { XCTAssertEqual(WebHelperMessage(bytes: message.bytes), message) }
         XCTAssertNil(WebHelperMessage(bytes: [UInt8](repeating: 0, count: 36)), "another magic")

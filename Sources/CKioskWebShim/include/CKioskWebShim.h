@@ -19,6 +19,11 @@ enum kiosk_web_event {
     KIOSK_WEB_EVENT_WEB_PROCESS_ENDED = 3,
     /* A navigation outside the page's folder was refused: text is the URI asked for. */
     KIOSK_WEB_EVENT_NAVIGATION_REFUSED = 4,
+    /* The loaded page has painted: the frame just handed over (or, when none came within 150 ms of the page's second
+     * animation frame after its load event, the latest one) shows it. Frames before this one may be blank. */
+    KIOSK_WEB_EVENT_PAINTED = 5,
+    /* The page called kiosk.done(). */
+    KIOSK_WEB_EVENT_DONE = 6,
 };
 
 /* One painted frame: `pixels` (valid only during the call) holds `height` rows `stride` bytes apart, in the wl_shm
