@@ -59,7 +59,11 @@ struct WebHelperCommand {
             Log.writeStandardError("kiosk: \(error.description)\n")
             return 1
         }
-        return WebHelper.run(uri: location.uri, allowedPrefix: location.folderPrefix, size: size, socket: socket)
+        let status = WebHelper.run(uri: location.uri, allowedPrefix: location.folderPrefix, size: size, socket: socket)
+        // WebKit's web process leaves only when its main loop notices the helper is gone, which a page spinning in
+        // JavaScript never lets it do: as the leader of its own group (as kiosk starts it), the helper ends the group
+        if getpgrp() == getpid() { kill(0, SIGKILL) }
+        return status
     }
 
     /// This program's own path (/proc/self/exe), which the player starts as its web helper.

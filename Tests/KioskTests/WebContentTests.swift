@@ -103,6 +103,46 @@ final class WebContentTests: XCTestCase {
         XCTAssertEqual(Self.livingProcesses(naming: dir.path), [], "the helper was ended with kiosk")
     }
 
+    func testHelperAndWebProcessEndWhenKioskIsKilled() throws {
+        let dir = try TempDir()
+        let page = dir.file("spin.html")
+        try "<html><body><script>while (true) {}</script></body></html>".write(toFile: page, atomically: true, encoding: .utf8)
+        // kiosk's output goes nowhere: what is watched is which processes outlive it, from the moment it is killed
+        let kiosk = Process()
+        kiosk.executableURL = URL(fileURLWithPath: CLITests.kiosk)
+        kiosk.arguments = ["web-snapshot", page, "--size", "320x240", "--timeout", "20", "--output", dir.file("x.png")]
+        kiosk.environment = ProcessInfo.processInfo.environment.merging(["LIBGL_ALWAYS_SOFTWARE": "1"]) { _, b in b }
+        kiosk.standardOutput = FileHandle.nullDevice
+        kiosk.standardError = FileHandle.nullDevice
+        try kiosk.run()
+        defer { if kiosk.isRunning { kill(kiosk.processIdentifier, SIGKILL) } }
+        var helper: Int32 = 0
+        let seen = Date().addingTimeInterval(20)
+        while Date() < seen, helper == 0 {
+            // the helper, once its web process is spinning on the page
+            if let found = Self.livingProcesses(naming: "web-helper --fd 3 --size 320x240 " + page).first,
+               Self.children(of: Int32(found)).contains(where: { Self.command(of: $0).contains("WPEWebProcess") }) {
+                helper = Int32(found)
+            } else {
+                usleep(50_000)
+            }
+        }
+        XCTAssertNotEqual(helper, 0, "the helper and its web process were seen")
+        usleep(300_000)
+        kill(kiosk.processIdentifier, SIGKILL)
+        // reaped here (Foundation's waitUntilExit can take seconds to notice), or by Foundation (ECHILD)
+        var status: Int32 = 0
+        let reaped = Date().addingTimeInterval(5)
+        while Date() < reaped, waitpid(kiosk.processIdentifier, &status, WNOHANG) == 0 { usleep(10_000) }
+        // within 2 s: WebKit's own watchdog ends a web process stuck in a page's script only about 10 s later
+        let deadline = Date().addingTimeInterval(2)
+        while Date() < deadline, !Self.webProcesses(of: helper).isEmpty { usleep(50_000) }
+        XCTAssertEqual(Self.livingProcesses(naming: page), [], "the helper outlived kiosk")
+        let left = Self.webProcesses(of: helper)
+        XCTAssertEqual(left, [], "the spinning web process outlived its helper")
+        for pid in left { kill(Int32(pid), SIGKILL) }
+    }
+
     func testNavigationOutOfThePagesFolderIsRefused() throws {
         let dir = try TempDir()
         let page = dir.file("nav.html")
@@ -177,12 +217,37 @@ final class WebContentTests: XCTestCase {
         XCTAssertNil(WebHelperMessage(bytes: unknown), "an unknown kind")
     }
 
+    /// The pids of the living processes in the process group `group` (the helper's, as kiosk starts it).
+    static func webProcesses(of group: Int32) -> [Int] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 3 && fields[0] != "Z" && fields[2] == "\(group)"
+        }
+    }
+
+    /// The pids whose parent is `pid`.
+    static func children(of pid: Int32) -> [Int] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int.init).filter { child in
+            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && fields[1] == "\(pid)"
+        }
+    }
+
+    /// The command line of `pid`, its arguments joined by spaces ("" when it is gone).
+    static func command(of pid: Int) -> String {
+        FileManager.default.contents(atPath: "/proc/\(pid)/cmdline").map { String(decoding: $0, as: UTF8.self).replacingOccurrences(of: "\0", with: " ") } ?? ""
+    }
+
     /// The pids of processes (not zombies) whose command line names `text`.
     static func livingProcesses(naming text: String) -> [Int] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int.init).filter { pid in
             guard let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
-                  String(decoding: line, as: UTF8.self).contains(text),
+                  String(decoding: line, as: UTF8.self).replacingOccurrences(of: "\0", with: " ").contains(text),
                   let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                   let close = stat.lastIndex(of: ")") else { return false }
             return !stat[close...].hasPrefix(") Z")
