@@ -72,6 +72,7 @@ let package = Package(
     name: "kiosk",
     products: [
         .executable(name: "kiosk", targets: ["kiosk"]),
+        .executable(name: "kiosk-web-helper", targets: ["kiosk-web-helper"]),
     ],
     targets: cModules + [
         // Pure Swift: media model, playlist items and M3U text, media extensions, slideshow scheduler, view maths,
@@ -138,13 +139,20 @@ let package = Package(
         // signed bundles from a folder; the player plays from the cache. The only part of kiosk that speaks HTTP and the
         // only place libcurl is imported.
         .target(name: "KioskFetch", dependencies: ["KioskCore", "KioskMedia", "KioskTrust", "CCurl"]),
-        // WPE WebKit's signals, main loop and SHM frames, and SCM_RIGHTS descriptor passing: C that Swift cannot write
-        // (g_signal_connect, CMSG_*), used only by KioskWebContent.
+        // memfds and SCM_RIGHTS descriptor passing for the web helper's socket (CMSG_* are macros): used only by
+        // KioskWebContent.
+        .target(name: "CKioskFDShim"),
+        // Web pages as content, the player's side: the helper's messages, starting, reading and ending the helper
+        // (`kiosk-web-helper`), its frames as pictures. No WebKit here. Not KioskWeb, the admin page's server.
+        .target(name: "KioskWebContent", dependencies: ["KioskCore", "CKioskFDShim"]),
+        // WPE WebKit's signals, main loop and SHM frames: C that Swift cannot write (g_signal_connect), used only by
+        // KioskWebHelper.
         .target(name: "CKioskWebShim", dependencies: ["CWPE", "CWPEFdo"],
                 linkerSettings: [.linkedLibrary("wayland-server")]),  // wl_shm_buffer_*: not in wpebackend-fdo's pkg-config libs
-        // Web pages as content: the helper process (`kiosk web-helper`, WPE WebKit offscreen, frames sent as memfds)
-        // and the player's side of it (starts, reads and ends the helper). Not KioskWeb, the admin page's server.
-        .target(name: "KioskWebContent", dependencies: ["KioskCore", "CKioskWebShim"]),
+        // The web helper itself: one page in WPE WebKit offscreen, its frames sent as memfds. The only place WebKit is
+        // imported; linked only into kiosk-web-helper, so the player never maps WebKit.
+        .target(name: "KioskWebHelper", dependencies: ["KioskCore", "KioskWebContent", "CKioskWebShim"]),
+        .executableTarget(name: "kiosk-web-helper", dependencies: ["KioskCore", "KioskWebContent", "KioskWebHelper"]),
         .executableTarget(name: "kiosk", dependencies: ["KioskCore", "KioskMedia", "KioskPlayer", "KioskRemote", "KioskFleet",
                                                         "KioskSeat", "KioskCEC", "KioskPlayLog", "KioskWeb", "KioskTrust",
                                                         "KioskFetch", "KioskWebContent"]),

@@ -1,8 +1,8 @@
-internal import CKioskWebShim
+internal import CKioskFDShim
 import Glibc
 import KioskCore
 
-/// The player's side of one page: starts `kiosk web-helper` as a child in its own process group (so ending it ends
+/// The player's side of one page: starts `kiosk-web-helper` as a child in its own process group (so ending it ends
 /// WebKit's web and network processes too), reads its frames and events from their socket, and kills the group when
 /// done. The page is checked before anything starts.
 public final class WebHelperProcess {
@@ -12,11 +12,14 @@ public final class WebHelperProcess {
     public private(set) var refusedNavigations: [String] = []
     /// Whether the page has called `kiosk.done()`.
     public private(set) var pageDone = false
+    /// Seconds from starting the helper to the first frame that shows the loaded page (nil until then).
+    public private(set) var firstPaintSeconds: Double?
+    private let startedAt = MonotonicClock.seconds()
     private let pid: pid_t
     private let socket: Int32
     private var running = true
 
-    /// Starts `executable web-helper --fd 3 --size WxH PAGE` for the page at `page`. The helper's standard error is
+    /// Starts `executable --fd 3 --size WxH PAGE` (the `kiosk-web-helper` program) for the page at `page`. The helper's standard error is
     /// dropped (WebKit's own chatter) unless `KIOSK_WEB_HELPER_LOG` is set.
     public init(page: String, size: PixelSize, executable: String) throws(WebContentError) {
         location = try WebPageLocation(path: page)
@@ -25,7 +28,7 @@ public final class WebHelperProcess {
             throw .helperNotStarted(reason: "socketpair: \(String(cString: strerror(errno)))")
         }
         defer { close(pair[1]) }
-        let arguments = [executable, "web-helper", "--fd", "3", "--size", "\(size.width)x\(size.height)", location.path]
+        let arguments = [executable, "--fd", "3", "--size", "\(size.width)x\(size.height)", location.path]
         var child: pid_t = 0
         let status = Self.spawn(arguments, childSocket: pair[1], pid: &child)
         guard status == 0 else {
@@ -37,6 +40,16 @@ public final class WebHelperProcess {
     }
 
     deinit { stop() }
+
+    /// `kiosk-web-helper` beside the running program (/proc/self/exe), where the build and the package put it.
+    public static func siblingExecutable() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let own = count > 0 ? buffer.withUnsafeBufferPointer { String(decoding: $0.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+                            : CommandLine.arguments[0]
+        let folder = own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return (folder.isEmpty ? "." : folder) + "/kiosk-web-helper"
+    }
 
     /// Waits at most `timeout` seconds for the first frame painted after the page finished loading, then keeps
     /// taking newer frames for `settle` seconds (a page's late paints) and returns the newest.
@@ -63,7 +76,10 @@ public final class WebHelperProcess {
             switch message {
             case .frame(let header):
                 guard header.loaded, fd >= 0, let image = Self.map(fd, header: header) else { continue }
-                if painted == nil { settled = min(MonotonicClock.seconds() + settle, start + timeout + settle) }
+                if painted == nil {
+                    settled = min(MonotonicClock.seconds() + settle, start + timeout + settle)
+                    firstPaintSeconds = MonotonicClock.seconds() - startedAt
+                }
                 painted = image
                 if settle <= 0 { return image }
             case .loadFailed(let reason): throw .loadFailed(page: location.path, reason: reason)

@@ -123,7 +123,7 @@ struct CommandHelp {
     static let webSnapshot = CommandHelp(name: "web-snapshot", arguments: "PAGE.html",
         brief: "render a local web page in the web helper (WPE WebKit) into a PNG",
         usage: "kiosk web-snapshot PAGE.html --output OUT.png [--size WxH] [--timeout S] [--settle S]",
-        summary: "Shows PAGE.html in kiosk's web helper (a child 'kiosk web-helper': WPE WebKit offscreen, its frames\n"
+        summary: "Shows PAGE.html in kiosk's web helper (a child 'kiosk-web-helper': WPE WebKit offscreen, its frames\n"
             + "handed back in shared memory) at WxH device pixels and writes the first frame it paints after its\n"
             + "load event (never the blank page before; the newest after --settle) as a PNG. The page reaches only\n"
             + "its own folder: other navigations and loads are refused, http and https go nowhere, nothing is\n"

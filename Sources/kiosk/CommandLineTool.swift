@@ -46,7 +46,6 @@ struct CommandLineTool {
             case "content": return try ContentCommand(log: log).run(rest)
             case "fleet": return try FleetCommand(log: log).run(rest)
             case "web-snapshot": return try WebSnapshotCommand(log: log).run(rest)
-            case "web-helper": return try WebHelperCommand().run(rest)
             default:
                 throw UsageError("unknown command '\(command)' (commands: \(CommandHelp.all.map(\.name).joined(separator: ", ")))")
             }

@@ -4,7 +4,7 @@ import KioskMedia
 import KioskWebContent
 
 /// `kiosk web-snapshot PAGE.html --output OUT.png --size WxH`: shows a local page in the web helper (a child
-/// `kiosk web-helper`, WPE WebKit offscreen) and writes the first frame it paints once loaded as a PNG.
+/// `kiosk-web-helper`, WPE WebKit offscreen) and writes the first frame it paints once loaded as a PNG.
 struct WebSnapshotCommand {
     let log: Log
 
@@ -14,6 +14,7 @@ struct WebSnapshotCommand {
         OptionSpec("size", .size, metavar: "WxH", "the page's size in device pixels (default 1920x1080)"),
         OptionSpec("timeout", .number(0.5...120), metavar: "S", "a page not painted within S seconds is an error (default 10)"),
         OptionSpec("settle", .number(0...10), metavar: "S", "after the first paint, take the newest frame S seconds on (default 0: the first)"),
+        OptionSpec("log-level", .choice(LogLevel.allCases.map(\.name)), "how much to say on stderr (default warn; info: the time to the first paint)"),
     ]
 
     func run(_ args: [String]) throws -> Int32 {
@@ -25,49 +26,21 @@ struct WebSnapshotCommand {
         guard o.positional.count == 1, let page = o.positional.first else { throw UsageError("web-snapshot: give exactly one PAGE.html") }
         guard let out = o.string("output") else { throw UsageError("web-snapshot: --output OUT.png is required") }
         let size = o.size("size") ?? PixelSize(width: 1920, height: 1080)
+        if let l = o.string("log-level"), let level = LogLevel(name: l) { log.level = level }
         let image: RGBAImage
         do throws(WebContentError) {
-            let helper = try WebHelperProcess(page: page, size: size, executable: WebHelperCommand.executable())
+            let helper = try WebHelperProcess(page: page, size: size, executable: WebHelperProcess.siblingExecutable())
             defer { helper.stop() }
             image = try helper.paintedFrame(timeout: o.number("timeout") ?? 10, settle: o.number("settle") ?? 0)
             for uri in helper.refusedNavigations { log.warn("web page \(page): refused a navigation to \(uri)") }
+            if let seconds = helper.firstPaintSeconds {
+                log.info("web page \(page): painted at \(size) \(String(format: "%.3f", seconds)) s after the helper started")
+            }
         } catch {
             log.error(error.description)
             return 1
         }
         try PNGWriter.write(image, to: out)
         return 0
-    }
-}
-
-/// `kiosk web-helper --fd N --size WxH PAGE`: the web helper itself, started by kiosk (not listed in `--help`). It
-/// shows PAGE in WPE WebKit and talks to its parent on the inherited socket N until the parent closes it.
-struct WebHelperCommand {
-    /// Runs the helper; exit 2 for a bad command line, 1 when the page could not be shown.
-    func run(_ args: [String]) throws -> Int32 {
-        let specs = [OptionSpec("fd", .number(3...65535), metavar: "N", "the socket to the parent"),
-                     OptionSpec("size", .size, metavar: "WxH", "the page's size in device pixels")]
-        let o = try ParsedOptions.parse(args, specs: specs, command: "web-helper")
-        guard o.positional.count == 1, let page = o.positional.first, let fd = o.number("fd"), let size = o.size("size") else {
-            throw UsageError("web-helper: give --fd N --size WxH PAGE (kiosk starts it; it is not for people)")
-        }
-        let socket = Int32(fd)
-        guard fcntl(socket, F_GETFD) >= 0 else { throw UsageError("web-helper: --fd \(socket) is not open") }
-        _ = fcntl(socket, F_SETFD, FD_CLOEXEC)  // WebKit's own children must not hold the parent's socket open
-        let location: WebPageLocation
-        do throws(WebContentError) { location = try WebPageLocation(path: page) } catch {
-            Log.writeStandardError("kiosk: \(error.description)\n")
-            return 1
-        }
-        let status = WebHelper.run(uri: location.uri, allowedPrefix: location.folderPrefix, size: size, socket: socket)
-        // WebKit's web process leaves only when its main loop notices the helper is gone, which a page spinning in
-        // JavaScript never lets it do: as the leader of its own group (as kiosk starts it), the helper ends the group
-        if getpgrp() == getpid() { kill(0, SIGKILL) }
-        return status
-    }
-
-    /// This program's own path (/proc/self/exe), which the player starts as its web helper.
-    static func executable() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }

@@ -203,6 +203,24 @@ final class WebContentTests: XCTestCase {
         if connection >= 0 { close(connection) }
     }
 
+    func testPlayerDoesNotLinkWebKitAndAMissingHelperIsOneLine() throws {
+        // WebKit is mapped only by kiosk-web-helper: every kiosk process would carry it otherwise
+        let ldd = try BoundedProcess.run("/usr/bin/ldd", [CLITests.kiosk], timeout: 30)
+        let libraries = String(decoding: ldd.stdout, as: UTF8.self)
+        XCTAssertEqual(ldd.status, 0, libraries)
+        XCTAssertFalse(libraries.contains("WPEWebKit") || libraries.contains("WPEBackend"), libraries)
+        // a kiosk with no helper beside it says so in one line
+        let dir = try TempDir()
+        try FileManager.default.copyItem(atPath: CLITests.kiosk, toPath: dir.file("kiosk"))
+        try Self.page.write(toFile: dir.file("page.html"), atomically: true, encoding: .utf8)
+        let run = try BoundedProcess.run(dir.file("kiosk"), ["web-snapshot", dir.file("page.html"), "--size", "320x240", "--output", dir.file("x.png")],
+                                         environment: ["LIBGL_ALWAYS_SOFTWARE": "1"], timeout: 30)
+        let stderr = String(decoding: run.stderr, as: UTF8.self)
+        XCTAssertEqual(run.status, 1, stderr)
+        XCTAssertEqual(stderr.split(separator: "\n").count, 1, stderr)
+        XCTAssertTrue(stderr.contains(dir.file("kiosk-web-helper")) && stderr.contains("No such file"), stderr)
+    }
+
     func testMessagesRoundTripAndOthersAreRefused() {
         let messages: [WebHelperMessage] = [
             .frame(WebFrameHeader(width: 1920, height: 1080, stride: 7680, format: 0, loaded: true, number: 1 << 33 + 5)),

@@ -2,12 +2,10 @@
 #define CKIOSK_WEB_SHIM_H
 
 #include <stddef.h>
-#include <sys/types.h>
 
 /* The web helper's glue to WPE WebKit, in C because Swift cannot connect GObject signals (g_signal_connect is a
- * macro over variadic marshalling) and wpebackend-fdo's client table wants plain C callbacks. It also holds the
- * descriptor passing (memfd_create, SCM_RIGHTS) that both ends of the helper's socket use, since CMSG_* are macros.
- * No GLib or WPE type appears here, so Swift sees only this header. */
+ * macro over variadic marshalling) and wpebackend-fdo's client table wants plain C callbacks. No GLib or WPE type
+ * appears here, so Swift sees only this header. Used only by KioskWebHelper (the kiosk-web-helper program). */
 
 /* What the page did, for kiosk_web_event_hook. */
 enum kiosk_web_event {
@@ -43,24 +41,5 @@ typedef void (*kiosk_web_event_hook)(void *context, int event, const char *text)
  * in `error`, at most `error_size` bytes with its NUL). */
 int kiosk_web_run(const char *uri, const char *allowed_prefix, unsigned int width, unsigned int height, int control_fd,
                   kiosk_web_frame_hook frame, kiosk_web_event_hook event, void *context, char *error, size_t error_size);
-
-/* A new anonymous shared-memory file (memfd_create, close-on-exec, sealable) named `name`; -1 with errno. */
-int kiosk_web_memfd(const char *name);
-
-/* Seals the memfd `fd` against shrinking, growing and writing, so the reader's mapping cannot fault; 0 or -1. */
-int kiosk_web_seal(int fd);
-
-/* 1 when the memfd `fd` is sealed against shrinking (kiosk_web_seal), else 0. */
-int kiosk_web_is_sealed(int fd);
-
-/* Sends `length` bytes of `bytes` as one message on the socket `socket_fd`, with the descriptor `fd` attached
- * (SCM_RIGHTS) unless it is -1. `dont_wait`: MSG_DONTWAIT. Never raises SIGPIPE. Returns the bytes sent, or -1 with
- * errno. */
-ssize_t kiosk_web_send(int socket_fd, const void *bytes, size_t length, int fd, int dont_wait);
-
-/* Receives one message of at most `capacity` bytes into `bytes` from `socket_fd`; `*fd` is the descriptor that came
- * with it (close-on-exec) or -1. Returns the bytes received (0 at the end), or -1 with errno (EMSGSIZE when the
- * message or its descriptors did not fit; any descriptor received is then closed). */
-ssize_t kiosk_web_receive(int socket_fd, void *bytes, size_t capacity, int *fd);
 
 #endif

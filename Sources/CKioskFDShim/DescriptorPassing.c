@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "CKioskWebShim.h"
+#include "CKioskFDShim.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>

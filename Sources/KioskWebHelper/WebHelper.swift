@@ -1,15 +1,16 @@
 internal import CKioskWebShim
 import Glibc
 import KioskCore
+import KioskWebContent
 
-/// The web helper's side (`kiosk web-helper`): shows one page in WPE WebKit offscreen and sends what it paints and
+/// The web helper (the `kiosk-web-helper` program): shows one page in WPE WebKit offscreen and sends what it paints and
 /// what happens to its parent over the socket it was given. Runs until the parent closes its end (or sends `q`).
 public enum WebHelper {
     /// Shows the page at `uri` (navigations outside `allowedPrefix` refused) at `size` device pixels, talking on
     /// `socket`; returns the exit status (0 when the parent ended it, 1 when the page could not be shown at all).
     public static func run(uri: String, allowedPrefix: String, size: PixelSize, socket: Int32) -> Int32 {
         setenv("NO_AT_BRIDGE", "1", 1)  // no accessibility bus on a player: WebKit would complain on stderr
-        let sender = WebHelperSender(socket: socket)
+        let sender = WebHelperSender(channel: WebHelperChannel(socket: socket))
         let context = Unmanaged.passRetained(sender)
         defer { context.release() }
         var error = [CChar](repeating: 0, count: 512)
@@ -39,13 +40,13 @@ public enum WebHelper {
 /// kept, so when that event names a frame already sent, it is sent again, marked. A frame the parent has no room for
 /// (its socket full) is dropped, not queued: the parent always gets the newest.
 final class WebHelperSender {
-    private let socket: Int32
+    private let channel: WebHelperChannel
     private var loaded = false
     private var frames: UInt64 = 0
     private var latest: (fd: Int32, header: WebFrameHeader)?
 
-    init(socket: Int32) {
-        self.socket = socket
+    init(channel: WebHelperChannel) {
+        self.channel = channel
     }
 
     deinit {
@@ -54,25 +55,12 @@ final class WebHelperSender {
 
     /// Sends `message` (with `fd` attached unless -1); false when it could not go (the socket full or closed).
     @discardableResult
-    func send(_ message: WebHelperMessage, fd: Int32 = -1) -> Bool {
-        let bytes = message.bytes
-        return bytes.withUnsafeBytes { kiosk_web_send(socket, $0.baseAddress, $0.count, fd, 1) } == bytes.count
-    }
+    func send(_ message: WebHelperMessage, fd: Int32 = -1) -> Bool { channel.send(message, fd: fd) }
 
     func frame(_ pixels: UnsafePointer<UInt8>, width: UInt32, height: UInt32, stride: UInt32, format: UInt32) {
         frames += 1
         let header = WebFrameHeader(width: width, height: height, stride: stride, format: format, loaded: loaded, number: frames)
-        let fd = kiosk_web_memfd("kiosk-web-frame")
-        guard fd >= 0 else { return }
-        var done = 0
-        let count = header.byteCount
-        while done < count {
-            let n = pwrite(fd, pixels + done, count - done, off_t(done))
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { close(fd); return }
-            done += n
-        }
-        guard kiosk_web_seal(fd) == 0 else { close(fd); return }
+        guard let fd = WebHelperChannel.sealedCopy(of: pixels, count: header.byteCount) else { return }
         send(.frame(header), fd: fd)
         if let latest { close(latest.fd) }
         latest = (fd, header)
