@@ -91,6 +91,26 @@ final class WebContentTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("x.png")))
     }
 
+    func testPageWhoseNameNeedsEncodingLoadsWithItsPictures() throws {
+        // spaces, '#', '%' and non-ASCII in the folder and file names: each must be percent-encoded in the URI, or the
+        // page (or its folder's prefix, which its own picture must match) is another
+        let dir = try TempDir()
+        let folder = dir.file("a b #1 %41 é")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FFmpegCLI.ffmpeg(["-f", "lavfi", "-i", "color=red:s=40x40", "-frames:v", "1", folder + "/red #2.png"])
+        try "<html><body style=\"margin:0;background:#fff\"><img src=\"red%20%232.png\" style=\"width:40px;height:40px\"></body></html>"
+            .write(toFile: folder + "/page #1 %.html", atomically: true, encoding: .utf8)
+        let run = try CLITests.run(["web-snapshot", folder + "/page #1 %.html", "--size", "320x240", "--output", dir.file("x.png")], timeout: 60)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let own = RenderTestSupport.pixel(try load(dir.file("x.png"), PixelSize(width: 320, height: 240)), 20, 20)
+        XCTAssertTrue(own[0] > 200 && own[1] < 60 && own[2] < 60, "the page's own picture is not shown: \(own)")
+        // a folder is not a page
+        let notPage = try CLITests.run(["web-snapshot", folder, "--size", "320x240", "--output", dir.file("y.png")], timeout: 30)
+        XCTAssertEqual(notPage.status, 1, notPage.stderr)
+        XCTAssertEqual(notPage.stderr.split(separator: "\n").count, 1, notPage.stderr)
+        XCTAssertTrue(notPage.stderr.contains("not a regular file"), notPage.stderr)
+    }
+
     func testPageThatNeverPaintsIsBoundedAndOneLine() throws {
         let dir = try TempDir()
         let page = dir.file("hang.html")
