@@ -82,6 +82,21 @@ final class WebContentTests: XCTestCase {
         }
     }
 
+    func testUsageErrorsAreOneLineNamingTheFlag() throws {
+        let cases: [([String], String)] = [
+            (["web-snapshot"], "PAGE.html"), (["web-snapshot", "p.html"], "--output"),
+            (["web-snapshot", "p.html", "--output", "x.png", "--size", "0x0"], "--size"),
+            (["web-snapshot", "p.html", "--output", "x.png", "--timeout", "0"], "--timeout"),
+            (["web-snapshot", "a.html", "b.html", "--output", "x.png"], "PAGE.html"),
+        ]
+        for (args, flag) in cases {
+            let run = try CLITests.run(args, timeout: 30)
+            XCTAssertEqual(run.status, 2, "\(args): \(run.stderr)")
+            XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "\(args): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(flag), "\(args) names \(flag): \(run.stderr)")
+        }
+    }
+
     func testMissingPageIsOneLineNamingIt() throws {
         let dir = try TempDir()
         let run = try CLITests.run(["web-snapshot", dir.file("nope.html"), "--size", "320x240", "--output", dir.file("x.png")], timeout: 30)
