@@ -7,8 +7,10 @@ usage: cec-check.py --shots DIR --results DIR --fixtures DIR
 Prints one line per check, `PASS name: detail` or `FAIL name: detail`, and a last line `N passed, M failed`.
 """
 import argparse
+import json
 import os
 import re
+import sqlite3
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -219,6 +221,42 @@ def main():
     c.check('cec-off-window-no-alert', not alert_lines(window, 'raised') and 'cec: screen off' in window,
             f'tv-standby raised in the off window: {alert_lines(window, "raised") or "never"}; '
             f'screen off said: {"cec: screen off" in window}')
+    # (d4) proof of display (issue 41, docs/proof-of-play.md): the play log's showings in order. a, b, a on a TV that
+    # was on: seen, cec on (the first may have begun before CEC's first report: unknown, still seen); then b, on screen when the TV went to standby by itself: tv-standby (its worst moment);
+    # and later the one the schedule's off window turned the screen off under: screen-off (the screen off comes first:
+    # not tv-standby). (The showing right after the TV came back may be tv-standby: a woken cec-follower has said on,
+    # standby, to-on, on within seconds.)
+    try:
+        db = sqlite3.connect(os.path.join(a.results, 'cec.sqlite'))
+        rows = [(os.path.basename(p).split('.')[0], v, cp) for p, v, cp in
+                db.execute('SELECT path, verdict, cec_power FROM showings ORDER BY id').fetchall()]
+        db.close()
+    except sqlite3.Error as e:
+        rows = [('error', str(e), '')]
+    got = [(n, v) for n, v, _ in rows]
+    ok = (got[:4] == [('a', 'seen'), ('b', 'seen'), ('a', 'seen'), ('b', 'tv-standby')]
+          and rows[0][2] in ('on', 'unknown') and all(cp == 'on' for _, _, cp in rows[1:3])
+          and rows[3][2] in ('standby', 'to-standby')
+          and any(v == 'screen-off' for _, v in got[4:]))
+    c.check('cec-proof-verdicts', ok, f'showings (name, verdict, cec_power): {rows}')
+    # (d5) the fleet view (issue 41): kiosk fleet --json against the broker in the guest shows cec-screen online with
+    # the tv-standby alert within 60 s of the TV's standby
+    took = None
+    for line in res('fleet.steps').splitlines():
+        f = line.split()
+        if len(f) == 3 and f[0] == 'standby':
+            took = float(f[1]) - float(f[2])
+    try:
+        roster = json.loads(res('fleet-standby.json') or 'null') or {}
+    except ValueError as e:
+        roster = {'error': str(e)}
+    screen = next((k for k in roster.get('kiosks', []) if k.get('id') == 'cec-screen'), None)
+    kinds = [al.get('kind') for al in (screen or {}).get('alerts', [])]
+    ok = screen is not None and screen.get('state') == 'online' and 'tv-standby' in kinds and took is not None and took <= 60
+    c.check('cec-fleet-standby', ok,
+            f'cec-screen {screen.get("state") if screen else "missing"} with alerts {kinds} (tv-standby wanted) '
+            f'{took if took is None else round(took, 1)} s after the standby (<= 60)'
+            + ('' if ok else f'; {res("fleet.err")[-200:]!r} {res("mosquitto.log")[-200:]!r}; roster {str(roster)[:300]}'))
     # (e) the schedule's off window on the simulated clock: kiosk sends <Standby>, and the TV's own power status
     # replies after it are all on the way to standby or in it, never on (cec-follower's answers, in order: it may
     # still say to-standby when the window's checks are done; a CI run saw only that); the screen is dark.

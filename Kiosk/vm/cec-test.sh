@@ -21,10 +21,10 @@ ROOT=$(cd "$HERE/../.." && pwd)
 RES=${RES:-640x480}
 SCRATCH=${SCRATCH:-$ROOT/.build}
 OUT=${OUT:-$ROOT/out/vm}/cec
-PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg v4l-utils"
+PACKAGES="qemu-system-x86 busybox-static kmod cpio python3 libgbm1 libegl-mesa0 libgl1-mesa-dri ffmpeg v4l-utils mosquitto"
 . "$HERE/need-tools.sh"
 . "$ROOT/Kiosk/results.sh"
-CEC_CHECKS=19
+CEC_CHECKS=21
 need_tools cec-test "$PACKAGES" qemu-system-x86_64:qemu-system-x86 busybox:busybox-static depmod:kmod cpio:cpio \
   ffmpeg:ffmpeg cec-follower:v4l-utils
 "$HERE/prepare-kernel.sh"
@@ -148,10 +148,18 @@ cec-follower -d0 -s > \$R/cec-follower.log 2>&1 &
 fpid=\$!
 stdbuf -oL cec-ctl -d0 --monitor-all > \$R/cec-monitor.log 2>&1 &
 mpid=\$!
+# the fleet view (issue 41): a broker in the guest on 127.0.0.1, to which kiosk reports its health; kiosk fleet
+# reads it as an operator would, once the TV has gone to standby by itself
+ip link set lo up 2>> \$R/fleet.err
+printf 'listener 18830 127.0.0.1\nallow_anonymous true\npersistence false\n' > /run/tmp/mosquitto.conf
+/usr/sbin/mosquitto -c /run/tmp/mosquitto.conf > \$R/mosquitto.log 2>&1 &
+qpid=\$!
 mark start
 "$KIOSK" play --no-state --output drm --drm-device /dev/dri/card0 --duration 600 --transition none --osd-level 0 \
+  --mqtt 127.0.0.1:18830 --mqtt-id cec-screen \
   --log-level debug --cec auto --cec-name kiosk-vm --schedule \$F/night.schedule --start-time 2026-12-24T21:54:30 \
-  --timezone UTC --health-interval 0.5 --input-ipc-server /run/tmp/cec.sock \$F/a.png \$F/b.png > \$R/cec.log 2>&1 &
+  --timezone UTC --health-interval 0.5 --input-ipc-server /run/tmp/cec.sock --play-log /run/tmp/cec.sqlite --play-log-batch 0 \
+  \$F/a.png \$F/b.png > \$R/cec.log 2>&1 &
 pid=\$!
 waitlog \$R/cec.log "first frame presented" 90 && waitlog \$R/cec.log "cec: the TV is on" 30 && sleep 1 && shot cec-a
 LA=\$(grep -o "playback device at logical address [0-9]*" \$R/cec.log | head -1 | grep -o "[0-9]*\$"); LA=\${LA:-4}
@@ -172,9 +180,16 @@ ctl() { "$KIOSK" ctl --socket /run/tmp/cec.sock "\$@" >> \$R/cec-ctl.log 2>&1; }
 ctl set image-display-duration 8; n=\$(grep -c "showing \$F/b.png" \$R/cec.log); ctl goto 1
 waitcount \$R/cec.log "showing \$F/b.png" \$((n + 1)) 20
 mark tv-standby
+tstandby=\$(date +%s.%N)
 cec-ctl -s -d2 --to 0 --standby >> \$R/cec-box.log 2>&1
 cec-ctl -s -d0 --to 15 --standby >> \$R/cec-tv.log 2>&1
 after tv-standby "paused (tv)" 20 && sleep 1 && shot cec-standby-1 && sleep 10 && shot cec-standby-2
+# kiosk fleet --json once a second until tv-standby is among cec-screen's alerts, for up to 60 s after the standby;
+# fleet.steps: when, and when the TV was sent to standby
+end=\$((\$(date +%s) + 60)); while :; do
+  "$KIOSK" fleet --mqtt 127.0.0.1:18830 --wait 2 --json > \$R/fleet-standby.json 2>> \$R/fleet.err
+  grep -q '"tv-standby"' \$R/fleet-standby.json && break; [ \$(date +%s) -ge \$end ] && break; sleep 1; done
+echo "standby \$(date +%s.%N) \$tstandby" >> \$R/fleet.steps
 # the TV comes back (its own remote) and asks who the source is: kiosk resumes, answers, and the slideshow goes on
 # to a; then a again with 600 s slides, for the steps below
 mark tv-back
@@ -219,6 +234,8 @@ n=\$(grep -c "showing \$F/b.png" \$R/cec.log)
 waitcount \$R/cec.log "showing \$F/b.png" \$((n + 1)) 30 && sleep 1.5 && shot cec-after-unbind
 kill -0 \$pid 2>/dev/null && alive=1 || alive=0
 kill -TERM \$pid; wait \$pid; echo "\$? \$alive" > \$R/cec.exit
+kill \$qpid 2>/dev/null; wait \$qpid 2>/dev/null
+cp /run/tmp/cec.sqlite* \$R/  # (a play log on the guest's tmpfs: the 9p results folder has no shared mappings for its WAL)
 mark end
 JOB
 
