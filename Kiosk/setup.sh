@@ -45,7 +45,7 @@ packages=(
   # checked against (EDIDTests); Jinja2 renders the Home Assistant health entities' templates as Home Assistant
   # would (HealthDiscoveryTests)
   edid-decode python3-jinja2
-  # web content (issue 42): WPE WebKit renders pages offscreen in 'kiosk web-helper', wpebackend-fdo hands the frames
+  # web content (issue 42): WPE WebKit renders pages offscreen in the kiosk-web-helper program, wpebackend-fdo hands the frames
   # over in shared memory (libwayland-server reads them); the chromium above is the reference the page test compares with
   libwpewebkit-1.1-dev libwpebackend-fdo-1.0-dev libwpe-1.0-dev libwayland-dev
 )
