@@ -1,4 +1,4 @@
-/// One message between `kiosk web-helper` and its parent, as it travels on their `SOCK_SEQPACKET` socket: a fixed
+/// One message between `kiosk-web-helper` and its parent, as it travels on their `SOCK_SEQPACKET` socket: a fixed
 /// 36-byte little-endian header (magic `KWEB`, kind, width, height, stride, format, loaded, frame number), then for
 /// the text kinds the text in UTF-8. A frame's pixels are not in the message: they are in the memfd sent with it.
 public enum WebHelperMessage: Equatable, Sendable {
