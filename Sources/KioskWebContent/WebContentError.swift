@@ -23,6 +23,6 @@ public enum WebContentError: Error, CustomStringConvertible, Equatable, Sendable
     }
 
     private static func seconds(_ s: Double) -> String {
-        s == s.rounded() ? String(Int(s)) : String(s)
+        s == s.rounded() ? String(Int(saturating: s)) : String(s)
     }
 }

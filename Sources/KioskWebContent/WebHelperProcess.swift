@@ -65,7 +65,7 @@ public final class WebHelperProcess {
                 throw .notPainted(page: location.path, seconds: timeout)
             }
             var watch = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&watch, 1, Int32(max(1, min(1000, (end - now) * 1000))))
+            let ready = poll(&watch, 1, Int32(Int(saturating: max(1, min(1000, (end - now) * 1000)))))
             if ready < 0, errno != EINTR { throw .helperEnded(page: location.path, reason: "poll: \(String(cString: strerror(errno)))") }
             guard ready > 0 else { continue }
             guard let (message, fd) = try receive() else {
