@@ -84,6 +84,12 @@ enum PlayLogChain {
         return (id, chain.count == 64 ? chain : try full(db, at: seq) ?? chain, seq)
     }
 
+    /// The fields a stored row is hashed over: `row` is `columnsV2` then `chain_v`; a row whose `chain_v` is 2 hashes
+    /// `fieldsV2`, any other (an older log's) `fields`.
+    static func hashed(_ row: [SQLiteDatabase.Value]) -> ArraySlice<SQLiteDatabase.Value> {
+        row[fieldsV2.count].int == 2 ? row[0..<fieldsV2.count] : row[0..<fields.count]
+    }
+
     /// The chain at place `seq` in all 64 digits: computed from the nearest place at or before it that keeps all 64
     /// (or the start mark), over the rows between; nil when there is neither (for retention's `pruned` mark).
     static func full(_ db: SQLiteDatabase, at seq: Int64) throws(SQLiteError) -> String? {
@@ -100,10 +106,7 @@ enum PlayLogChain {
         }
         let rows = try db.query("SELECT \(columnsV2), chain_v FROM showings WHERE chain_seq > ?1 AND chain_seq <= ?2 ORDER BY chain_seq",
                                 [.int(place), .int(seq)])
-        for row in rows {
-            let width = fieldsV2.count
-            previous = link(previous: previous, row: row[width].int == 2 ? row[0..<width] : row[0..<fields.count])
-        }
+        for row in rows { previous = link(previous: previous, row: hashed(row)) }
         return previous
     }
 

@@ -112,7 +112,7 @@ public enum PlayLogVerification {
             for row in rows {
                 guard let id = row[0].int, let seq = row[width + 2].int,
                       let stored = row[width + 1].text else { continue }
-                let hashed = row[width].int == 2 ? row[0..<width] : row[0..<PlayLogChain.fields.count]
+                let hashed = PlayLogChain.hashed(row)
                 guard seq == expected else {
                     if seq < expected {
                         return .failure(Problem(row: id, reason: "row \(id) is before the chain's start (place \(anchor.seq)): inserted?"))
