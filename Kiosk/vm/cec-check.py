@@ -7,11 +7,12 @@ usage: cec-check.py --shots DIR --results DIR --fixtures DIR
 Prints one line per check, `PASS name: detail` or `FAIL name: detail`, and a last line `N passed, M failed`.
 """
 import argparse
-import json
 import os
 import re
 import sqlite3
 import sys
+
+import fleet_view
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check import Checks, read, read_ppm, psnr  # noqa: E402
@@ -241,20 +242,11 @@ def main():
     c.check('cec-proof-verdicts', ok, f'showings (name, verdict, cec_power): {rows}')
     # (d5) the fleet view (issue 41): kiosk fleet --json against the broker in the guest shows cec-screen online with
     # the tv-standby alert within 60 s of the TV's standby
-    took = None
-    for line in res('fleet.steps').splitlines():
-        f = line.split()
-        if len(f) == 3 and f[0] == 'standby':
-            took = float(f[1]) - float(f[2])
-    try:
-        roster = json.loads(res('fleet-standby.json') or 'null') or {}
-    except ValueError as e:
-        roster = {'error': str(e)}
-    screen = next((k for k in roster.get('kiosks', []) if k.get('id') == 'cec-screen'), None)
-    kinds = [al.get('kind') for al in (screen or {}).get('alerts', [])]
-    ok = screen is not None and screen.get('state') == 'online' and 'tv-standby' in kinds and took is not None and took <= 60
+    took = fleet_view.seconds(res('fleet.steps')).get('standby')
+    state, kinds, roster = fleet_view.kiosk(res('fleet-standby.json'), 'cec-screen')
+    ok = state == 'online' and 'tv-standby' in kinds and took is not None and took <= 60
     c.check('cec-fleet-standby', ok,
-            f'cec-screen {screen.get("state") if screen else "missing"} with alerts {kinds} (tv-standby wanted) '
+            f'cec-screen {state or "missing"} with alerts {kinds} (tv-standby wanted) '
             f'{took if took is None else round(took, 1)} s after the standby (<= 60)'
             + ('' if ok else f'; {res("fleet.err")[-200:]!r} {res("mosquitto.log")[-200:]!r}; roster {str(roster)[:300]}'))
     # (e) the schedule's off window on the simulated clock: kiosk sends <Standby>, and the TV's own power status

@@ -16,6 +16,7 @@ import re
 import sqlite3
 import subprocess
 
+import fleet_view
 import screen_timeline as st
 
 
@@ -242,24 +243,14 @@ def check_fleet(c, g, a):
     """The fleet view (issue 41): `kiosk fleet --json` against the broker in the guest shows vm-screen online with a
     display-disconnected alert within a minute of the unplug, and without it within a minute of the re-plug. Two
     checks."""
-    steps = {}
-    for line in read(os.path.join(a.results, 'fleet.steps')).splitlines():
-        f = line.split()
-        if len(f) == 3:
-            steps[f[0]] = float(f[1]) - float(f[2])
+    steps = fleet_view.seconds(read(os.path.join(a.results, 'fleet.steps')))
     err = (read(os.path.join(a.results, 'fleet.err')).strip() + ' ' + read(os.path.join(a.results, 'mosquitto.log')).strip())[-300:]
     for name, want in [('unplug', True), ('replug', False)]:
-        try:
-            roster = json.loads(read(os.path.join(a.results, f'fleet-{name}.json')) or 'null') or {}
-        except ValueError as e:
-            roster = {'error': str(e)}
-        screen = next((k for k in roster.get('kiosks', []) if k.get('id') == 'vm-screen'), None)
-        kinds = [al.get('kind') for al in (screen or {}).get('alerts', [])]
+        state, kinds, roster = fleet_view.kiosk(read(os.path.join(a.results, f'fleet-{name}.json')), 'vm-screen')
         took = steps.get(name)
-        ok = screen is not None and screen.get('state') == 'online' and ('display-disconnected' in kinds) == want \
-            and took is not None and took <= 60
+        ok = state == 'online' and ('display-disconnected' in kinds) == want and took is not None and took <= 60
         c.check(f'{g} fleet-{name}', ok,
-                f'vm-screen {screen.get("state") if screen else "missing"} with alerts {kinds} '
+                f'vm-screen {state or "missing"} with alerts {kinds} '
                 f'({"display-disconnected" if want else "none"} wanted) {took if took is None else round(took, 1)} s after the '
                 f'{"unplug" if want else "re-plug"} (<= 60)' + ('' if ok else f'; {err!r}; roster {str(roster)[:300]}'))
 
