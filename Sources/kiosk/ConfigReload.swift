@@ -55,7 +55,7 @@ final class ConfigReload: @unchecked Sendable {
                     throw ConfigFile.locate(e, args: expanded.args, origins: expanded.origins)
                 }
                 let count = try send(o, config, to: nil, inbox: inbox, schedules: true)
-                log.info("SIGHUP: reloaded: \(Self.items(count))\(schedule == nil ? "" : " and the schedule")\(thresholds(rules))")
+                log.info("SIGHUP: reloaded: \(Self.items(count))\(schedule == nil ? "" : " and the schedule")\(applied(rules) ? " and the health thresholds" : "")")
                 return
             }
             // several screens (issue 40): each its own source and section, the schedule the first screen's; every
@@ -74,7 +74,7 @@ final class ConfigReload: @unchecked Sendable {
                 let count = try send(plan.options, plan.config, to: plan.name, inbox: inbox, schedules: i == 0)
                 log.info("SIGHUP: reloaded screen \(plan.name): \(Self.items(count))")
             }
-            if let rules, !thresholds(rules).isEmpty { log.info("SIGHUP: reloaded the health thresholds") }
+            if let rules, applied(rules) { log.info("SIGHUP: reloaded the health thresholds") }
         } catch let e as UsageError {
             log.warn("SIGHUP: not reloaded: \(e.message); playing on")
         } catch {
@@ -82,9 +82,9 @@ final class ConfigReload: @unchecked Sendable {
         }
     }
 
-    /// Hands the health monitor `rules`: " and the health thresholds" when they changed, else "".
-    private func thresholds(_ rules: HealthAlertRules) -> String {
-        health?.setAlertRules(rules) == true ? " and the health thresholds" : ""
+    /// Hands the health monitor `rules`; whether they changed what it judges by.
+    private func applied(_ rules: HealthAlertRules) -> Bool {
+        health?.setAlertRules(rules) == true
     }
 
     /// Sends screen `screen` (nil: the first) the playlist and the slideshow's settings `o` and `config` say (the
